@@ -1,0 +1,62 @@
+# Helpers for strata's own tests, benchmarks and examples (not installed).
+
+# Warnings are errors in everything we build: host -Wall -Wextra and nvcc's own warnings.
+function(strata_target_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Werror --Werror=all-warnings>)
+endfunction()
+
+# A manifest of every test program with its label, read by scripts/gpu-check to pick the
+# compute-sanitizer tools per program (racecheck and synccheck for warp and block tests).
+set_property(GLOBAL PROPERTY STRATA_TEST_MANIFEST "")
+
+# strata_add_test(<name> LABEL <label> SOURCES <files...>)
+# One Catch2 program per test file; CTest treats Catch2's exit code 4 (every case skipped,
+# e.g. no GPU) as SKIPPED.
+function(strata_add_test name)
+  cmake_parse_arguments(arg "" "LABEL" "SOURCES" ${ARGN})
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE strata::strata strata_test_common Catch2::Catch2WithMain)
+  strata_target_warnings(${name})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/test")
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 4 LABELS "${arg_LABEL}")
+  set_property(GLOBAL APPEND PROPERTY STRATA_TEST_MANIFEST "${arg_LABEL} $<TARGET_FILE:${name}>")
+endfunction()
+
+# strata_add_tests(LABEL <label> <test_x.cu>...): one test program per file, named after it.
+function(strata_add_tests)
+  cmake_parse_arguments(arg "" "LABEL" "" ${ARGN})
+  foreach(source IN LISTS arg_UNPARSED_ARGUMENTS)
+    get_filename_component(name "${source}" NAME_WE)
+    strata_add_test(${name} LABEL ${arg_LABEL} SOURCES ${source})
+  endforeach()
+endfunction()
+
+function(strata_write_test_manifest)
+  get_property(lines GLOBAL PROPERTY STRATA_TEST_MANIFEST)
+  list(JOIN lines "\n" content)
+  file(GENERATE OUTPUT "${PROJECT_BINARY_DIR}/strata-tests.txt" CONTENT "${content}\n")
+endfunction()
+
+# strata_add_example(<name> <source>): built with warnings as errors and run by CTest
+# (label "example"); an example exits with 4 when no GPU is present.
+function(strata_add_example name source)
+  add_executable(${name} ${source})
+  target_link_libraries(${name} PRIVATE strata::strata)
+  strata_target_warnings(${name})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/examples")
+  add_test(NAME example.${name} COMMAND ${name})
+  set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 LABELS example)
+endfunction()
+
+# strata_add_benchmark(<name> SOURCES <files...>): Google Benchmark programs that run
+# strata and CUB side by side.
+function(strata_add_benchmark name)
+  cmake_parse_arguments(arg "" "" "SOURCES" ${ARGN})
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE strata::strata strata_bench_common benchmark::benchmark)
+  strata_target_warnings(${name})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/benchmark")
+endfunction()

@@ -1,0 +1,231 @@
+// strata/util_device.cuh: device queries (PtxVersion, SmVersion, DeviceCount, CurrentDevice,
+// MaxSmOccupancy) with a per-device cache that is safe to use from many host threads.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/util_debug.cuh>
+
+#include <atomic>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+//! A kernel that does nothing: PtxVersion asks the runtime which of its images would run.
+template <typename T>
+STRATA_KERNEL_ATTRIBUTES void EmptyKernel()
+{}
+
+//! Makes `device` current for the lifetime of the object and restores the previous one.
+class SwitchDevice
+{
+public:
+  STRATA_HOST explicit SwitchDevice(int device)
+  {
+    error_ = cudaGetDevice(&previous_);
+    if (error_ == cudaSuccess && previous_ != device)
+    {
+      error_    = cudaSetDevice(device);
+      switched_ = error_ == cudaSuccess;
+    }
+  }
+  SwitchDevice(const SwitchDevice&)            = delete;
+  SwitchDevice& operator=(const SwitchDevice&) = delete;
+  STRATA_HOST ~SwitchDevice()
+  {
+    if (switched_)
+    {
+      static_cast<void>(cudaSetDevice(previous_));
+    }
+  }
+  //! cudaSuccess if `device` is current now.
+  STRATA_HOST cudaError_t error() const
+  {
+    return error_;
+  }
+
+private:
+  int previous_      = -1;
+  bool switched_     = false;
+  cudaError_t error_ = cudaSuccess;
+};
+
+//! One int per device, computed on first use. Concurrent readers never block: a thread that
+//! finds another one computing the entry computes the value itself, uncached. Failed
+//! computations are not cached, so a transient error is retried next time.
+class PerDeviceCache
+{
+public:
+  template <typename ComputeT>
+  STRATA_HOST cudaError_t Get(int device, int& value, ComputeT compute)
+  {
+    if (device < 0 || device >= STRATA_MAX_DEVICES)
+    {
+      return compute(device, value);
+    }
+    Entry& entry = entries_[device];
+    if (entry.state.load(std::memory_order_acquire) == ready)
+    {
+      value = entry.value;
+      return cudaSuccess;
+    }
+    int expected = empty;
+    if (!entry.state.compare_exchange_strong(expected, busy, std::memory_order_acq_rel))
+    {
+      return compute(device, value);
+    }
+    const cudaError_t error = compute(device, entry.value);
+    value                   = entry.value;
+    // The release store publishes entry.value to threads that acquire `ready`.
+    entry.state.store(error == cudaSuccess ? ready : empty, std::memory_order_release);
+    return error;
+  }
+
+private:
+  static constexpr int empty = 0;
+  static constexpr int busy  = 1;
+  static constexpr int ready = 2;
+  struct Entry
+  {
+    std::atomic<int> state{empty};
+    int value = 0;
+  };
+  Entry entries_[STRATA_MAX_DEVICES];
+};
+
+STRATA_HOST inline PerDeviceCache& PtxVersionCache()
+{
+  static PerDeviceCache cache;
+  return cache;
+}
+
+STRATA_HOST inline PerDeviceCache& SmVersionCache()
+{
+  static PerDeviceCache cache;
+  return cache;
+}
+} // namespace detail
+
+//! The ordinal of the calling thread's current device, or -1 if it cannot be determined.
+STRATA_RUNTIME_FUNCTION inline int CurrentDevice()
+{
+  int device = -1;
+  if (cudaGetDevice(&device) != cudaSuccess)
+  {
+    return -1;
+  }
+  return device;
+}
+
+//! The number of visible devices, asked of the runtime each time; -1 on error (e.g. no driver).
+STRATA_RUNTIME_FUNCTION inline int DeviceCountUncached()
+{
+  int count = -1;
+  if (cudaGetDeviceCount(&count) != cudaSuccess)
+  {
+    static_cast<void>(cudaGetLastError());
+    return -1;
+  }
+  return count;
+}
+
+//! The number of visible devices; asked once per process on the host (it cannot change).
+STRATA_RUNTIME_FUNCTION inline int DeviceCount()
+{
+  NV_IF_TARGET(NV_IS_HOST, (static const int count = DeviceCountUncached(); return count;),
+               (return DeviceCountUncached();));
+}
+
+//! Writes the PTX version (e.g. 900) of strata's code that runs on the current device: the
+//! architecture of the fatbinary image the runtime picks, which selects tuning policies.
+STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersionUncached(int& ptx_version)
+{
+  NV_IF_TARGET(NV_IS_HOST,
+               (cudaFuncAttributes attributes{};
+                const cudaError_t error = cudaFuncGetAttributes(&attributes, detail::EmptyKernel<void>);
+                ptx_version = attributes.ptxVersion * 10;
+                return error;),
+               (ptx_version = __CUDA_ARCH__; return cudaSuccess;));
+}
+
+//! Like PtxVersionUncached(int&), for `device`; the current device is restored afterwards.
+STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersionUncached(int& ptx_version, int device)
+{
+  NV_IF_TARGET(NV_IS_HOST,
+               (detail::SwitchDevice guard(device);
+                if (guard.error() != cudaSuccess) { return guard.error(); } return PtxVersionUncached(ptx_version);),
+               (static_cast<void>(device); return PtxVersionUncached(ptx_version);));
+}
+
+//! Cached PtxVersion for `device` (cudaErrorInvalidDevice if it does not exist).
+STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersion(int& ptx_version, int device)
+{
+  if (device < 0 || device >= DeviceCount())
+  {
+    return cudaErrorInvalidDevice;
+  }
+  NV_IF_TARGET(NV_IS_HOST,
+               (return detail::PtxVersionCache().Get(device, ptx_version, [](int dev, int& out) {
+                  return PtxVersionUncached(out, dev);
+                });),
+               (return PtxVersionUncached(ptx_version, device);));
+}
+
+//! Cached PtxVersion for the current device.
+STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersion(int& ptx_version)
+{
+  const int device = CurrentDevice();
+  if (device < 0)
+  {
+    return cudaErrorInvalidDevice;
+  }
+  return PtxVersion(ptx_version, device);
+}
+
+//! Writes the compute capability of `device` as major * 100 + minor * 10 (e.g. 900), uncached.
+STRATA_RUNTIME_FUNCTION inline cudaError_t SmVersionUncached(int& sm_version, int device = CurrentDevice())
+{
+  int major = 0;
+  int minor = 0;
+  cudaError_t error = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  if (error == cudaSuccess)
+  {
+    error = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+  }
+  if (error == cudaSuccess)
+  {
+    sm_version = major * 100 + minor * 10;
+  }
+  return error;
+}
+
+//! Cached SmVersion of `device` (cudaErrorInvalidDevice if it does not exist).
+STRATA_RUNTIME_FUNCTION inline cudaError_t SmVersion(int& sm_version, int device = CurrentDevice())
+{
+  if (device < 0 || device >= DeviceCount())
+  {
+    return cudaErrorInvalidDevice;
+  }
+  NV_IF_TARGET(NV_IS_HOST,
+               (return detail::SmVersionCache().Get(device, sm_version, [](int dev, int& out) {
+                  return SmVersionUncached(out, dev);
+                });),
+               (return SmVersionUncached(sm_version, device);));
+}
+
+//! Waits for `stream` on the host; on the device (with RDC) there is nothing to wait for.
+STRATA_RUNTIME_FUNCTION inline cudaError_t SyncStream([[maybe_unused]] cudaStream_t stream)
+{
+  NV_IF_TARGET(NV_IS_HOST, (return cudaStreamSynchronize(stream);), (return cudaSuccess;));
+}
+
+//! Writes how many blocks of `block_threads` threads (and `dynamic_smem_bytes` of dynamic shared
+//! memory) of `kernel_ptr` can be resident on one SM of the current device.
+template <typename KernelPtr>
+STRATA_RUNTIME_FUNCTION inline cudaError_t
+MaxSmOccupancy(int& max_sm_occupancy, KernelPtr kernel_ptr, int block_threads, int dynamic_smem_bytes = 0)
+{
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&max_sm_occupancy, kernel_ptr, block_threads,
+                                                       static_cast<size_t>(dynamic_smem_bytes));
+}
+
+STRATA_NAMESPACE_END

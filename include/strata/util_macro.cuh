@@ -1,0 +1,48 @@
+// strata/util_macro.cuh: execution-space, inlining and kernel-declaration macros.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#if !defined(__CUDACC__)
+#  error "strata's headers are CUDA C++: compile them with nvcc (or another CUDA compiler)."
+#endif
+#if __cplusplus < 201703L
+#  error "strata needs C++17 or later (-std=c++17)."
+#endif
+
+//! A function callable from host and device code.
+#define STRATA_HOST_DEVICE __host__ __device__
+//! A function callable from device code only.
+#define STRATA_DEVICE __device__
+//! A function callable from host code only.
+#define STRATA_HOST __host__
+//! Forces inlining in hot device paths (register arrays must stay in registers).
+#define STRATA_FORCEINLINE __forceinline__
+
+//! Device-layer entry points: host code, and device code too when relocatable device code
+//! (and so CUDA dynamic parallelism) is enabled.
+#if defined(__CUDACC_RDC__)
+#  define STRATA_RDC_ENABLED 1
+#  define STRATA_RUNTIME_FUNCTION __host__ __device__
+#else
+#  define STRATA_RUNTIME_FUNCTION __host__
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define STRATA_DETAIL_VISIBILITY_HIDDEN __attribute__((visibility("hidden")))
+#else
+#  define STRATA_DETAIL_VISIBILITY_HIDDEN
+#endif
+
+//! Declares a strata kernel: `__global__` with hidden visibility, so that kernels instantiated
+//! in different shared libraries never resolve to one another.
+#define STRATA_KERNEL_ATTRIBUTES __global__ STRATA_DETAIL_VISIBILITY_HIDDEN
+
+#if defined(__SIZEOF_INT128__)
+//! Defined when the compiler has __int128 / unsigned __int128 (host and device).
+#  define STRATA_HAS_INT128 1
+#endif
+
+//! Quotes its argument after macro expansion.
+#define STRATA_STRINGIFY(x) STRATA_DETAIL_STRINGIFY_IMPL(x)
+#define STRATA_DETAIL_STRINGIFY_IMPL(x) #x

@@ -1,0 +1,168 @@
+// strata/util_ptx.cuh: thread and lane ids, warp masks, shuffles of any trivially copyable
+// type, and MatchAny.
+#pragma once
+
+#include <strata/config.cuh>
+
+#include <cuda/ptx>
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/cstring>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! The calling thread's rank in its block when threads are numbered x fastest, then y, then z.
+STRATA_DEVICE STRATA_FORCEINLINE int RowMajorTid(int block_dim_x, int block_dim_y, int block_dim_z)
+{
+  // The tests for 1 let the compiler drop the multiply-adds of unused dimensions when the block
+  // shape is a compile-time constant.
+  return ((block_dim_z == 1) ? 0 : static_cast<int>(threadIdx.z) * block_dim_x * block_dim_y)
+       + ((block_dim_y == 1) ? 0 : static_cast<int>(threadIdx.y) * block_dim_x) + static_cast<int>(threadIdx.x);
+}
+
+//! The calling thread's lane in its hardware warp.
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneId()
+{
+  return ::cuda::ptx::get_sreg_laneid();
+}
+
+//! The hardware warp slot of the calling thread (%warpid): unique among the resident warps of
+//! the SM, but not a zero-based rank within the block (use RowMajorTid() / 32 for that).
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpId()
+{
+  return ::cuda::ptx::get_sreg_warpid();
+}
+
+//! Bit masks of the lanes below, at or below, above, and at or above the calling lane.
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskLt()
+{
+  return ::cuda::ptx::get_sreg_lanemask_lt();
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskLe()
+{
+  return ::cuda::ptx::get_sreg_lanemask_le();
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskGt()
+{
+  return ::cuda::ptx::get_sreg_lanemask_gt();
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskGe()
+{
+  return ::cuda::ptx::get_sreg_lanemask_ge();
+}
+
+//! The member mask of logical warp `warp_id` (of LOGICAL_WARP_THREADS lanes) in its hardware
+//! warp. Power-of-two logical warps tile the hardware warp, so warp_id selects the tile; other
+//! sizes occupy the lowest lanes of their own hardware warp.
+template <int LOGICAL_WARP_THREADS>
+STRATA_HOST_DEVICE constexpr unsigned int WarpMask(unsigned int warp_id)
+{
+  static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= detail::warp_threads,
+                "a logical warp has 1 to 32 threads");
+  constexpr bool tiles_warp   = ::cuda::std::has_single_bit(static_cast<unsigned int>(LOGICAL_WARP_THREADS));
+  constexpr unsigned int lanes = 0xFFFFFFFFu >> (detail::warp_threads - LOGICAL_WARP_THREADS);
+  if constexpr (tiles_warp && LOGICAL_WARP_THREADS < detail::warp_threads)
+  {
+    return lanes << ((warp_id * LOGICAL_WARP_THREADS) % detail::warp_threads);
+  }
+  else
+  {
+    static_cast<void>(warp_id);
+    return lanes;
+  }
+}
+
+namespace detail
+{
+//! A trivially copyable T seen as whole 32-bit words, which is what shfl moves.
+template <typename T>
+struct ShuffleWords
+{
+  static_assert(::cuda::std::is_trivially_copyable_v<T>, "shuffled types must be trivially copyable");
+  static constexpr int COUNT = static_cast<int>((sizeof(T) + 3) / 4);
+  ::cuda::std::uint32_t words[COUNT];
+
+  STRATA_DEVICE STRATA_FORCEINLINE explicit ShuffleWords(const T& value)
+  {
+    if constexpr (sizeof(T) % 4 != 0)
+    {
+      words[COUNT - 1] = 0; // the padding bytes of the last word travel too
+    }
+    ::cuda::std::memcpy(words, &value, sizeof(T));
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE T Value() const
+  {
+    T value;
+    ::cuda::std::memcpy(&value, words, sizeof(T));
+    return value;
+  }
+};
+
+//! The c operand of shfl: the segment mask (which lanes form a logical warp) in bits 8..12 and
+//! the clamp lane in bits 0..4.
+template <int LOGICAL_WARP_THREADS>
+inline constexpr unsigned int shfl_segment_mask = static_cast<unsigned int>(warp_threads - LOGICAL_WARP_THREADS)
+                                               << 8;
+} // namespace detail
+
+//! Each lane gets `input` of the lane `src_offset` below it in its logical warp; lanes whose
+//! source would fall below lane `first_thread` of the logical warp keep their own input.
+//! All lanes in `member_mask` must call it.
+template <int LOGICAL_WARP_THREADS, typename T>
+STRATA_DEVICE STRATA_FORCEINLINE T
+ShuffleUp(T input, int src_offset, int first_thread, unsigned int member_mask)
+{
+  detail::ShuffleWords<T> words(input);
+  const unsigned int c = detail::shfl_segment_mask<LOGICAL_WARP_THREADS> | static_cast<unsigned int>(first_thread);
+#pragma unroll
+  for (int i = 0; i < detail::ShuffleWords<T>::COUNT; ++i)
+  {
+    words.words[i] = ::cuda::ptx::shfl_sync_up(words.words[i], static_cast<unsigned int>(src_offset), c, member_mask);
+  }
+  return words.Value();
+}
+
+//! Each lane gets `input` of the lane `src_offset` above it in its logical warp; lanes whose
+//! source would lie beyond lane `last_thread` of the logical warp keep their own input.
+//! All lanes in `member_mask` must call it.
+template <int LOGICAL_WARP_THREADS, typename T>
+STRATA_DEVICE STRATA_FORCEINLINE T
+ShuffleDown(T input, int src_offset, int last_thread, unsigned int member_mask)
+{
+  detail::ShuffleWords<T> words(input);
+  const unsigned int c = detail::shfl_segment_mask<LOGICAL_WARP_THREADS> | static_cast<unsigned int>(last_thread);
+#pragma unroll
+  for (int i = 0; i < detail::ShuffleWords<T>::COUNT; ++i)
+  {
+    words.words[i] = ::cuda::ptx::shfl_sync_down(words.words[i], static_cast<unsigned int>(src_offset), c, member_mask);
+  }
+  return words.Value();
+}
+
+//! Each lane gets `input` of lane `src_lane` of its logical warp. All lanes in `member_mask`
+//! must call it.
+template <int LOGICAL_WARP_THREADS, typename T>
+STRATA_DEVICE STRATA_FORCEINLINE T ShuffleIndex(T input, int src_lane, unsigned int member_mask)
+{
+  detail::ShuffleWords<T> words(input);
+  const unsigned int c = detail::shfl_segment_mask<LOGICAL_WARP_THREADS> | (detail::warp_threads - 1);
+#pragma unroll
+  for (int i = 0; i < detail::ShuffleWords<T>::COUNT; ++i)
+  {
+    words.words[i] = ::cuda::ptx::shfl_sync_idx(words.words[i], static_cast<unsigned int>(src_lane), c, member_mask);
+  }
+  return words.Value();
+}
+
+//! The mask of the lanes of the (converged, full) warp whose `label` agrees with the calling
+//! lane's in the low LABEL_BITS bits.
+template <int LABEL_BITS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int MatchAny(unsigned int label)
+{
+  static_assert(LABEL_BITS >= 1 && LABEL_BITS <= 32, "MatchAny compares 1 to 32 label bits");
+  constexpr unsigned int mask = 0xFFFFFFFFu >> (32 - LABEL_BITS);
+  return __match_any_sync(0xFFFFFFFFu, label & mask);
+}
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,144 @@
+// test/common/harness.cuh: what every strata test uses: GPU detection and skipping, CUDA error
+// checks, an RAII device buffer with poisoning, and the test seed.
+#pragma once
+
+#include <catch2/catch_get_random_seed.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace strata_test
+{
+//! True when a CUDA device can be used (asked once per process).
+bool gpu_available();
+
+//! The seed of this run (Catch2's --rng-seed; printed by Catch2 at start and by every failing
+//! check of this harness), mixed with `salt` so that inputs of different buffers differ.
+std::uint64_t seed(std::uint64_t salt = 0);
+
+//! A short description of a CUDA error code for failure messages.
+std::string describe(cudaError_t error);
+
+//! The byte pattern written into outputs before a run: every element an algorithm fails to
+//! write keeps a value that no correct result is likely to have.
+inline constexpr unsigned char poison_byte = 0xCD;
+
+//! An RAII device allocation of `size` elements of T (none for size 0).
+template <typename T>
+class device_buffer
+{
+public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t size)
+      : size_(size)
+  {
+    if (size_ > 0)
+    {
+      const cudaError_t error = cudaMalloc(&data_, size_ * sizeof(T));
+      INFO("cudaMalloc of " << size_ * sizeof(T) << " bytes: " << describe(error));
+      REQUIRE(error == cudaSuccess);
+    }
+  }
+  explicit device_buffer(const std::vector<T>& host)
+      : device_buffer(host.size())
+  {
+    upload(host);
+  }
+  device_buffer(const device_buffer&)            = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr))
+      , size_(std::exchange(other.size_, 0))
+  {}
+  device_buffer& operator=(device_buffer&& other) noexcept
+  {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+  }
+  ~device_buffer()
+  {
+    if (data_ != nullptr)
+    {
+      static_cast<void>(cudaFree(data_));
+    }
+  }
+
+  T* data() const
+  {
+    return data_;
+  }
+  std::size_t size() const
+  {
+    return size_;
+  }
+  std::size_t bytes() const
+  {
+    return size_ * sizeof(T);
+  }
+
+  void upload(const std::vector<T>& host)
+  {
+    REQUIRE(host.size() == size_);
+    if (size_ > 0)
+    {
+      const cudaError_t error = cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice);
+      INFO("upload: " << describe(error));
+      REQUIRE(error == cudaSuccess);
+    }
+  }
+  std::vector<T> download() const
+  {
+    std::vector<T> host(size_);
+    if (size_ > 0)
+    {
+      const cudaError_t error = cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost);
+      INFO("download: " << describe(error));
+      REQUIRE(error == cudaSuccess);
+    }
+    return host;
+  }
+  //! Fills every byte with poison_byte.
+  void poison()
+  {
+    if (size_ > 0)
+    {
+      const cudaError_t error = cudaMemset(data_, poison_byte, bytes());
+      INFO("poison: " << describe(error));
+      REQUIRE(error == cudaSuccess);
+    }
+  }
+
+private:
+  T* data_          = nullptr;
+  std::size_t size_ = 0;
+};
+
+//! After a kernel launch: the launch succeeded and the kernel ran to completion without error.
+void check_launch();
+} // namespace strata_test
+
+//! Skips the current test case (Catch2 SKIP) when no CUDA device is present.
+#define STRATA_TEST_REQUIRE_GPU()                  \
+  do                                               \
+  {                                                \
+    if (!::strata_test::gpu_available())           \
+    {                                              \
+      SKIP("no CUDA device: GPU test case skipped"); \
+    }                                              \
+  } while (false)
+
+//! REQUIREs that a CUDA runtime call returns cudaSuccess, naming the call and the error.
+#define STRATA_TEST_CUDA(call)                                         \
+  do                                                                   \
+  {                                                                    \
+    const cudaError_t strata_test_error_ = (call);                     \
+    INFO(#call << ": " << ::strata_test::describe(strata_test_error_)); \
+    REQUIRE(strata_test_error_ == cudaSuccess);                        \
+  } while (false)
