@@ -1,0 +1,33 @@
+// strata/strata.cuh: includes all of strata.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/util_allocator.cuh>
+#include <strata/util_arch.cuh>
+#include <strata/util_debug.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_macro.cuh>
+#include <strata/util_namespace.cuh>
+#include <strata/util_ptx.cuh>
+#include <strata/util_temporary_storage.cuh>
+#include <strata/util_type.cuh>
+#include <strata/version.cuh>
+
+// thread layer
+#include <strata/thread/thread_load.cuh>
+#include <strata/thread/thread_operators.cuh>
+#include <strata/thread/thread_reduce.cuh>
+#include <strata/thread/thread_scan.cuh>
+#include <strata/thread/thread_search.cuh>
+#include <strata/thread/thread_sort.cuh>
+#include <strata/thread/thread_store.cuh>
+
+// iterators
+#include <strata/iterator/arg_index_input_iterator.cuh>
+#include <strata/iterator/cache_modified_input_iterator.cuh>
+#include <strata/iterator/cache_modified_output_iterator.cuh>
+#include <strata/iterator/constant_input_iterator.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/discard_output_iterator.cuh>
+#include <strata/iterator/tex_obj_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>

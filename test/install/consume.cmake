@@ -1,0 +1,27 @@
+# Builds test/install/consumer against strata, either from an install prefix (MODE=package)
+# or from the source tree (MODE=subdirectory). Run with cmake -P; fails on any error.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    list(JOIN ARGN " " command)
+    message(FATAL_ERROR "failed (${rc}): ${command}\n${out}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(args -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
+    "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}" "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}"
+    -DCMAKE_BUILD_TYPE=Release)
+if(MODE STREQUAL "package")
+  run("${CMAKE_COMMAND}" --install "${STRATA_BINARY_DIR}" --prefix "${WORK_DIR}/prefix")
+  if(NOT EXISTS "${WORK_DIR}/prefix/include/strata/strata.cuh")
+    message(FATAL_ERROR "the install did not put strata/strata.cuh under include/")
+  endif()
+  # Relocatable: move the prefix after installing; find_package must still work.
+  file(RENAME "${WORK_DIR}/prefix" "${WORK_DIR}/moved-prefix")
+  run("${CMAKE_COMMAND}" ${args} "-DCMAKE_PREFIX_PATH=${WORK_DIR}/moved-prefix" -DSTRATA_CONSUME=package)
+else()
+  run("${CMAKE_COMMAND}" ${args} "-DSTRATA_SOURCE_DIR=${STRATA_SOURCE_DIR}" -DSTRATA_CONSUME=subdirectory)
+endif()
+run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
+message(STATUS "consumer built with strata as a ${MODE}")
