@@ -38,6 +38,15 @@
 //! in different shared libraries never resolve to one another.
 #define STRATA_KERNEL_ATTRIBUTES __global__ STRATA_DETAIL_VISIBILITY_HIDDEN
 
+//! Placed before a `__host__ __device__` template that calls user code (an operator, a
+//! comparison): nvcc otherwise rejects instantiations used only on the host whose callee is a
+//! host function, e.g. any host lambda (error 20013).
+#if defined(__NVCC__)
+#  define STRATA_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
+#else
+#  define STRATA_EXEC_CHECK_DISABLE
+#endif
+
 #if defined(__SIZEOF_INT128__)
 //! Defined when the compiler has __int128 / unsigned __int128 (host and device).
 #  define STRATA_HAS_INT128 1

@@ -1,0 +1,74 @@
+// strata/thread/thread_sort.cuh: StableOddEvenSort, one thread's stable sort of a small register
+// array of keys (and values).
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+STRATA_NAMESPACE_BEGIN
+
+namespace detail
+{
+// Index-sequence expansions instead of loops: the network is fully unrolled, so every register
+// index is a compile-time constant on the device and host compilers see no `#pragma unroll`.
+// Parameters used only inside an expansion are [[maybe_unused]]: a round may have no pairs.
+
+//! Swaps keys J and J + 1 (and their items) if the right key is ordered before the left one.
+//! Swapping only on a strict `compare_op(right, left)` never reorders equal keys: the sort is
+//! stable.
+STRATA_EXEC_CHECK_DISABLE
+template <int J, typename KeyT, typename ValueT, int N, typename CompareOpT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void CompareSwap(KeyT (&keys)[N], ValueT (&items)[N], CompareOpT& compare_op)
+{
+  if (compare_op(keys[J + 1], keys[J]))
+  {
+    ::cuda::std::swap(keys[J], keys[J + 1]);
+    if constexpr (!::cuda::std::is_same_v<ValueT, NullType>)
+    {
+      ::cuda::std::swap(items[J], items[J + 1]);
+    }
+  }
+}
+
+//! One round of odd-even transposition: the pairs (j, j + 1) with j = PARITY + 2 * K.
+STRATA_EXEC_CHECK_DISABLE
+template <int PARITY, typename KeyT, typename ValueT, int N, typename CompareOpT, int... K>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void
+OddEvenRound([[maybe_unused]] KeyT (&keys)[N], [[maybe_unused]] ValueT (&items)[N],
+             [[maybe_unused]] CompareOpT& compare_op, ::cuda::std::integer_sequence<int, K...>)
+{
+  (CompareSwap<PARITY + 2 * K>(keys, items, compare_op), ...);
+}
+
+//! N rounds of alternating parity, even first: enough to sort any N items.
+STRATA_EXEC_CHECK_DISABLE
+template <typename KeyT, typename ValueT, int N, typename CompareOpT, int... R>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void OddEvenRounds(KeyT (&keys)[N], ValueT (&items)[N], CompareOpT& compare_op,
+                                                         ::cuda::std::integer_sequence<int, R...>)
+{
+  (OddEvenRound<R % 2>(keys, items, compare_op, ::cuda::std::make_integer_sequence<int, (N - R % 2) / 2>{}), ...);
+}
+} // namespace detail
+
+//! Sorts `keys` by `compare_op` (a strict weak order: `compare_op(a, b)` is true when a goes
+//! before b), moving `items[i]` along with `keys[i]`. Stable: equal keys keep their order. With
+//! ValueT = NullType only the keys are sorted. An odd-even transposition network of
+//! ITEMS_PER_THREAD * (ITEMS_PER_THREAD - 1) / 2 compare-and-swaps, for small register arrays.
+//!
+//! \code
+//! int keys[4] = {3, 1, 3, 0};
+//! char values[4] = {'a', 'b', 'c', 'd'};
+//! strata::StableOddEvenSort(keys, values, cuda::std::less<>{}); // {0, 1, 3, 3}, {'d', 'b', 'a', 'c'}
+//! \endcode
+STRATA_EXEC_CHECK_DISABLE
+template <typename KeyT, typename ValueT, typename CompareOpT, int ITEMS_PER_THREAD>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void StableOddEvenSort(KeyT (&keys)[ITEMS_PER_THREAD],
+                                                             ValueT (&items)[ITEMS_PER_THREAD], CompareOpT compare_op)
+{
+  detail::OddEvenRounds(keys, items, compare_op, ::cuda::std::make_integer_sequence<int, ITEMS_PER_THREAD>{});
+}
+
+STRATA_NAMESPACE_END
