@@ -139,6 +139,9 @@ STRATA_RUNTIME_FUNCTION inline int DeviceCount()
 //! architecture of the fatbinary image the runtime picks, which selects tuning policies.
 STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersionUncached(int& ptx_version)
 {
+  // Named outside NV_IF_TARGET so that the device pass compiles the kernel too: otherwise the
+  // fatbinary holds no image of it for cudaFuncGetAttributes to find.
+  [[maybe_unused]] void (*const empty_kernel)() = detail::EmptyKernel<void>;
   NV_IF_TARGET(NV_IS_HOST,
                (cudaFuncAttributes attributes{};
                 const cudaError_t error = cudaFuncGetAttributes(&attributes, detail::EmptyKernel<void>);

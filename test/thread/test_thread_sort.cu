@@ -6,6 +6,8 @@
 
 #include "common/test_common.cuh"
 
+#include <cuda/std/functional>
+
 #include <algorithm>
 #include <numeric>
 #include <utility>
