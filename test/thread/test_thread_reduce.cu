@@ -3,7 +3,7 @@
 // (prefix first), result types follow the operator, and floating point is never regrouped.
 #include <strata/thread/thread_reduce.cuh>
 
-#include "common/test_common.cuh"
+#include "thread_test_helpers.cuh"
 
 #include <cuda/std/array>
 #include <cuda/std/span>
@@ -14,42 +14,9 @@
 
 namespace
 {
-using test_lengths = std::integer_sequence<int, 1, 2, 3, 7, 16>;
-
-//! Calls f(std::integral_constant<int, N>{}) for each N of the sequence.
-template <typename F, int... N>
-void for_each_length(std::integer_sequence<int, N...>, F&& f)
-{
-  (f(std::integral_constant<int, N>{}), ...);
-}
-
-//! Neither commutative nor associative, so the result pins down the evaluation order exactly
-//! (unsigned wrap-around and exact halving keep it well defined and identical on host and device).
-struct ordered_op
-{
-  __host__ __device__ std::uint32_t operator()(std::uint32_t acc, std::uint32_t x) const
-  {
-    return acc * 3u + x;
-  }
-  __host__ __device__ float operator()(float acc, float x) const
-  {
-    return acc * 0.5f + x;
-  }
-};
-
-//! Test inputs: small signed values (sums stay far from overflow), whole-range unsigned ones.
-template <typename T>
-std::vector<T> inputs(std::size_t n, std::uint64_t seed)
-{
-  if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>)
-  {
-    return strata_test::random_vector<T>(n, seed);
-  }
-  else
-  {
-    return strata_test::random_vector<T>(n, seed, -100.0, 100.0);
-  }
-}
+using strata_test::for_each_length;
+using strata_test::ordered_op;
+using test_lengths = strata_test::thread_test_lengths;
 
 template <typename OpT, typename T>
 using accum_t = strata::detail::accumulator_t<OpT, T>;
@@ -134,8 +101,8 @@ void check_reduce(bool on_device, OpT op, std::uint64_t salt)
   constexpr int threads = 100; // not a multiple of the block size
   const auto seed       = strata_test::seed(salt * 131 + N);
   INFO("N " << N << ", seed " << seed << (on_device ? ", device" : ", host"));
-  const std::vector<T> in             = inputs<T>(std::size_t{threads} * N, seed);
-  const std::vector<PrefixT> prefixes = inputs<PrefixT>(threads, seed + 1);
+  const std::vector<T> in             = strata_test::thread_test_inputs<T>(std::size_t{threads} * N, seed);
+  const std::vector<PrefixT> prefixes = strata_test::thread_test_inputs<PrefixT>(threads, seed + 1);
 
   std::vector<AccumT> expected(std::size_t{forms} * threads);
   std::vector<PrefixAccumT> expected_prefix(std::size_t{forms} * threads);

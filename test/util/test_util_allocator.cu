@@ -2,6 +2,7 @@
 // caching, reuse and release rules of CachingDeviceAllocator, including many threads at once.
 #include <strata/util_allocator.cuh>
 
+#include "common/fd_capture.cuh"
 #include "common/test_common.cuh"
 
 #include <cuda/ptx>
@@ -20,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include <unistd.h>
 
 namespace
 {
@@ -157,58 +157,6 @@ private:
   cudaStream_t stream_ = nullptr;
 };
 
-// Captures what the process writes to file descriptor 2 while it is alive.
-class stderr_capture
-{
-public:
-  stderr_capture()
-      : file_(std::tmpfile())
-  {
-    require(file_ != nullptr, "tmpfile");
-    std::fflush(stderr);
-    saved_fd_ = dup(2);
-    require(saved_fd_ >= 0 && dup2(fileno(file_), 2) >= 0, "redirecting stderr");
-  }
-  stderr_capture(const stderr_capture&)            = delete;
-  stderr_capture& operator=(const stderr_capture&) = delete;
-  ~stderr_capture()
-  {
-    restore();
-    std::fclose(file_);
-  }
-  //! Stops capturing and returns everything captured.
-  std::string text()
-  {
-    restore();
-    std::string text;
-    std::rewind(file_);
-    for (int c = std::fgetc(file_); c != EOF; c = std::fgetc(file_))
-    {
-      text.push_back(static_cast<char>(c));
-    }
-    return text;
-  }
-
-private:
-  void restore()
-  {
-    if (saved_fd_ >= 0)
-    {
-      std::fflush(stderr);
-      dup2(saved_fd_, 2);
-      close(saved_fd_);
-      saved_fd_ = -1;
-    }
-  }
-  std::FILE* file_ = nullptr;
-  int saved_fd_    = -1;
-};
-
-// Whether `text` contains `part`, for CHECK messages that show both.
-bool contains(const std::string& text, const std::string& part)
-{
-  return text.find(part) != std::string::npos;
-}
 } // namespace
 
 TEST_CASE("CachingDeviceAllocator: bin arithmetic (host)", "[util][allocator]")
@@ -710,7 +658,7 @@ TEST_CASE("CachingDeviceAllocator: debug mode reports every event on stderr", "[
   cudaError_t errors[7] = {};
   std::string text;
   {
-    stderr_capture capture;
+    strata_test::fd_capture capture(2);
     errors[0] = allocator.DeviceAllocate(&block, 1000);
     errors[1] = allocator.DeviceFree(block);
     errors[2] = allocator.DeviceAllocate(&block, 1000);
@@ -725,12 +673,12 @@ TEST_CASE("CachingDeviceAllocator: debug mode reports every event on stderr", "[
     CHECK(error == cudaSuccess);
   }
   INFO(text);
-  CHECK(contains(text, "strata: CachingDeviceAllocator: device"));
-  CHECK(contains(text, "allocated 4096 bytes"));
-  CHECK(contains(text, "cached 4096 bytes"));
-  CHECK(contains(text, "reused 4096 bytes"));
-  CHECK(contains(text, "allocated 2097153 bytes"));
-  CHECK(contains(text, "freed 2097153 bytes"));
+  CHECK(strata_test::contains(text, "strata: CachingDeviceAllocator: device"));
+  CHECK(strata_test::contains(text, "allocated 4096 bytes"));
+  CHECK(strata_test::contains(text, "cached 4096 bytes"));
+  CHECK(strata_test::contains(text, "reused 4096 bytes"));
+  CHECK(strata_test::contains(text, "allocated 2097153 bytes"));
+  CHECK(strata_test::contains(text, "freed 2097153 bytes"));
   // Six lines from the debug allocator, none from the quiet one.
   CHECK(std::count(text.begin(), text.end(), '\n') == 6);
   CHECK(quiet.DeviceFree(quiet_block) == cudaSuccess);
@@ -743,13 +691,13 @@ TEST_CASE("CachingDeviceAllocator: debug mode reports every event on stderr", "[
     REQUIRE(leaky->DeviceAllocate(&leaked, 100) == cudaSuccess);
     REQUIRE(leaky->DeviceAllocate(&block, 5000) == cudaSuccess);
     REQUIRE(leaky->DeviceFree(block) == cudaSuccess);
-    stderr_capture capture;
+    strata_test::fd_capture capture(2);
     leaky.reset();
     leak_report = capture.text();
   }
   INFO(leak_report);
-  CHECK(contains(leak_report, "512 bytes in 1 blocks never freed"));
-  CHECK(contains(leak_report, "freed 32768 bytes"));
+  CHECK(strata_test::contains(leak_report, "512 bytes in 1 blocks never freed"));
+  CHECK(strata_test::contains(leak_report, "freed 32768 bytes"));
   STRATA_TEST_CUDA(cudaFree(leaked));
 }
 

@@ -4,6 +4,7 @@
 #define STRATA_STDERR
 #include <strata/util_debug.cuh>
 
+#include "common/fd_capture.cuh"
 #include "common/test_common.cuh"
 
 #include <cstdint>
@@ -16,75 +17,6 @@
 
 namespace
 {
-// Catch2 assertions written in the constructor of a class that has a destructor make cudafe++
-// (CUDA 13.0) hang in an anonymous namespace: such constructors assert through this function.
-void require(bool condition, const std::string& what)
-{
-  INFO(what);
-  REQUIRE(condition);
-}
-
-// Captures what the process writes to file descriptor `fd` (1 or 2) while it is alive.
-class fd_capture
-{
-public:
-  explicit fd_capture(int fd)
-      : fd_(fd)
-      , file_(std::tmpfile())
-  {
-    require(file_ != nullptr, "tmpfile");
-    flush();
-    saved_fd_ = dup(fd_);
-    require(saved_fd_ >= 0 && dup2(fileno(file_), fd_) >= 0, "redirecting a file descriptor");
-  }
-  fd_capture(const fd_capture&)            = delete;
-  fd_capture& operator=(const fd_capture&) = delete;
-  ~fd_capture()
-  {
-    restore();
-    std::fclose(file_);
-  }
-  //! Stops capturing and returns everything captured.
-  std::string text()
-  {
-    restore();
-    std::string text;
-    std::rewind(file_);
-    for (int c = std::fgetc(file_); c != EOF; c = std::fgetc(file_))
-    {
-      text.push_back(static_cast<char>(c));
-    }
-    return text;
-  }
-
-private:
-  static void flush()
-  {
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(stdout);
-    std::fflush(stderr);
-  }
-  void restore()
-  {
-    if (saved_fd_ >= 0)
-    {
-      flush();
-      dup2(saved_fd_, fd_);
-      close(saved_fd_);
-      saved_fd_ = -1;
-    }
-  }
-  int fd_;
-  std::FILE* file_;
-  int saved_fd_ = -1;
-};
-
-bool contains(const std::string& text, const std::string& part)
-{
-  return text.find(part) != std::string::npos;
-}
-
 __global__ void device_debug_kernel(int* results)
 {
   results[0] = static_cast<int>(strata::Debug(cudaErrorInvalidValue, "device_file.cu", 7));
@@ -123,13 +55,13 @@ TEST_CASE("StrataDebugExit exits with status 1 on an error (host)", "[util][debu
   INFO("child's stderr: " << message);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 1);
-  CHECK(contains(message, "strata: CUDA error 1 ("));
+  CHECK(strata_test::contains(message, "strata: CUDA error 1 ("));
 }
 
 TEST_CASE("StrataDebugExit does nothing on success (host)", "[util][debug]")
 {
   bool continued = false;
-  fd_capture capture(2);
+  strata_test::fd_capture capture(2);
   StrataDebugExit(cudaSuccess);
   continued = true;
   const std::string text = capture.text();
@@ -142,7 +74,7 @@ TEST_CASE("StrataDebug returns its argument and reports errors on stderr (host)"
   std::string quiet;
   cudaError_t success_result = cudaErrorUnknown;
   {
-    fd_capture capture(2);
+    strata_test::fd_capture capture(2);
     success_result = StrataDebug(cudaSuccess);
     quiet          = capture.text();
   }
@@ -156,7 +88,7 @@ TEST_CASE("StrataDebug returns its argument and reports errors on stderr (host)"
     int line           = 0;
     std::string text;
     {
-      fd_capture capture(2);
+      strata_test::fd_capture capture(2);
       // clang-format off
       line = __LINE__; result = StrataDebug(error);
       // clang-format on
@@ -164,20 +96,20 @@ TEST_CASE("StrataDebug returns its argument and reports errors on stderr (host)"
     }
     INFO("stderr: " << text);
     CHECK(result == error);
-    CHECK(contains(text, "strata: CUDA error " + std::to_string(static_cast<int>(error)) + " ("
+    CHECK(strata_test::contains(text, "strata: CUDA error " + std::to_string(static_cast<int>(error)) + " ("
                            + cudaGetErrorString(error) + ")"));
-    CHECK(contains(text, "test_util_debug.cu:" + std::to_string(line) + "\n"));
+    CHECK(strata_test::contains(text, "test_util_debug.cu:" + std::to_string(line) + "\n"));
   }
 
   std::string direct;
   cudaError_t direct_result = cudaSuccess;
   {
-    fd_capture capture(2);
+    strata_test::fd_capture capture(2);
     direct_result = strata::Debug(cudaErrorNotReady, "some_file.cu", 42);
     direct        = capture.text();
   }
   CHECK(direct_result == cudaErrorNotReady);
-  CHECK(contains(direct, " at some_file.cu:42\n"));
+  CHECK(strata_test::contains(direct, " at some_file.cu:42\n"));
 }
 
 TEST_CASE("DebugSyncStream does not wait or check without STRATA_DEBUG_SYNC (host)", "[util][debug]")
@@ -201,7 +133,7 @@ TEST_CASE("StrataDebug clears a pending error from cudaGetLastError", "[util][de
   REQUIRE(cudaPeekAtLastError() == failure);
 
   // Success leaves a pending error alone; an error clears it.
-  fd_capture capture(2);
+  strata_test::fd_capture capture(2);
   const cudaError_t passed  = StrataDebug(cudaSuccess);
   const cudaError_t pending = cudaPeekAtLastError();
   const cudaError_t handled = StrataDebug(failure);
@@ -212,7 +144,7 @@ TEST_CASE("StrataDebug clears a pending error from cudaGetLastError", "[util][de
   CHECK(pending == failure);
   CHECK(handled == failure);
   CHECK(after == cudaSuccess);
-  CHECK(contains(text, "strata: CUDA error 2 ("));
+  CHECK(strata_test::contains(text, "strata: CUDA error 2 ("));
 
   // DebugSyncStream neither reports nor clears a pending error without STRATA_DEBUG_SYNC.
   REQUIRE(cudaMalloc(&ptr, std::size_t(1) << 60) == cudaErrorMemoryAllocation);
@@ -230,7 +162,7 @@ TEST_CASE("strata::Debug in device code returns its argument and prints the erro
   cudaError_t sync   = cudaSuccess;
   {
     // Device printf reaches stdout when the host synchronizes.
-    fd_capture capture(1);
+    strata_test::fd_capture capture(1);
     device_debug_kernel<<<1, 1>>>(d_results.data());
     launch = cudaGetLastError();
     sync   = cudaDeviceSynchronize();
@@ -240,6 +172,6 @@ TEST_CASE("strata::Debug in device code returns its argument and prints the erro
   CHECK(launch == cudaSuccess);
   CHECK(sync == cudaSuccess);
   strata_test::check_equal(std::vector<int>{static_cast<int>(cudaErrorInvalidValue), 0}, d_results.download());
-  CHECK(contains(text, "strata: CUDA error 1 at device_file.cu:7 [block (0,0,0), thread (0,0,0)]"));
-  CHECK_FALSE(contains(text, "device_file.cu:8"));
+  CHECK(strata_test::contains(text, "strata: CUDA error 1 at device_file.cu:7 [block (0,0,0), thread (0,0,0)]"));
+  CHECK_FALSE(strata_test::contains(text, "device_file.cu:8"));
 }
