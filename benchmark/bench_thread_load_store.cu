@@ -33,7 +33,8 @@ buffers& shared_buffers()
 template <strata::CacheLoadModifier LOAD, strata::CacheStoreModifier STORE>
 __global__ void strata_copy(const item_t* in, item_t* out, std::size_t n)
 {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     strata::ThreadStore<STORE>(out + i, strata::ThreadLoad<LOAD>(in + i));
   }
@@ -42,7 +43,8 @@ __global__ void strata_copy(const item_t* in, item_t* out, std::size_t n)
 template <cub::CacheLoadModifier LOAD, cub::CacheStoreModifier STORE>
 __global__ void cub_copy(const item_t* in, item_t* out, std::size_t n)
 {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     cub::ThreadStore<STORE>(out + i, cub::ThreadLoad<LOAD>(const_cast<item_t*>(in + i)));
   }
@@ -51,7 +53,8 @@ __global__ void cub_copy(const item_t* in, item_t* out, std::size_t n)
 // A grid-stride loop over enough blocks to fill every SM: 8 blocks of 256 threads per SM.
 int grid_size()
 {
-  static const int grid = [] {
+  static const int grid = []
+  {
     int device = 0;
     int sms    = 0;
     bench::check(cudaGetDevice(&device), "cudaGetDevice");
@@ -64,10 +67,13 @@ int grid_size()
 void memcpy_d2d(benchmark::State& state)
 {
   buffers& b = shared_buffers();
-  bench::time_iterations(state, [&](cudaStream_t stream) {
-    bench::check(cudaMemcpyAsync(b.out.data(), b.in.data(), b.in.bytes(), cudaMemcpyDeviceToDevice, stream),
-                 "cudaMemcpyAsync");
-  });
+  bench::time_iterations(
+      state,
+      [&](cudaStream_t stream)
+      {
+        bench::check(cudaMemcpyAsync(b.out.data(), b.in.data(), b.in.bytes(), cudaMemcpyDeviceToDevice, stream),
+                     "cudaMemcpyAsync");
+      });
   bench::set_throughput(state, items, 2 * b.in.bytes());
 }
 
@@ -75,9 +81,10 @@ template <strata::CacheLoadModifier LOAD, strata::CacheStoreModifier STORE>
 void copy_strata(benchmark::State& state)
 {
   buffers& b = shared_buffers();
-  bench::time_iterations(state, [&](cudaStream_t stream) {
-    strata_copy<LOAD, STORE><<<grid_size(), 256, 0, stream>>>(b.in.data(), b.out.data(), items);
-  });
+  bench::time_iterations(state,
+                         [&](cudaStream_t stream) {
+                           strata_copy<LOAD, STORE><<<grid_size(), 256, 0, stream>>>(b.in.data(), b.out.data(), items);
+                         });
   bench::set_throughput(state, items, 2 * b.in.bytes());
 }
 
@@ -85,29 +92,44 @@ template <cub::CacheLoadModifier LOAD, cub::CacheStoreModifier STORE>
 void copy_cub(benchmark::State& state)
 {
   buffers& b = shared_buffers();
-  bench::time_iterations(state, [&](cudaStream_t stream) {
-    cub_copy<LOAD, STORE><<<grid_size(), 256, 0, stream>>>(b.in.data(), b.out.data(), items);
-  });
+  bench::time_iterations(state, [&](cudaStream_t stream)
+                         { cub_copy<LOAD, STORE><<<grid_size(), 256, 0, stream>>>(b.in.data(), b.out.data(), items); });
   bench::set_throughput(state, items, 2 * b.in.bytes());
 }
 } // namespace
 
 BENCHMARK(memcpy_d2d)->Name("copy/memcpy")->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(copy_strata<strata::LOAD_DEFAULT, strata::STORE_DEFAULT>)
-  ->Name("copy/strata/DEFAULT")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    ->Name("copy/strata/DEFAULT")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(copy_cub<cub::LOAD_DEFAULT, cub::STORE_DEFAULT>)
-  ->Name("copy/cub/DEFAULT")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    ->Name("copy/cub/DEFAULT")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(copy_strata<strata::LOAD_LDG, strata::STORE_CS>)
-  ->Name("copy/strata/LDG_CS")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    ->Name("copy/strata/LDG_CS")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(copy_cub<cub::LOAD_LDG, cub::STORE_CS>)
-  ->Name("copy/cub/LDG_CS")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    ->Name("copy/cub/LDG_CS")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(copy_strata<strata::LOAD_CS, strata::STORE_CS>)
-  ->Name("copy/strata/CS_CS")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    ->Name("copy/strata/CS_CS")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(copy_cub<cub::LOAD_CS, cub::STORE_CS>)
-  ->Name("copy/cub/CS_CS")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    ->Name("copy/cub/CS_CS")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(copy_strata<strata::LOAD_CG, strata::STORE_CG>)
-  ->Name("copy/strata/CG_CG")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    ->Name("copy/strata/CG_CG")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(copy_cub<cub::LOAD_CG, cub::STORE_CG>)
-  ->Name("copy/cub/CG_CG")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    ->Name("copy/cub/CG_CG")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

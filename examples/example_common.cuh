@@ -7,15 +7,15 @@
 #include <cstdlib>
 
 //! Exits with a message when a CUDA call fails.
-#define EXAMPLE_CHECK(call)                                                                           \
-  do                                                                                                  \
-  {                                                                                                   \
-    const cudaError_t example_error_ = (call);                                                        \
-    if (example_error_ != cudaSuccess)                                                                \
-    {                                                                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(example_error_)); \
-      std::exit(1);                                                                                   \
-    }                                                                                                 \
+#define EXAMPLE_CHECK(call)                                                                                            \
+  do                                                                                                                   \
+  {                                                                                                                    \
+    const cudaError_t example_error_ = (call);                                                                         \
+    if (example_error_ != cudaSuccess)                                                                                 \
+    {                                                                                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(example_error_));          \
+      std::exit(1);                                                                                                    \
+    }                                                                                                                  \
   } while (false)
 
 //! Exits with status 4 (reported as "skipped" by CTest) when the machine has no CUDA device.

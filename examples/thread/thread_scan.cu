@@ -42,9 +42,9 @@ int main()
     h_in[i] = (i * 37) % 11 - 5; // some positive, some negative
   }
 
-  int* d_in            = nullptr;
-  int* d_partial_sums  = nullptr;
-  int* d_totals        = nullptr;
+  int* d_in           = nullptr;
+  int* d_partial_sums = nullptr;
+  int* d_totals       = nullptr;
   EXAMPLE_CHECK(cudaMalloc(&d_in, n * sizeof(int)));
   EXAMPLE_CHECK(cudaMalloc(&d_partial_sums, n * sizeof(int)));
   EXAMPLE_CHECK(cudaMalloc(&d_totals, num_threads * sizeof(int)));

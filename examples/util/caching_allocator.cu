@@ -22,10 +22,10 @@ int main()
   cudaStream_t stream = nullptr;
   EXAMPLE_CHECK(cudaStreamCreate(&stream));
 
-  const int n      = 1 << 16;
+  const int n       = 1 << 16;
   void* first_block = nullptr;
-  int reused       = 0;
-  int errors       = 0;
+  int reused        = 0;
+  int errors        = 0;
   for (int iteration = 0; iteration < 10; ++iteration)
   {
     int* d_buffer = nullptr;

@@ -53,8 +53,8 @@ struct AllocationBin
 //! and `bin_growth^bin` bytes. A request that needs a bin above `max_bin` (or one whose size
 //! does not fit in size_t) gets `{invalid_allocation_bin, bytes}`: it is allocated exactly and
 //! never cached. Requires `bin_growth >= 2`.
-STRATA_HOST constexpr AllocationBin
-RoundUpToBin(unsigned int bin_growth, unsigned int min_bin, unsigned int max_bin, std::size_t bytes)
+STRATA_HOST constexpr AllocationBin RoundUpToBin(unsigned int bin_growth, unsigned int min_bin, unsigned int max_bin,
+                                                 std::size_t bytes)
 {
   const std::size_t growth_limit = ::cuda::std::numeric_limits<std::size_t>::max() / bin_growth;
   unsigned int bin               = 0;
@@ -98,8 +98,7 @@ public:
   //! Moves a cached block of `bin` that work on `stream` may use now into the live set. A block
   //! cached by `stream` itself is preferred (stream order already protects it); a block of
   //! another stream qualifies once its ready event has completed. False if none qualifies.
-  STRATA_HOST bool
-  TakeCached(unsigned int bin, cudaStream_t stream, AllocatorTotalBytes& totals, AllocatorBlock& block)
+  STRATA_HOST bool TakeCached(unsigned int bin, cudaStream_t stream, AllocatorTotalBytes& totals, AllocatorBlock& block)
   {
     const auto [first, last] = cached_.equal_range(bin);
     auto chosen              = last;
@@ -255,11 +254,9 @@ struct CachingDeviceAllocator
 
   //! An allocator with bins `bin_growth^min_bin, ..., bin_growth^max_bin` that caches at most
   //! `max_cached_bytes` per device (INVALID_BIN: no largest bin; INVALID_SIZE: no limit).
-  STRATA_HOST CachingDeviceAllocator(unsigned int bin_growth,
-                                     unsigned int min_bin         = 1,
-                                     unsigned int max_bin         = INVALID_BIN,
-                                     std::size_t max_cached_bytes = INVALID_SIZE,
-                                     bool skip_cleanup            = false)
+  STRATA_HOST CachingDeviceAllocator(unsigned int bin_growth, unsigned int min_bin = 1,
+                                     unsigned int max_bin = INVALID_BIN, std::size_t max_cached_bytes = INVALID_SIZE,
+                                     bool skip_cleanup = false)
       : bin_growth(bin_growth)
       , min_bin(min_bin)
       , max_bin(max_bin)
@@ -268,7 +265,8 @@ struct CachingDeviceAllocator
       , max_cached_bytes(max_cached_bytes)
       , skip_cleanup(skip_cleanup)
       , debug(false)
-  {}
+  {
+  }
 
   //! The default configuration: `bin_growth` 8, bins 3 to 7 (512 B, 4 KiB, 32 KiB, 256 KiB and
   //! 2 MiB) and at most `3 * 2 MiB - 1` = 6,291,455 cached bytes per device.
@@ -281,7 +279,8 @@ struct CachingDeviceAllocator
       , max_cached_bytes(3 * detail::SaturatingPow(8, 7) - 1)
       , skip_cleanup(skip_cleanup)
       , debug(debug)
-  {}
+  {
+  }
 
   CachingDeviceAllocator(const CachingDeviceAllocator&)            = delete;
   CachingDeviceAllocator& operator=(const CachingDeviceAllocator&) = delete;
@@ -532,8 +531,7 @@ private:
       std::fprintf(stderr,
                    "strata: CachingDeviceAllocator: device %d %s %zu bytes at %p (stream %p); "
                    "%zu bytes cached, %zu bytes live\n",
-                   device, event, block.bytes, block.d_ptr, static_cast<void*>(block.stream), totals.free,
-                   totals.live);
+                   device, event, block.bytes, block.d_ptr, static_cast<void*>(block.stream), totals.free, totals.live);
     }
   }
 

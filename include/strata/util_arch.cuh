@@ -4,7 +4,6 @@
 #include <strata/util_macro.cuh>
 #include <strata/util_namespace.cuh>
 
-
 //! The architecture of the current compilation pass (e.g. 900), 0 in host code.
 #if defined(__CUDA_ARCH__)
 #  define STRATA_PTX_ARCH __CUDA_ARCH__
@@ -22,10 +21,10 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 //! Threads of a hardware warp on every architecture strata supports.
-inline constexpr int warp_threads = 32;
+inline constexpr int warp_threads      = 32;
 inline constexpr int log2_warp_threads = 5;
 //! Shared-memory banks (4 bytes wide) on every architecture strata supports.
-inline constexpr int smem_banks = 32;
+inline constexpr int smem_banks      = 32;
 inline constexpr int log2_smem_banks = 5;
 //! Largest CUDA block.
 inline constexpr int max_block_threads = 1024;
@@ -46,8 +45,8 @@ constexpr int ConstexprMax(int a, int b)
 
 template <int NOMINAL, int ITEMS_PER_THREAD, typename T>
 inline constexpr int tile_fitting_block_threads = ConstexprMax(
-  warp_threads,
-  ConstexprMin(NOMINAL, static_cast<int>(48 * 1024 / (ITEMS_PER_THREAD * sizeof(T))) / warp_threads * warp_threads));
+    warp_threads,
+    ConstexprMin(NOMINAL, static_cast<int>(48 * 1024 / (ITEMS_PER_THREAD * sizeof(T))) / warp_threads * warp_threads));
 } // namespace detail
 
 //! Scales a policy tuned for 4-byte items to items of type T when the algorithm is register
@@ -55,10 +54,11 @@ inline constexpr int tile_fitting_block_threads = ConstexprMax(
 template <int NOMINAL_4B_BLOCK_THREADS, int NOMINAL_4B_ITEMS_PER_THREAD, typename T>
 struct RegBoundScaling
 {
-  static constexpr int ITEMS_PER_THREAD = detail::ConstexprMax(
-    1, detail::ConstexprMin(NOMINAL_4B_ITEMS_PER_THREAD, NOMINAL_4B_ITEMS_PER_THREAD * 4 / static_cast<int>(sizeof(T))));
+  static constexpr int ITEMS_PER_THREAD =
+      detail::ConstexprMax(1, detail::ConstexprMin(NOMINAL_4B_ITEMS_PER_THREAD,
+                                                   NOMINAL_4B_ITEMS_PER_THREAD * 4 / static_cast<int>(sizeof(T))));
   static constexpr int BLOCK_THREADS =
-    detail::tile_fitting_block_threads<NOMINAL_4B_BLOCK_THREADS, ITEMS_PER_THREAD, T>;
+      detail::tile_fitting_block_threads<NOMINAL_4B_BLOCK_THREADS, ITEMS_PER_THREAD, T>;
 };
 
 //! Scales a policy tuned for 4-byte items to items of type T when the algorithm is memory
@@ -67,9 +67,9 @@ struct RegBoundScaling
 template <int NOMINAL_4B_BLOCK_THREADS, int NOMINAL_4B_ITEMS_PER_THREAD, typename T>
 struct MemBoundScaling
 {
-  static constexpr int ITEMS_PER_THREAD = detail::ConstexprMax(
-    1, NOMINAL_4B_ITEMS_PER_THREAD * 4 / detail::ConstexprMax(4, static_cast<int>(sizeof(T))));
+  static constexpr int ITEMS_PER_THREAD =
+      detail::ConstexprMax(1, NOMINAL_4B_ITEMS_PER_THREAD * 4 / detail::ConstexprMax(4, static_cast<int>(sizeof(T))));
   static constexpr int BLOCK_THREADS =
-    detail::tile_fitting_block_threads<NOMINAL_4B_BLOCK_THREADS, ITEMS_PER_THREAD, T>;
+      detail::tile_fitting_block_threads<NOMINAL_4B_BLOCK_THREADS, ITEMS_PER_THREAD, T>;
 };
 STRATA_NAMESPACE_END

@@ -23,12 +23,12 @@ STRATA_HOST_DEVICE inline cudaError_t Debug(cudaError_t error, const char* filen
     NV_IF_TARGET(NV_IS_HOST, (static_cast<void>(cudaGetLastError());));
 #if defined(STRATA_STDERR)
     NV_IF_TARGET(
-      NV_IS_HOST,
-      (std::fprintf(stderr, "strata: CUDA error %d (%s) at %s:%d\n", static_cast<int>(error),
-                    cudaGetErrorString(error), filename, line);
-       std::fflush(stderr);),
-      (printf("strata: CUDA error %d at %s:%d [block (%u,%u,%u), thread (%u,%u,%u)]\n", static_cast<int>(error),
-              filename, line, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);));
+        NV_IS_HOST,
+        (std::fprintf(stderr, "strata: CUDA error %d (%s) at %s:%d\n", static_cast<int>(error),
+                      cudaGetErrorString(error), filename, line);
+         std::fflush(stderr);),
+        (printf("strata: CUDA error %d at %s:%d [block (%u,%u,%u), thread (%u,%u,%u)]\n", static_cast<int>(error),
+                filename, line, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);));
 #else
     static_cast<void>(filename);
     static_cast<void>(line);
@@ -44,10 +44,13 @@ namespace detail
 STRATA_RUNTIME_FUNCTION inline cudaError_t DebugSyncStream([[maybe_unused]] cudaStream_t stream)
 {
 #if defined(STRATA_DEBUG_SYNC)
-  NV_IF_TARGET(NV_IS_HOST,
-               (cudaError_t error = cudaPeekAtLastError();
-                if (error == cudaSuccess) { error = cudaStreamSynchronize(stream); } return error;),
-               (return cudaPeekAtLastError();));
+  const cudaError_t launch_error = cudaPeekAtLastError();
+  if (launch_error != cudaSuccess)
+  {
+    return launch_error;
+  }
+  // The device runtime cannot wait for a stream: there only the launch error is known.
+  NV_IF_TARGET(NV_IS_HOST, (return cudaStreamSynchronize(stream);), (return cudaSuccess;));
 #else
   return cudaSuccess;
 #endif
@@ -60,11 +63,11 @@ STRATA_NAMESPACE_END
 #define StrataDebug(error) ::strata::Debug(static_cast<cudaError_t>(error), __FILE__, __LINE__)
 
 //! Like StrataDebug, but exits the program with status 1 when the code is an error.
-#define StrataDebugExit(error)   \
-  do                             \
-  {                              \
-    if (StrataDebug(error))      \
-    {                            \
-      ::std::exit(1);            \
-    }                            \
+#define StrataDebugExit(error)                                                                                         \
+  do                                                                                                                   \
+  {                                                                                                                    \
+    if (StrataDebug(error))                                                                                            \
+    {                                                                                                                  \
+      ::std::exit(1);                                                                                                  \
+    }                                                                                                                  \
   } while (false)

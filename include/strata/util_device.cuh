@@ -13,7 +13,8 @@ namespace detail
 //! A kernel that does nothing: PtxVersion asks the runtime which of its images would run.
 template <typename T>
 STRATA_KERNEL_ATTRIBUTES void EmptyKernel()
-{}
+{
+}
 
 //! Makes `device` current for the lifetime of the object and restores the previous one.
 class SwitchDevice
@@ -145,17 +146,27 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersionUncached(int& ptx_version)
   NV_IF_TARGET(NV_IS_HOST,
                (cudaFuncAttributes attributes{};
                 const cudaError_t error = cudaFuncGetAttributes(&attributes, detail::EmptyKernel<void>);
-                ptx_version = attributes.ptxVersion * 10;
-                return error;),
+                ptx_version             = attributes.ptxVersion * 10; return error;),
                (ptx_version = __CUDA_ARCH__; return cudaSuccess;));
 }
+
+namespace detail
+{
+STRATA_HOST inline cudaError_t PtxVersionOfDevice(int& ptx_version, int device)
+{
+  SwitchDevice guard(device);
+  if (guard.error() != cudaSuccess)
+  {
+    return guard.error();
+  }
+  return PtxVersionUncached(ptx_version);
+}
+} // namespace detail
 
 //! Like PtxVersionUncached(int&), for `device`; the current device is restored afterwards.
 STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersionUncached(int& ptx_version, int device)
 {
-  NV_IF_TARGET(NV_IS_HOST,
-               (detail::SwitchDevice guard(device);
-                if (guard.error() != cudaSuccess) { return guard.error(); } return PtxVersionUncached(ptx_version);),
+  NV_IF_TARGET(NV_IS_HOST, (return detail::PtxVersionOfDevice(ptx_version, device);),
                (static_cast<void>(device); return PtxVersionUncached(ptx_version);));
 }
 
@@ -167,9 +178,8 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersion(int& ptx_version, int devi
     return cudaErrorInvalidDevice;
   }
   NV_IF_TARGET(NV_IS_HOST,
-               (return detail::PtxVersionCache().Get(device, ptx_version, [](int dev, int& out) {
-                  return PtxVersionUncached(out, dev);
-                });),
+               (return detail::PtxVersionCache().Get(device, ptx_version,
+                                                     [](int dev, int& out) { return PtxVersionUncached(out, dev); });),
                (return PtxVersionUncached(ptx_version, device);));
 }
 
@@ -187,8 +197,8 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersion(int& ptx_version)
 //! Writes the compute capability of `device` as major * 100 + minor * 10 (e.g. 900), uncached.
 STRATA_RUNTIME_FUNCTION inline cudaError_t SmVersionUncached(int& sm_version, int device = CurrentDevice())
 {
-  int major = 0;
-  int minor = 0;
+  int major         = 0;
+  int minor         = 0;
   cudaError_t error = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
   if (error == cudaSuccess)
   {
@@ -209,9 +219,8 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t SmVersion(int& sm_version, int device
     return cudaErrorInvalidDevice;
   }
   NV_IF_TARGET(NV_IS_HOST,
-               (return detail::SmVersionCache().Get(device, sm_version, [](int dev, int& out) {
-                  return SmVersionUncached(out, dev);
-                });),
+               (return detail::SmVersionCache().Get(device, sm_version,
+                                                    [](int dev, int& out) { return SmVersionUncached(out, dev); });),
                (return SmVersionUncached(sm_version, device);));
 }
 
@@ -224,8 +233,8 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t SyncStream([[maybe_unused]] cudaStrea
 //! Writes how many blocks of `block_threads` threads (and `dynamic_smem_bytes` of dynamic shared
 //! memory) of `kernel_ptr` can be resident on one SM of the current device.
 template <typename KernelPtr>
-STRATA_RUNTIME_FUNCTION inline cudaError_t
-MaxSmOccupancy(int& max_sm_occupancy, KernelPtr kernel_ptr, int block_threads, int dynamic_smem_bytes = 0)
+STRATA_RUNTIME_FUNCTION inline cudaError_t MaxSmOccupancy(int& max_sm_occupancy, KernelPtr kernel_ptr,
+                                                          int block_threads, int dynamic_smem_bytes = 0)
 {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&max_sm_occupancy, kernel_ptr, block_threads,
                                                        static_cast<size_t>(dynamic_smem_bytes));

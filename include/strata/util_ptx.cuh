@@ -18,7 +18,7 @@ STRATA_DEVICE STRATA_FORCEINLINE int RowMajorTid(int block_dim_x, int block_dim_
   // The tests for 1 let the compiler drop the multiply-adds of unused dimensions when the block
   // shape is a compile-time constant.
   return ((block_dim_z == 1) ? 0 : static_cast<int>(threadIdx.z) * block_dim_x * block_dim_y)
-       + ((block_dim_y == 1) ? 0 : static_cast<int>(threadIdx.y) * block_dim_x) + static_cast<int>(threadIdx.x);
+         + ((block_dim_y == 1) ? 0 : static_cast<int>(threadIdx.y) * block_dim_x) + static_cast<int>(threadIdx.x);
 }
 
 //! The calling thread's lane in its hardware warp.
@@ -60,7 +60,7 @@ STRATA_HOST_DEVICE constexpr unsigned int WarpMask(unsigned int warp_id)
 {
   static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= detail::warp_threads,
                 "a logical warp has 1 to 32 threads");
-  constexpr bool tiles_warp   = ::cuda::std::has_single_bit(static_cast<unsigned int>(LOGICAL_WARP_THREADS));
+  constexpr bool tiles_warp    = ::cuda::std::has_single_bit(static_cast<unsigned int>(LOGICAL_WARP_THREADS));
   constexpr unsigned int lanes = 0xFFFFFFFFu >> (detail::warp_threads - LOGICAL_WARP_THREADS);
   if constexpr (tiles_warp && LOGICAL_WARP_THREADS < detail::warp_threads)
   {
@@ -102,16 +102,14 @@ struct ShuffleWords
 //! The c operand of shfl: the segment mask (which lanes form a logical warp) in bits 8..12 and
 //! the clamp lane in bits 0..4.
 template <int LOGICAL_WARP_THREADS>
-inline constexpr unsigned int shfl_segment_mask = static_cast<unsigned int>(warp_threads - LOGICAL_WARP_THREADS)
-                                               << 8;
+inline constexpr unsigned int shfl_segment_mask = static_cast<unsigned int>(warp_threads - LOGICAL_WARP_THREADS) << 8;
 } // namespace detail
 
 //! Each lane gets `input` of the lane `src_offset` below it in its logical warp; lanes whose
 //! source would fall below lane `first_thread` of the logical warp keep their own input.
 //! All lanes in `member_mask` must call it.
 template <int LOGICAL_WARP_THREADS, typename T>
-STRATA_DEVICE STRATA_FORCEINLINE T
-ShuffleUp(T input, int src_offset, int first_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE T ShuffleUp(T input, int src_offset, int first_thread, unsigned int member_mask)
 {
   detail::ShuffleWords<T> words(input);
   const unsigned int c = detail::shfl_segment_mask<LOGICAL_WARP_THREADS> | static_cast<unsigned int>(first_thread);
@@ -127,8 +125,7 @@ ShuffleUp(T input, int src_offset, int first_thread, unsigned int member_mask)
 //! source would lie beyond lane `last_thread` of the logical warp keep their own input.
 //! All lanes in `member_mask` must call it.
 template <int LOGICAL_WARP_THREADS, typename T>
-STRATA_DEVICE STRATA_FORCEINLINE T
-ShuffleDown(T input, int src_offset, int last_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE T ShuffleDown(T input, int src_offset, int last_thread, unsigned int member_mask)
 {
   detail::ShuffleWords<T> words(input);
   const unsigned int c = detail::shfl_segment_mask<LOGICAL_WARP_THREADS> | static_cast<unsigned int>(last_thread);

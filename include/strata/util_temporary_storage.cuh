@@ -39,8 +39,8 @@ struct TemporarySlot
 
 //! Describes a slot of `count` items of T at `alignment` (a power of two; at least alignof(T)).
 template <typename T>
-STRATA_HOST_DEVICE TemporarySlot<T>
-Slot(T*& ptr, ::cuda::std::size_t count, ::cuda::std::size_t alignment = temporary_slot_alignment)
+STRATA_HOST_DEVICE TemporarySlot<T> Slot(T*& ptr, ::cuda::std::size_t count,
+                                         ::cuda::std::size_t alignment = temporary_slot_alignment)
 {
   return TemporarySlot<T>{&ptr, count, alignment < alignof(T) ? alignof(T) : alignment};
 }
@@ -82,8 +82,8 @@ STRATA_HOST_DEVICE bool Place(const TemporarySlot<T>& slot, ::cuda::std::size_t&
 //! A malformed slot (alignment not a power of two, size overflowing size_t) gives
 //! cudaErrorInvalidValue in both phases.
 template <typename... Ts>
-STRATA_HOST_DEVICE cudaError_t
-CarveTemporaryStorage(void* d_temp_storage, ::cuda::std::size_t& temp_storage_bytes, TemporarySlot<Ts>... slots)
+STRATA_HOST_DEVICE cudaError_t CarveTemporaryStorage(void* d_temp_storage, ::cuda::std::size_t& temp_storage_bytes,
+                                                     TemporarySlot<Ts>... slots)
 {
   static_assert(sizeof...(Ts) > 0, "describe at least one slot");
   constexpr int slot_count = static_cast<int>(sizeof...(Ts));

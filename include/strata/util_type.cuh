@@ -30,8 +30,7 @@ using it_pointer_t = typename ::cuda::std::iterator_traits<It>::pointer;
 //! The value type of iterator It, or FallbackT when It is an output iterator whose value type
 //! is void (e.g. a discard iterator or `void*`).
 template <typename It, typename FallbackT>
-using non_void_value_t =
-  ::cuda::std::conditional_t<::cuda::std::is_void_v<it_value_t<It>>, FallbackT, it_value_t<It>>;
+using non_void_value_t = ::cuda::std::conditional_t<::cuda::std::is_void_v<it_value_t<It>>, FallbackT, it_value_t<It>>;
 } // namespace detail
 
 //! Stands for "no type" in template arguments (e.g. keys-only sorts have NullType values).
@@ -43,7 +42,8 @@ struct NullType
   //! Accepts (and ignores) any value, so NullType can sit where an output value is written.
   template <typename T>
   STRATA_HOST_DEVICE constexpr explicit NullType(const T&)
-  {}
+  {
+  }
   template <typename T>
   STRATA_HOST_DEVICE constexpr NullType& operator=(const T&)
   {
@@ -73,8 +73,8 @@ template <int N>
 struct PowerOfTwo
 {
   static_assert(N > 0, "PowerOfTwo is defined for positive N only");
-  static constexpr bool VALUE      = ::cuda::std::has_single_bit(static_cast<unsigned int>(N));
-  static constexpr int ROUNDED_UP  = static_cast<int>(::cuda::std::bit_ceil(static_cast<unsigned int>(N)));
+  static constexpr bool VALUE       = ::cuda::std::has_single_bit(static_cast<unsigned int>(N));
+  static constexpr int ROUNDED_UP   = static_cast<int>(::cuda::std::bit_ceil(static_cast<unsigned int>(N)));
   static constexpr int ROUNDED_DOWN = static_cast<int>(::cuda::std::bit_floor(static_cast<unsigned int>(N)));
 };
 
@@ -87,13 +87,16 @@ struct AlignBytes
 };
 template <typename T>
 struct AlignBytes<const T> : AlignBytes<T>
-{};
+{
+};
 template <typename T>
 struct AlignBytes<volatile T> : AlignBytes<T>
-{};
+{
+};
 template <typename T>
 struct AlignBytes<const volatile T> : AlignBytes<T>
-{};
+{
+};
 
 //! The widest words into which a T can be cut, by size and alignment: for shuffles (at most
 //! 4 bytes), volatile accesses (at most 8), plain device accesses (at most 16) and texture
@@ -104,25 +107,29 @@ struct UnitWord
 private:
   template <typename Unit>
   static constexpr bool fits = sizeof(T) % sizeof(Unit) == 0 && alignof(T) % alignof(Unit) == 0;
-  using Bytes = unsigned char;
+  using Bytes                = unsigned char;
 
 public:
-  using ShuffleWord = ::cuda::std::conditional_t<
-    fits<unsigned int>, unsigned int, ::cuda::std::conditional_t<fits<unsigned short>, unsigned short, Bytes>>;
+  using ShuffleWord =
+      ::cuda::std::conditional_t<fits<unsigned int>, unsigned int,
+                                 ::cuda::std::conditional_t<fits<unsigned short>, unsigned short, Bytes>>;
   using VolatileWord = ::cuda::std::conditional_t<fits<unsigned long long>, unsigned long long, ShuffleWord>;
   using DeviceWord   = ::cuda::std::conditional_t<fits<ulonglong2>, ulonglong2, VolatileWord>;
-  using TextureWord  = ::cuda::std::conditional_t<
-    fits<uint4>, uint4, ::cuda::std::conditional_t<fits<uint2>, uint2, ShuffleWord>>;
+  using TextureWord =
+      ::cuda::std::conditional_t<fits<uint4>, uint4, ::cuda::std::conditional_t<fits<uint2>, uint2, ShuffleWord>>;
 };
 template <typename T>
 struct UnitWord<const T> : UnitWord<T>
-{};
+{
+};
 template <typename T>
 struct UnitWord<volatile T> : UnitWord<T>
-{};
+{
+};
 template <typename T>
 struct UnitWord<const volatile T> : UnitWord<T>
-{};
+{
+};
 
 //! Storage for a T that runs no constructor, so that types with constructors can live in
 //! `__shared__` memory and in unions; Alias() views the bytes as the T.
@@ -155,7 +162,8 @@ struct KeyValuePair
   STRATA_HOST_DEVICE constexpr KeyValuePair(const Key& k, const Value& v)
       : key(k)
       , value(v)
-  {}
+  {
+  }
 
   STRATA_HOST_DEVICE constexpr bool operator==(const KeyValuePair& other) const
   {
@@ -178,7 +186,8 @@ struct DoubleBuffer
   DoubleBuffer() = default;
   STRATA_HOST_DEVICE DoubleBuffer(T* d_current, T* d_alternate)
       : d_buffers{d_current, d_alternate}
-  {}
+  {
+  }
 
   STRATA_HOST_DEVICE T* Current() const
   {
@@ -200,7 +209,8 @@ struct FutureValue
 
   STRATA_HOST_DEVICE explicit FutureValue(IterT iter)
       : iter_(iter)
-  {}
+  {
+  }
   //! Reads the value; call it in device code.
   STRATA_HOST_DEVICE operator T()
   {
@@ -230,13 +240,15 @@ public:
       : is_future_(false)
       , immediate_(immediate)
       , iter_()
-  {}
+  {
+  }
   template <typename U>
   STRATA_HOST_DEVICE InputValue(FutureValue<U, IterT> future)
       : is_future_(true)
       , immediate_()
       , iter_(future.iterator())
-  {}
+  {
+  }
   //! The value: the immediate one, or the one read through the future's iterator now.
   STRATA_HOST_DEVICE T operator*() const
   {
@@ -386,7 +398,8 @@ private:
 //! Numeric traits of T (see BaseTraits); types strata does not know are NOT_A_NUMBER.
 template <typename T>
 struct NumericTraits : BaseTraits<NOT_A_NUMBER, false, T, T>
-{};
+{
+};
 
 template <>
 struct NumericTraits<NullType> : BaseTraits<NOT_A_NUMBER, false, NullType, NullType>
@@ -420,6 +433,7 @@ template <> struct NumericTraits<__nv_bfloat16>      : BaseTraits<FLOATING_POINT
 //! NumericTraits of T with const and volatile removed.
 template <typename T>
 struct Traits : NumericTraits<::cuda::std::remove_cv_t<T>>
-{};
+{
+};
 
 STRATA_NAMESPACE_END

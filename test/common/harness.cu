@@ -7,8 +7,9 @@ namespace strata_test
 {
 bool gpu_available()
 {
-  static const bool available = [] {
-    int count = 0;
+  static const bool available = []
+  {
+    int count     = 0;
     const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
     static_cast<void>(cudaGetLastError()); // no device is not an error for the tests that follow
     return ok;

@@ -55,7 +55,8 @@ public:
   device_buffer(device_buffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr))
       , size_(std::exchange(other.size_, 0))
-  {}
+  {
+  }
   device_buffer& operator=(device_buffer&& other) noexcept
   {
     std::swap(data_, other.data_);
@@ -125,20 +126,20 @@ void check_launch();
 } // namespace strata_test
 
 //! Skips the current test case (Catch2 SKIP) when no CUDA device is present.
-#define STRATA_TEST_REQUIRE_GPU()                  \
-  do                                               \
-  {                                                \
-    if (!::strata_test::gpu_available())           \
-    {                                              \
-      SKIP("no CUDA device: GPU test case skipped"); \
-    }                                              \
+#define STRATA_TEST_REQUIRE_GPU()                                                                                      \
+  do                                                                                                                   \
+  {                                                                                                                    \
+    if (!::strata_test::gpu_available())                                                                               \
+    {                                                                                                                  \
+      SKIP("no CUDA device: GPU test case skipped");                                                                   \
+    }                                                                                                                  \
   } while (false)
 
 //! REQUIREs that a CUDA runtime call returns cudaSuccess, naming the call and the error.
-#define STRATA_TEST_CUDA(call)                                         \
-  do                                                                   \
-  {                                                                    \
-    const cudaError_t strata_test_error_ = (call);                     \
-    INFO(#call << ": " << ::strata_test::describe(strata_test_error_)); \
-    REQUIRE(strata_test_error_ == cudaSuccess);                        \
+#define STRATA_TEST_CUDA(call)                                                                                         \
+  do                                                                                                                   \
+  {                                                                                                                    \
+    const cudaError_t strata_test_error_ = (call);                                                                     \
+    INFO(#call << ": " << ::strata_test::describe(strata_test_error_));                                                \
+    REQUIRE(strata_test_error_ == cudaSuccess);                                                                        \
   } while (false)

@@ -21,7 +21,8 @@ class generator
 public:
   explicit generator(std::uint64_t seed)
       : engine_(seed)
-  {}
+  {
+  }
 
   T operator()()
   {

@@ -21,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-
 namespace
 {
 using strata::CachingDeviceAllocator;
@@ -183,22 +182,22 @@ TEST_CASE("CachingDeviceAllocator: bin arithmetic (host)", "[util][allocator]")
     std::size_t rounded;
   };
   const case_t cases[] = {
-    {8, 3, 7, 0, 3, 512},
-    {8, 3, 7, 1, 3, 512},
-    {8, 3, 7, 512, 3, 512},
-    {8, 3, 7, 513, 4, 4096},
-    {8, 3, 7, 4096, 4, 4096},
-    {8, 3, 7, 2 * mib, 7, 2 * mib},
-    {8, 3, 7, 2 * mib + 1, invalid, 2 * mib + 1},
-    {8, 3, 7, size_max, invalid, size_max},
-    {3, 0, 10, 10, 3, 27},
-    {3, 0, 10, 1, 0, 1},
-    {2, 0, 0, 1, 0, 1},
-    {2, 0, 0, 2, invalid, 2},
-    {2, 0, invalid, std::size_t(1) << 63, 63, std::size_t(1) << 63},
-    {2, 0, invalid, (std::size_t(1) << 63) + 1, invalid, (std::size_t(1) << 63) + 1},
-    {2, 5, 3, 1, invalid, 1}, // a smallest bin above the largest: nothing is cached
-    {2, 70, invalid, 1, invalid, 1}, // a smallest bin beyond size_t
+      {8, 3, 7, 0, 3, 512},
+      {8, 3, 7, 1, 3, 512},
+      {8, 3, 7, 512, 3, 512},
+      {8, 3, 7, 513, 4, 4096},
+      {8, 3, 7, 4096, 4, 4096},
+      {8, 3, 7, 2 * mib, 7, 2 * mib},
+      {8, 3, 7, 2 * mib + 1, invalid, 2 * mib + 1},
+      {8, 3, 7, size_max, invalid, size_max},
+      {3, 0, 10, 10, 3, 27},
+      {3, 0, 10, 1, 0, 1},
+      {2, 0, 0, 1, 0, 1},
+      {2, 0, 0, 2, invalid, 2},
+      {2, 0, invalid, std::size_t(1) << 63, 63, std::size_t(1) << 63},
+      {2, 0, invalid, (std::size_t(1) << 63) + 1, invalid, (std::size_t(1) << 63) + 1},
+      {2, 5, 3, 1, invalid, 1},        // a smallest bin above the largest: nothing is cached
+      {2, 70, invalid, 1, invalid, 1}, // a smallest bin beyond size_t
   };
   for (const case_t& c : cases)
   {
@@ -362,8 +361,7 @@ TEST_CASE("CachingDeviceAllocator: a freed block is reused for its bin on its st
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
 }
 
-TEST_CASE("CachingDeviceAllocator: requests above the largest bin are exact and never cached",
-          "[util][allocator][gpu]")
+TEST_CASE("CachingDeviceAllocator: requests above the largest bin are exact and never cached", "[util][allocator][gpu]")
 {
   STRATA_TEST_REQUIRE_GPU();
   const int device = strata::CurrentDevice();
@@ -400,7 +398,7 @@ TEST_CASE("CachingDeviceAllocator: a device caches at most max_cached_bytes", "[
   CachingDeviceAllocator allocator(2u, 10, 20, 3000); // bins of 1 KiB to 1 MiB
   stream_t stream;
 
-  void* blocks[3] = {};
+  void* blocks[3]               = {};
   const std::size_t requests[3] = {1000, 1024, 1};
   for (int i = 0; i < 3; ++i)
   {
@@ -435,8 +433,7 @@ TEST_CASE("CachingDeviceAllocator: a device caches at most max_cached_bytes", "[
   CHECK(is_released(other));
 }
 
-TEST_CASE("CachingDeviceAllocator: another stream reuses a block only after its work is done",
-          "[util][allocator][gpu]")
+TEST_CASE("CachingDeviceAllocator: another stream reuses a block only after its work is done", "[util][allocator][gpu]")
 {
   STRATA_TEST_REQUIRE_GPU();
   CachingDeviceAllocator allocator;
@@ -454,14 +451,14 @@ TEST_CASE("CachingDeviceAllocator: another stream reuses a block only after its 
 
   // `first` is still busy: the other stream gets a new block, `first` itself the cached one.
   // (Nothing here may synchronize the device until the flag is set.)
-  void* b = nullptr;
+  void* b                   = nullptr;
   const cudaError_t b_error = allocator.DeviceAllocate(&b, 1000, second);
   // Finding the cached block busy is not an error a caller should see later.
-  const cudaError_t b_pending = cudaPeekAtLastError();
-  void* c = nullptr;
-  const cudaError_t c_error = allocator.DeviceAllocate(&c, 1000, first);
-  const cudaError_t c_free_error = allocator.DeviceFree(c);
-  const cudaError_t first_status = cudaStreamQuery(first);
+  const cudaError_t b_pending      = cudaPeekAtLastError();
+  void* c                          = nullptr;
+  const cudaError_t c_error        = allocator.DeviceAllocate(&c, 1000, first);
+  const cudaError_t c_free_error   = allocator.DeviceFree(c);
+  const cudaError_t first_status   = cudaStreamQuery(first);
   *const_cast<volatile int*>(flag) = 1;
   STRATA_TEST_CUDA(cudaStreamSynchronize(first));
 
@@ -487,12 +484,12 @@ TEST_CASE("CachingDeviceAllocator: another stream reuses a block only after its 
 TEST_CASE("CachingDeviceAllocator: FreeAllCached and the destructor", "[util][allocator][gpu]")
 {
   STRATA_TEST_REQUIRE_GPU();
-  const int device = strata::CurrentDevice();
+  const int device             = strata::CurrentDevice();
   void* kept_after_destruction = nullptr;
   void* released_by_destructor = nullptr;
   {
     CachingDeviceAllocator allocator;
-    void* small[3] = {};
+    void* small[3]             = {};
     const std::size_t sizes[3] = {512, 4 * kib, 32 * kib};
     for (int i = 0; i < 3; ++i)
     {
@@ -622,7 +619,7 @@ TEST_CASE("CachingDeviceAllocator: out of memory releases the cache and retries"
   void* ballast = nullptr;
   STRATA_TEST_CUDA(cudaMalloc(&ballast, free_bytes - 3 * gib / 2));
 
-  void* large = nullptr;
+  void* large             = nullptr;
   const cudaError_t error = allocator.DeviceAllocate(&large, 2 * gib);
   CHECK(error == cudaSuccess);
   CHECK(large != nullptr);
@@ -652,9 +649,9 @@ TEST_CASE("CachingDeviceAllocator: debug mode reports every event on stderr", "[
   STRATA_TEST_REQUIRE_GPU();
   CachingDeviceAllocator allocator(false, true);
   CachingDeviceAllocator quiet;
-  void* block = nullptr;
-  void* large = nullptr;
-  void* quiet_block = nullptr;
+  void* block           = nullptr;
+  void* large           = nullptr;
+  void* quiet_block     = nullptr;
   cudaError_t errors[7] = {};
   std::string text;
   {
@@ -744,18 +741,19 @@ struct stress_block
 
 // One thread of the stress test, on its own stream: random allocations (about 1 in 100 above
 // the largest bin), each filled with a pattern of its own, verified on the device (after a random
-// delay of up to 20 us) and freed in random order while up to four are live. Catch2's assertions are not thread-safe: failures are
-// reported in `failure`.
+// delay of up to 20 us) and freed in random order while up to four are live. Catch2's assertions are not thread-safe:
+// failures are reported in `failure`.
 void stress_worker(CachingDeviceAllocator& allocator, live_ranges& ranges, int device, std::uint32_t thread,
                    std::uint64_t seed, int cycles, unsigned int* d_errors, std::string& failure)
 {
-  const auto fail = [&](const std::string& what, cudaError_t error) {
+  const auto fail = [&](const std::string& what, cudaError_t error)
+  {
     if (failure.empty())
     {
       failure = "thread " + std::to_string(thread) + ": " + what + ": " + strata_test::describe(error);
     }
   };
-  cudaError_t error = cudaSetDevice(device);
+  cudaError_t error   = cudaSetDevice(device);
   cudaStream_t stream = nullptr;
   if (error == cudaSuccess)
   {
@@ -768,12 +766,13 @@ void stress_worker(CachingDeviceAllocator& allocator, live_ranges& ranges, int d
   }
   std::mt19937_64 rng(seed);
   std::vector<stress_block> live;
-  const auto release = [&](std::size_t index) {
+  const auto release = [&](std::size_t index)
+  {
     const stress_block block = live[index];
     live[index]              = live.back();
     live.pop_back();
     verify_kernel<<<fill_blocks(block.words), fill_threads, 0, stream>>>(
-      static_cast<const std::uint32_t*>(block.ptr), block.words, block.tag, d_errors + thread, rng() % 20'000);
+        static_cast<const std::uint32_t*>(block.ptr), block.words, block.tag, d_errors + thread, rng() % 20'000);
     const cudaError_t launch_error = cudaGetLastError();
     if (launch_error != cudaSuccess)
     {

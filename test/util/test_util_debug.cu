@@ -63,7 +63,7 @@ TEST_CASE("StrataDebugExit does nothing on success (host)", "[util][debug]")
   bool continued = false;
   strata_test::fd_capture capture(2);
   StrataDebugExit(cudaSuccess);
-  continued = true;
+  continued              = true;
   const std::string text = capture.text();
   CHECK(continued);
   CHECK(text.empty());
@@ -97,7 +97,7 @@ TEST_CASE("StrataDebug returns its argument and reports errors on stderr (host)"
     INFO("stderr: " << text);
     CHECK(result == error);
     CHECK(strata_test::contains(text, "strata: CUDA error " + std::to_string(static_cast<int>(error)) + " ("
-                           + cudaGetErrorString(error) + ")"));
+                                          + cudaGetErrorString(error) + ")"));
     CHECK(strata_test::contains(text, "test_util_debug.cu:" + std::to_string(line) + "\n"));
   }
 

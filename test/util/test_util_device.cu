@@ -176,7 +176,7 @@ TEST_CASE("MaxSmOccupancy agrees with the occupancy calculator", "[util][device]
   STRATA_TEST_REQUIRE_GPU();
   int max_threads_per_sm = 0;
   STRATA_TEST_CUDA(
-    cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, strata::CurrentDevice()));
+      cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, strata::CurrentDevice()));
 
   for (const int block_threads : {32, 128, 1024})
   {
@@ -234,27 +234,29 @@ TEST_CASE("PtxVersion and SmVersion from many threads at once", "[util][device][
   std::vector<std::thread> threads;
   for (int t = 0; t < thread_count; ++t)
   {
-    threads.emplace_back([&, t] {
-      if (cudaSetDevice(device) != cudaSuccess)
-      {
-        mismatches[t] = calls;
-        return;
-      }
-      wait_for_all(ready, thread_count);
-      for (int i = 0; i < calls; ++i)
-      {
-        int ptx_current = 0;
-        int ptx_ordinal = 0;
-        int sm          = 0;
-        const bool ok   = strata::PtxVersion(ptx_current) == cudaSuccess
-                     && strata::PtxVersion(ptx_ordinal, device) == cudaSuccess
-                     && strata::SmVersion(sm, device) == cudaSuccess;
-        if (!ok || ptx_current != expected_ptx || ptx_ordinal != expected_ptx || sm != expected_sm)
+    threads.emplace_back(
+        [&, t]
         {
-          ++mismatches[t];
-        }
-      }
-    });
+          if (cudaSetDevice(device) != cudaSuccess)
+          {
+            mismatches[t] = calls;
+            return;
+          }
+          wait_for_all(ready, thread_count);
+          for (int i = 0; i < calls; ++i)
+          {
+            int ptx_current = 0;
+            int ptx_ordinal = 0;
+            int sm          = 0;
+            const bool ok   = strata::PtxVersion(ptx_current) == cudaSuccess
+                            && strata::PtxVersion(ptx_ordinal, device) == cudaSuccess
+                            && strata::SmVersion(sm, device) == cudaSuccess;
+            if (!ok || ptx_current != expected_ptx || ptx_ordinal != expected_ptx || sm != expected_sm)
+            {
+              ++mismatches[t];
+            }
+          }
+        });
   }
   for (std::thread& thread : threads)
   {
@@ -267,7 +269,8 @@ TEST_CASE("PerDeviceCache: one computation per device (host)", "[util][device]")
 {
   strata::detail::PerDeviceCache cache;
   int calls          = 0;
-  const auto compute = [&calls](int device, int& value) {
+  const auto compute = [&calls](int device, int& value)
+  {
     ++calls;
     value = 10 * device + 7;
     return cudaSuccess;
@@ -307,7 +310,8 @@ TEST_CASE("PerDeviceCache: failures are not cached (host)", "[util][device]")
 {
   strata::detail::PerDeviceCache cache;
   int calls          = 0;
-  const auto compute = [&calls](int, int& value) {
+  const auto compute = [&calls](int, int& value)
+  {
     ++calls;
     value = 42;
     return calls == 1 ? cudaErrorInvalidValue : cudaSuccess;
@@ -332,7 +336,8 @@ TEST_CASE("PerDeviceCache: many threads at once (host)", "[util][device]")
   strata::detail::PerDeviceCache cache;
   std::atomic<int> computations{0};
   // Slow enough that threads meet while an entry is being computed.
-  const auto compute = [&computations](int device, int& value) {
+  const auto compute = [&computations](int device, int& value)
+  {
     computations.fetch_add(1);
     std::this_thread::sleep_for(std::chrono::microseconds(200));
     value = 1000 + device;
@@ -344,18 +349,20 @@ TEST_CASE("PerDeviceCache: many threads at once (host)", "[util][device]")
   std::vector<std::thread> threads;
   for (int t = 0; t < thread_count; ++t)
   {
-    threads.emplace_back([&, t] {
-      wait_for_all(ready, thread_count);
-      for (int i = 0; i < calls; ++i)
-      {
-        const int device = (t + i) % devices;
-        int value        = -1;
-        if (cache.Get(device, value, compute) != cudaSuccess || value != 1000 + device)
+    threads.emplace_back(
+        [&, t]
         {
-          ++mismatches[t];
-        }
-      }
-    });
+          wait_for_all(ready, thread_count);
+          for (int i = 0; i < calls; ++i)
+          {
+            const int device = (t + i) % devices;
+            int value        = -1;
+            if (cache.Get(device, value, compute) != cudaSuccess || value != 1000 + device)
+            {
+              ++mismatches[t];
+            }
+          }
+        });
   }
   for (std::thread& thread : threads)
   {

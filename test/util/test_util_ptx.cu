@@ -11,12 +11,12 @@ namespace
 {
 __global__ void ids_kernel(int* row_major, unsigned* lane, unsigned* warp, unsigned* masks)
 {
-  const int tid = strata::RowMajorTid(static_cast<int>(blockDim.x), static_cast<int>(blockDim.y),
-                                      static_cast<int>(blockDim.z));
-  const int linear = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-  row_major[linear] = tid;
-  lane[linear]      = strata::LaneId();
-  warp[linear]      = strata::WarpId();
+  const int tid =
+      strata::RowMajorTid(static_cast<int>(blockDim.x), static_cast<int>(blockDim.y), static_cast<int>(blockDim.z));
+  const int linear      = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+  row_major[linear]     = tid;
+  lane[linear]          = strata::LaneId();
+  warp[linear]          = strata::WarpId();
   masks[4 * linear + 0] = strata::LaneMaskLt();
   masks[4 * linear + 1] = strata::LaneMaskLe();
   masks[4 * linear + 2] = strata::LaneMaskGt();
@@ -65,10 +65,10 @@ void check_shuffles(std::uint64_t seed)
     const int lane         = t % 32;
     const int segment_base = lane / LOGICAL_WARP_THREADS * LOGICAL_WARP_THREADS;
     const int up_src       = lane - offset;
-    up[t]    = up_src >= segment_base + first ? values[warp_base + up_src] : values[t];
-    const int down_src = lane + offset;
-    down[t]  = down_src <= segment_base + last ? values[warp_base + down_src] : values[t];
-    index[t] = values[warp_base + segment_base + src_lanes[t]];
+    up[t]                  = up_src >= segment_base + first ? values[warp_base + up_src] : values[t];
+    const int down_src     = lane + offset;
+    down[t]                = down_src <= segment_base + last ? values[warp_base + down_src] : values[t];
+    index[t]               = values[warp_base + segment_base + src_lanes[t]];
   }
 
   strata_test::device_buffer<T> d_in(values);
@@ -150,13 +150,13 @@ TEST_CASE("RowMajorTid, LaneId, WarpId and lane masks", "[util][ptx][gpu]")
     std::vector<unsigned> lane(threads), masks(4 * threads);
     for (int t = 0; t < threads; ++t)
     {
-      row_major[t] = t; // x fastest, then y, then z: the linear index the kernel used
-      lane[t]      = static_cast<unsigned>(t % 32);
+      row_major[t]       = t; // x fastest, then y, then z: the linear index the kernel used
+      lane[t]            = static_cast<unsigned>(t % 32);
       const unsigned bit = 1u << lane[t];
-      masks[4 * t + 0] = bit - 1;
-      masks[4 * t + 1] = bit | (bit - 1);
-      masks[4 * t + 2] = ~(bit | (bit - 1));
-      masks[4 * t + 3] = ~(bit - 1);
+      masks[4 * t + 0]   = bit - 1;
+      masks[4 * t + 1]   = bit | (bit - 1);
+      masks[4 * t + 2]   = ~(bit | (bit - 1));
+      masks[4 * t + 3]   = ~(bit - 1);
     }
     strata_test::check_equal(row_major, d_row_major.download());
     strata_test::check_equal(lane, d_lane.download());

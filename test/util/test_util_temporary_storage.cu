@@ -57,10 +57,10 @@ TEST_CASE("CarveTemporaryStorage: the size query and the carving agree", "[util]
     const std::size_t align  = std::size_t(1) << gen(0, 10);
     INFO("counts " << n_int << " " << n_char << " " << n_wide << ", alignment " << align);
 
-    int* p_int        = reinterpret_cast<int*>(1);
+    int* p_int            = reinterpret_cast<int*>(1);
     unsigned char* p_char = reinterpret_cast<unsigned char*>(1);
-    wide_t* p_wide    = reinterpret_cast<wide_t*>(1);
-    std::size_t bytes = 0;
+    wide_t* p_wide        = reinterpret_cast<wide_t*>(1);
+    std::size_t bytes     = 0;
     REQUIRE(strata::detail::CarveTemporaryStorage(nullptr, bytes, strata::detail::Slot(p_int, n_int),
                                                   strata::detail::Slot(p_char, n_char, align),
                                                   strata::detail::Slot(p_wide, n_wide))
@@ -124,8 +124,7 @@ TEST_CASE("CarveTemporaryStorage: malformed slots are errors in both phases", "[
   CHECK(strata::detail::CarveTemporaryStorage(nullptr, bytes, strata::detail::Slot(p, 10, 48))
         == cudaErrorInvalidValue);
   const std::size_t huge = std::numeric_limits<std::size_t>::max() / 2;
-  CHECK(strata::detail::CarveTemporaryStorage(nullptr, bytes, strata::detail::Slot(p, huge))
-        == cudaErrorInvalidValue);
+  CHECK(strata::detail::CarveTemporaryStorage(nullptr, bytes, strata::detail::Slot(p, huge)) == cudaErrorInvalidValue);
   char* q = nullptr;
   CHECK(strata::detail::CarveTemporaryStorage(nullptr, bytes, strata::detail::Slot(q, huge),
                                               strata::detail::Slot(q, huge))

@@ -81,8 +81,8 @@ using radix_types = decltype(std::tuple_cat(strata_test::arithmetic_types{}, std
 TEMPLATE_LIST_TEST_CASE("Traits: TwiddleIn preserves order and TwiddleOut undoes it (host)", "[util][traits]",
                         strata_test::arithmetic_types)
 {
-  using T      = TestType;
-  using traits = strata::Traits<T>;
+  using T         = TestType;
+  using traits    = strata::Traits<T>;
   const auto seed = strata_test::seed();
   INFO("seed " << seed);
   const std::vector<T> values = values_with_specials<T>(2000, seed);
@@ -277,7 +277,8 @@ TEST_CASE("FutureValue reads its value when the kernel runs", "[util][type][gpu]
   // The value is written after the future is made and before the kernel reads it.
   d_value.upload({value});
   future_value_kernel<<<1, 1>>>(future, strata::detail::InputValue<int>(value + 1),
-                                strata::detail::InputValue<int>(strata::FutureValue<int>(d_value.data())), d_out.data());
+                                strata::detail::InputValue<int>(strata::FutureValue<int>(d_value.data())),
+                                d_out.data());
   strata_test::check_launch();
   strata_test::check_equal(std::vector<int>{value, value + 1, value}, d_out.download());
   STATIC_REQUIRE(std::is_same_v<decltype(strata::FutureValue(d_value.data())), strata::FutureValue<int, int*>>);

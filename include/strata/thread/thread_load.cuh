@@ -30,43 +30,43 @@ struct LoadWord;
 // Each specialization spells out the PTX of one cache operator for the five word widths.
 // "memory" keeps the compiler from moving other memory accesses across the load, which it
 // cannot see through the asm.
-#define STRATA_DETAIL_DEFINE_LOAD_WORD(MODIFIER, OP)                                                           \
-  template <>                                                                                                  \
-  struct LoadWord<MODIFIER>                                                                                    \
-  {                                                                                                            \
-    STRATA_DEVICE STRATA_FORCEINLINE static ulonglong2 Load(const ulonglong2* ptr)                             \
-    {                                                                                                          \
-      ulonglong2 word;                                                                                         \
-      asm volatile("ld.global." OP ".v2.u64 {%0, %1}, [%2];"                                                   \
-                   : "=l"(word.x), "=l"(word.y)                                                                \
-                   : "l"(__cvta_generic_to_global(ptr))                                                        \
-                   : "memory");                                                                                \
-      return word;                                                                                             \
-    }                                                                                                          \
-    STRATA_DEVICE STRATA_FORCEINLINE static unsigned long long Load(const unsigned long long* ptr)             \
-    {                                                                                                          \
-      unsigned long long word;                                                                                 \
-      asm volatile("ld.global." OP ".u64 %0, [%1];" : "=l"(word) : "l"(__cvta_generic_to_global(ptr)) : "memory"); \
-      return word;                                                                                             \
-    }                                                                                                          \
-    STRATA_DEVICE STRATA_FORCEINLINE static unsigned int Load(const unsigned int* ptr)                         \
-    {                                                                                                          \
-      unsigned int word;                                                                                       \
-      asm volatile("ld.global." OP ".u32 %0, [%1];" : "=r"(word) : "l"(__cvta_generic_to_global(ptr)) : "memory"); \
-      return word;                                                                                             \
-    }                                                                                                          \
-    STRATA_DEVICE STRATA_FORCEINLINE static unsigned short Load(const unsigned short* ptr)                     \
-    {                                                                                                          \
-      unsigned short word;                                                                                     \
-      asm volatile("ld.global." OP ".u16 %0, [%1];" : "=h"(word) : "l"(__cvta_generic_to_global(ptr)) : "memory"); \
-      return word;                                                                                             \
-    }                                                                                                          \
-    STRATA_DEVICE STRATA_FORCEINLINE static unsigned char Load(const unsigned char* ptr)                       \
-    {                                                                                                          \
-      unsigned short word;                                                                                     \
-      asm volatile("ld.global." OP ".u8 %0, [%1];" : "=h"(word) : "l"(__cvta_generic_to_global(ptr)) : "memory"); \
-      return static_cast<unsigned char>(word);                                                                 \
-    }                                                                                                          \
+#define STRATA_DETAIL_DEFINE_LOAD_WORD(MODIFIER, OP)                                                                   \
+  template <>                                                                                                          \
+  struct LoadWord<MODIFIER>                                                                                            \
+  {                                                                                                                    \
+    STRATA_DEVICE STRATA_FORCEINLINE static ulonglong2 Load(const ulonglong2* ptr)                                     \
+    {                                                                                                                  \
+      ulonglong2 word;                                                                                                 \
+      asm volatile("ld.global." OP ".v2.u64 {%0, %1}, [%2];"                                                           \
+                   : "=l"(word.x), "=l"(word.y)                                                                        \
+                   : "l"(__cvta_generic_to_global(ptr))                                                                \
+                   : "memory");                                                                                        \
+      return word;                                                                                                     \
+    }                                                                                                                  \
+    STRATA_DEVICE STRATA_FORCEINLINE static unsigned long long Load(const unsigned long long* ptr)                     \
+    {                                                                                                                  \
+      unsigned long long word;                                                                                         \
+      asm volatile("ld.global." OP ".u64 %0, [%1];" : "=l"(word) : "l"(__cvta_generic_to_global(ptr)) : "memory");     \
+      return word;                                                                                                     \
+    }                                                                                                                  \
+    STRATA_DEVICE STRATA_FORCEINLINE static unsigned int Load(const unsigned int* ptr)                                 \
+    {                                                                                                                  \
+      unsigned int word;                                                                                               \
+      asm volatile("ld.global." OP ".u32 %0, [%1];" : "=r"(word) : "l"(__cvta_generic_to_global(ptr)) : "memory");     \
+      return word;                                                                                                     \
+    }                                                                                                                  \
+    STRATA_DEVICE STRATA_FORCEINLINE static unsigned short Load(const unsigned short* ptr)                             \
+    {                                                                                                                  \
+      unsigned short word;                                                                                             \
+      asm volatile("ld.global." OP ".u16 %0, [%1];" : "=h"(word) : "l"(__cvta_generic_to_global(ptr)) : "memory");     \
+      return word;                                                                                                     \
+    }                                                                                                                  \
+    STRATA_DEVICE STRATA_FORCEINLINE static unsigned char Load(const unsigned char* ptr)                               \
+    {                                                                                                                  \
+      unsigned short word;                                                                                             \
+      asm volatile("ld.global." OP ".u8 %0, [%1];" : "=h"(word) : "l"(__cvta_generic_to_global(ptr)) : "memory");      \
+      return static_cast<unsigned char>(word);                                                                         \
+    }                                                                                                                  \
   }
 
 STRATA_DETAIL_DEFINE_LOAD_WORD(LOAD_CA, "ca");
@@ -82,7 +82,7 @@ STRATA_DEVICE STRATA_FORCEINLINE T LoadByWords(const T* ptr)
 {
   static_assert(::cuda::std::is_trivially_copyable_v<T>,
                 "ThreadLoad with a cache modifier needs a trivially copyable type; use LOAD_DEFAULT");
-  using Word = typename UnitWord<T>::DeviceWord;
+  using Word          = typename UnitWord<T>::DeviceWord;
   constexpr int WORDS = static_cast<int>(sizeof(T) / sizeof(Word));
   Word words[WORDS];
   const Word* src = reinterpret_cast<const Word*>(ptr);
@@ -115,9 +115,10 @@ STRATA_DEVICE STRATA_FORCEINLINE T LoadByWords(const T* ptr)
 }
 } // namespace detail
 
-//! Loads `*itr` with the cache operator MODIFIER. Pointers to global memory get the PTX load of
-//! that operator (LOAD_VOLATILE: a volatile load, valid in any state space; LOAD_DEFAULT: an
-//! ordinary load); iterators that are not pointers are simply dereferenced.
+//! Loads `*itr` with the cache operator MODIFIER. A pointer gets the PTX load of that operator:
+//! LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV and LOAD_LDG are `ld.global.*` and need a pointer to global
+//! memory; LOAD_VOLATILE is a volatile load and LOAD_DEFAULT an ordinary one, both valid in any
+//! state space (shared memory too). Iterators that are not pointers are simply dereferenced.
 //!
 //! \code
 //! int x = strata::ThreadLoad<strata::LOAD_CG>(d_in + threadIdx.x); // ld.global.cg.u32

@@ -27,37 +27,34 @@ template <CacheStoreModifier MODIFIER>
 struct StoreWord;
 
 // "memory" keeps the compiler from moving other memory accesses across the store.
-#define STRATA_DETAIL_DEFINE_STORE_WORD(MODIFIER, OP)                                                    \
-  template <>                                                                                            \
-  struct StoreWord<MODIFIER>                                                                             \
-  {                                                                                                      \
-    STRATA_DEVICE STRATA_FORCEINLINE static void Store(ulonglong2* ptr, ulonglong2 word)                 \
-    {                                                                                                    \
-      asm volatile("st.global." OP ".v2.u64 [%0], {%1, %2};" ::"l"(__cvta_generic_to_global(ptr)),      \
-                   "l"(word.x), "l"(word.y)                                                              \
-                   : "memory");                                                                          \
-    }                                                                                                    \
-    STRATA_DEVICE STRATA_FORCEINLINE static void Store(unsigned long long* ptr, unsigned long long word) \
-    {                                                                                                    \
-      asm volatile("st.global." OP ".u64 [%0], %1;" ::"l"(__cvta_generic_to_global(ptr)), "l"(word)     \
-                   : "memory");                                                                          \
-    }                                                                                                    \
-    STRATA_DEVICE STRATA_FORCEINLINE static void Store(unsigned int* ptr, unsigned int word)             \
-    {                                                                                                    \
-      asm volatile("st.global." OP ".u32 [%0], %1;" ::"l"(__cvta_generic_to_global(ptr)), "r"(word)     \
-                   : "memory");                                                                          \
-    }                                                                                                    \
-    STRATA_DEVICE STRATA_FORCEINLINE static void Store(unsigned short* ptr, unsigned short word)         \
-    {                                                                                                    \
-      asm volatile("st.global." OP ".u16 [%0], %1;" ::"l"(__cvta_generic_to_global(ptr)), "h"(word)     \
-                   : "memory");                                                                          \
-    }                                                                                                    \
-    STRATA_DEVICE STRATA_FORCEINLINE static void Store(unsigned char* ptr, unsigned char word)           \
-    {                                                                                                    \
-      asm volatile("st.global." OP ".u8 [%0], %1;" ::"l"(__cvta_generic_to_global(ptr)),                \
-                   "h"(static_cast<unsigned short>(word))                                                \
-                   : "memory");                                                                          \
-    }                                                                                                    \
+#define STRATA_DETAIL_DEFINE_STORE_WORD(MODIFIER, OP)                                                                  \
+  template <>                                                                                                          \
+  struct StoreWord<MODIFIER>                                                                                           \
+  {                                                                                                                    \
+    STRATA_DEVICE STRATA_FORCEINLINE static void Store(ulonglong2* ptr, ulonglong2 word)                               \
+    {                                                                                                                  \
+      asm volatile("st.global." OP ".v2.u64 [%0], {%1, %2};" ::"l"(__cvta_generic_to_global(ptr)), "l"(word.x),        \
+                   "l"(word.y)                                                                                         \
+                   : "memory");                                                                                        \
+    }                                                                                                                  \
+    STRATA_DEVICE STRATA_FORCEINLINE static void Store(unsigned long long* ptr, unsigned long long word)               \
+    {                                                                                                                  \
+      asm volatile("st.global." OP ".u64 [%0], %1;" ::"l"(__cvta_generic_to_global(ptr)), "l"(word) : "memory");       \
+    }                                                                                                                  \
+    STRATA_DEVICE STRATA_FORCEINLINE static void Store(unsigned int* ptr, unsigned int word)                           \
+    {                                                                                                                  \
+      asm volatile("st.global." OP ".u32 [%0], %1;" ::"l"(__cvta_generic_to_global(ptr)), "r"(word) : "memory");       \
+    }                                                                                                                  \
+    STRATA_DEVICE STRATA_FORCEINLINE static void Store(unsigned short* ptr, unsigned short word)                       \
+    {                                                                                                                  \
+      asm volatile("st.global." OP ".u16 [%0], %1;" ::"l"(__cvta_generic_to_global(ptr)), "h"(word) : "memory");       \
+    }                                                                                                                  \
+    STRATA_DEVICE STRATA_FORCEINLINE static void Store(unsigned char* ptr, unsigned char word)                         \
+    {                                                                                                                  \
+      asm volatile("st.global." OP ".u8 [%0], %1;" ::"l"(__cvta_generic_to_global(ptr)),                               \
+                   "h"(static_cast<unsigned short>(word))                                                              \
+                   : "memory");                                                                                        \
+    }                                                                                                                  \
   }
 
 STRATA_DETAIL_DEFINE_STORE_WORD(STORE_WB, "wb");
@@ -72,7 +69,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreByWords(T* ptr, const T& value)
 {
   static_assert(::cuda::std::is_trivially_copyable_v<T>,
                 "ThreadStore with a cache modifier needs a trivially copyable type; use STORE_DEFAULT");
-  using Word = typename UnitWord<T>::DeviceWord;
+  using Word          = typename UnitWord<T>::DeviceWord;
   constexpr int WORDS = static_cast<int>(sizeof(T) / sizeof(Word));
   Word words[WORDS];
   ::cuda::std::memcpy(words, &value, sizeof(T));
@@ -82,7 +79,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreByWords(T* ptr, const T& value)
   {
     if constexpr (MODIFIER == STORE_VOLATILE)
     {
-      using VolatileWord = typename UnitWord<T>::VolatileWord;
+      using VolatileWord  = typename UnitWord<T>::VolatileWord;
       constexpr int PARTS = static_cast<int>(sizeof(Word) / sizeof(VolatileWord));
       VolatileWord parts[PARTS];
       ::cuda::std::memcpy(parts, &words[i], sizeof(Word));
@@ -100,9 +97,10 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreByWords(T* ptr, const T& value)
 }
 } // namespace detail
 
-//! Stores `val` to `*itr` with the cache operator MODIFIER. Pointers to global memory get the
-//! PTX store of that operator (STORE_VOLATILE: a volatile store, valid in any state space;
-//! STORE_DEFAULT: an ordinary store); other output iterators are simply assigned through.
+//! Stores `val` to `*itr` with the cache operator MODIFIER. A pointer gets the PTX store of that
+//! operator: STORE_WB, STORE_CG, STORE_CS and STORE_WT are `st.global.*` and need a pointer to
+//! global memory; STORE_VOLATILE is a volatile store and STORE_DEFAULT an ordinary one, both valid
+//! in any state space. Other output iterators are simply assigned through.
 //!
 //! \code
 //! strata::ThreadStore<strata::STORE_CS>(d_out + threadIdx.x, x); // st.global.cs.u32

@@ -1,0 +1,42 @@
+// Tests of STRATA_DEBUG_SYNC (util_debug.cuh): detail::DebugSyncStream waits for the stream and
+// returns the launch's error first.
+#define STRATA_DEBUG_SYNC
+#include <strata/util_debug.cuh>
+
+#include "common/test_common.cuh"
+
+namespace
+{
+__global__ void slow_write(volatile int* flag, int value)
+{
+  // Long enough that a caller that did not wait would read the flag before it is written.
+  for (int i = 0; i < 100; ++i)
+  {
+    __nanosleep(10000);
+  }
+  *flag = value;
+}
+} // namespace
+
+TEST_CASE("DebugSyncStream waits for the stream and reports launch errors", "[util][debug][gpu]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const int value = static_cast<int>(strata_test::seed() % 1000) + 1;
+  int* flag       = nullptr;
+  STRATA_TEST_CUDA(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
+  *flag               = -1;
+  cudaStream_t stream = nullptr;
+  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+  slow_write<<<1, 1, 0, stream>>>(flag, value);
+  CHECK(strata::detail::DebugSyncStream(stream) == cudaSuccess);
+  CHECK(*reinterpret_cast<volatile int*>(flag) == value);
+
+  // A launch that cannot start (more threads than a block may have) is reported, not waited on.
+  slow_write<<<1, 4096, 0, stream>>>(flag, value + 1);
+  CHECK(strata::detail::DebugSyncStream(stream) == cudaErrorInvalidConfiguration);
+  static_cast<void>(cudaGetLastError());
+
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
+  STRATA_TEST_CUDA(cudaFreeHost(flag));
+}
