@@ -599,7 +599,7 @@ TEST_CASE("CachingDeviceAllocator: pointers it did not hand out are rejected", "
   CHECK(allocator.DeviceFree(block) == cudaSuccess);
 }
 
-TEST_CASE("CachingDeviceAllocator: out of memory releases the cache and retries", "[util][allocator][gpu]")
+TEST_CASE("CachingDeviceAllocator: out of memory releases the cache and retries", "[util][allocator][gpu][serial]")
 {
   STRATA_TEST_REQUIRE_GPU();
   const int device = strata::CurrentDevice();
