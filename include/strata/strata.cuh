@@ -14,6 +14,7 @@
 #include <strata/version.cuh>
 
 // thread layer
+#include <strata/thread/thread_direct.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/thread/thread_reduce.cuh>
@@ -21,6 +22,13 @@
 #include <strata/thread/thread_search.cuh>
 #include <strata/thread/thread_sort.cuh>
 #include <strata/thread/thread_store.cuh>
+
+// warp layer
+#include <strata/warp/warp_exchange.cuh>
+#include <strata/warp/warp_load.cuh>
+#include <strata/warp/warp_reduce.cuh>
+#include <strata/warp/warp_scan.cuh>
+#include <strata/warp/warp_store.cuh>
 
 // iterators
 #include <strata/iterator/arg_index_input_iterator.cuh>

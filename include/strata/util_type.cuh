@@ -59,12 +59,13 @@ struct NullType
   }
 };
 
-//! `VALUE` = floor(log2(N)) for N > 0; `POW2` tells whether N is a power of two.
+//! `VALUE` = log2(N) rounded up (CUB's definition: Log2<8> is 3, Log2<3> is 2), N > 0; `POW2`
+//! tells whether N is a power of two.
 template <int N>
 struct Log2
 {
   static_assert(N > 0, "Log2 is defined for positive N only");
-  static constexpr int VALUE = ::cuda::std::bit_width(static_cast<unsigned int>(N)) - 1;
+  static constexpr int VALUE = ::cuda::std::bit_width(static_cast<unsigned int>(N - 1));
   static constexpr bool POW2 = ::cuda::std::has_single_bit(static_cast<unsigned int>(N));
 };
 

@@ -190,9 +190,11 @@ TEST_CASE("Log2 and PowerOfTwo", "[util][type]")
 {
   STATIC_REQUIRE(strata::Log2<1>::VALUE == 0);
   STATIC_REQUIRE(strata::Log2<2>::VALUE == 1);
-  STATIC_REQUIRE(strata::Log2<31>::VALUE == 4);
+  STATIC_REQUIRE(strata::Log2<3>::VALUE == 2); // rounded up, as in CUB
+  STATIC_REQUIRE(strata::Log2<8>::VALUE == 3);
+  STATIC_REQUIRE(strata::Log2<31>::VALUE == 5);
   STATIC_REQUIRE(strata::Log2<32>::VALUE == 5);
-  STATIC_REQUIRE(strata::Log2<33>::VALUE == 5);
+  STATIC_REQUIRE(strata::Log2<33>::VALUE == 6);
   STATIC_REQUIRE(strata::Log2<32>::POW2);
   STATIC_REQUIRE_FALSE(strata::Log2<33>::POW2);
   STATIC_REQUIRE(strata::PowerOfTwo<64>::VALUE);

@@ -1,0 +1,75 @@
+// test/warp/warp_tile_checks.cuh: what the WarpExchange, WarpLoad and WarpStore tests share: where
+// the logical warps of a test grid sit, their tiles, the valid_items each gets, and the value of
+// poisoned memory.
+#pragma once
+
+#include "warp_layout.cuh"
+
+#include <strata/util_ptx.cuh>
+
+#include "common/test_common.cuh"
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace strata_test
+{
+//! Test grids: two blocks of three hardware warps, every logical warp with its own tile.
+inline constexpr int tile_blocks        = 2;
+inline constexpr int tile_block_threads = 96;
+
+//! Where the logical warps of LOGICAL_WARP_THREADS lanes sit in a test grid: power-of-two sizes
+//! tile each block; other sizes take lanes 0 .. L-1 of every hardware warp (the rest sit out).
+//! Logical warp g of the grid owns tile g: items g * TILE .. (g + 1) * TILE - 1 of the data.
+template <int LOGICAL_WARP_THREADS, int ITEMS_PER_THREAD>
+struct tile_layout
+{
+  using block_layout                   = logical_warp_layout<LOGICAL_WARP_THREADS, tile_block_threads>;
+  static constexpr bool TILES          = block_layout::TILES;
+  static constexpr int WARPS_PER_BLOCK = block_layout::WARPS;
+  static constexpr int WARPS           = WARPS_PER_BLOCK * tile_blocks;
+  static constexpr int TILE            = LOGICAL_WARP_THREADS * ITEMS_PER_THREAD;
+  static constexpr int ITEMS           = WARPS * TILE;
+
+  //! The calling thread's logical warp in the grid and lane in it; false when it sits out.
+  __device__ static bool locate(int& warp, int& lane)
+  {
+    const int t = static_cast<int>(threadIdx.x);
+    warp        = static_cast<int>(blockIdx.x) * WARPS_PER_BLOCK + t / block_layout::STRIDE;
+    lane        = t % block_layout::STRIDE;
+    return lane < LOGICAL_WARP_THREADS;
+  }
+
+  //! The lanes of the calling thread's logical warp, for __syncwarp between uses of one TempStorage.
+  __device__ static unsigned int member_mask()
+  {
+    return strata::WarpMask<LOGICAL_WARP_THREADS>(TILES ? strata::LaneId() / LOGICAL_WARP_THREADS : 0);
+  }
+};
+
+//! The valid_items of each of `warps` logical warps with tiles of `tile` items: 0, 1, tile - 1,
+//! tile and a random count in [0, tile], in turn.
+inline std::vector<int> valid_items_per_warp(int warps, int tile, std::uint64_t seed)
+{
+  std::mt19937_64 engine(seed);
+  std::uniform_int_distribution<int> random_count(0, tile);
+  std::vector<int> valid(static_cast<std::size_t>(warps));
+  for (int g = 0; g < warps; ++g)
+  {
+    const int choices[5]               = {0, 1, tile - 1, tile, random_count(engine)};
+    valid[static_cast<std::size_t>(g)] = choices[g % 5];
+  }
+  return valid;
+}
+
+//! The value of an element of a poisoned buffer (every byte poison_byte).
+template <typename T>
+T poison_value()
+{
+  T value;
+  std::memset(static_cast<void*>(&value), poison_byte, sizeof(T));
+  return value;
+}
+} // namespace strata_test
