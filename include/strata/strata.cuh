@@ -30,6 +30,19 @@
 #include <strata/warp/warp_scan.cuh>
 #include <strata/warp/warp_store.cuh>
 
+// block layer
+#include <strata/block/block_adjacent_difference.cuh>
+#include <strata/block/block_discontinuity.cuh>
+#include <strata/block/block_exchange.cuh>
+#include <strata/block/block_histogram.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_raking_layout.cuh>
+#include <strata/block/block_reduce.cuh>
+#include <strata/block/block_run_length_decode.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/block/block_shuffle.cuh>
+#include <strata/block/block_store.cuh>
+
 // iterators
 #include <strata/iterator/arg_index_input_iterator.cuh>
 #include <strata/iterator/cache_modified_input_iterator.cuh>

@@ -31,22 +31,6 @@ enum WarpLoadAlgorithm
   WARP_LOAD_TRANSPOSE
 };
 
-namespace detail
-{
-//! Whether It is a CacheModifiedInputIterator over T (`VALUE`), and its cache operator.
-template <typename It, typename T>
-struct IsCacheModifiedInput
-{
-  static constexpr bool VALUE = false;
-};
-template <CacheLoadModifier LOAD_MODIFIER, typename T, typename OffsetT>
-struct IsCacheModifiedInput<CacheModifiedInputIterator<LOAD_MODIFIER, T, OffsetT>, T>
-{
-  static constexpr bool VALUE                 = true;
-  static constexpr CacheLoadModifier MODIFIER = LOAD_MODIFIER;
-};
-} // namespace detail
-
 //! Loads a tile of ITEMS_PER_THREAD * LOGICAL_WARP_THREADS items into the lanes of a logical
 //! warp, with one of the WarpLoadAlgorithm arrangements and access patterns.
 //!
