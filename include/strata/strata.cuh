@@ -36,12 +36,15 @@
 #include <strata/block/block_exchange.cuh>
 #include <strata/block/block_histogram.cuh>
 #include <strata/block/block_load.cuh>
+#include <strata/block/block_radix_rank.cuh>
+#include <strata/block/block_radix_sort.cuh>
 #include <strata/block/block_raking_layout.cuh>
 #include <strata/block/block_reduce.cuh>
 #include <strata/block/block_run_length_decode.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/block_shuffle.cuh>
 #include <strata/block/block_store.cuh>
+#include <strata/block/radix_rank_sort_operations.cuh>
 
 // iterators
 #include <strata/iterator/arg_index_input_iterator.cuh>

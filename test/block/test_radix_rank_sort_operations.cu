@@ -1,0 +1,198 @@
+// Tests of strata/block/radix_rank_sort_operations.cuh, on the host (so they run in CI too): the
+// twiddled bits of every key type order like the values (-0.0 just below +0.0 and merged with it
+// for digits, NaNs outside the infinities), RadixSortTwiddle round trips and descending inversion,
+// DefaultKey sorting last, and decomposers: their bit count, extreme keys, round trip and digits.
+#include <strata/block/radix_rank_sort_operations.cuh>
+
+#include "common/test_common.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace
+{
+template <typename T>
+using bits_t = typename strata::Traits<T>::UnsignedBits;
+
+template <typename T>
+bits_t<T> raw_bits(T value)
+{
+  bits_t<T> bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+template <typename T>
+T from_bits(bits_t<T> bits)
+{
+  T value;
+  std::memcpy(static_cast<void*>(&value), &bits, sizeof(bits));
+  return value;
+}
+
+template <typename T>
+bool sign_bit(T value)
+{
+  return (raw_bits(value) >> (sizeof(T) * 8 - 1)) != 0;
+}
+
+template <typename T>
+double numeric(T value)
+{
+  return strata_test::to_double(value);
+}
+
+struct two_members
+{
+  std::int16_t hi;
+  double lo;
+};
+
+struct two_members_decomposer
+{
+  __host__ __device__ cuda::std::tuple<std::int16_t&, double&> operator()(two_members& key) const
+  {
+    return {key.hi, key.lo};
+  }
+};
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("Twiddled bits order keys like their values", "[radix][host]", strata_test::arithmetic_types)
+{
+  using T                  = TestType;
+  using Twiddle            = strata::RadixSortTwiddle<false, T>;
+  using TwiddleDescending  = strata::RadixSortTwiddle<true, T>;
+  const std::uint64_t seed = strata_test::seed(61);
+  INFO("seed " << seed);
+  std::mt19937_64 engine(seed);
+
+  std::vector<T> values;
+  for (int i = 0; i < 2000; ++i)
+  {
+    values.push_back(from_bits<T>(static_cast<bits_t<T>>(engine())));
+  }
+  if constexpr (strata::Traits<T>::CATEGORY == strata::FLOATING_POINT)
+  {
+    for (double v : {0.0, -0.0, 1.0, -1.0, double(INFINITY), -double(INFINITY)})
+    {
+      values.push_back(strata_test::from_double<T>(v));
+    }
+  }
+  else
+  {
+    values.push_back(std::numeric_limits<T>::min());
+    values.push_back(std::numeric_limits<T>::max());
+    values.push_back(T(0));
+  }
+
+  for (T x : values)
+  {
+    // Round trips, ascending and descending; descending inverts every bit.
+    CHECK(Twiddle::Out(Twiddle::In(raw_bits(x))) == raw_bits(x));
+    CHECK(TwiddleDescending::Out(TwiddleDescending::In(raw_bits(x))) == raw_bits(x));
+    CHECK(TwiddleDescending::In(raw_bits(x)) == bits_t<T>(~Twiddle::In(raw_bits(x))));
+  }
+
+  std::size_t disorder = 0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+  {
+    for (std::size_t j = i + 1; j < values.size() && j < i + 64; ++j)
+    {
+      const T x = values[i];
+      const T y = values[j];
+      const double a = numeric(x);
+      const double b = numeric(y);
+      const bits_t<T> tx = Twiddle::In(raw_bits(x));
+      const bits_t<T> ty = Twiddle::In(raw_bits(y));
+      if (std::isnan(a) || std::isnan(b))
+      {
+        // NaNs sort by sign outside the infinities: positive after +inf, negative before -inf.
+        if (std::isnan(a) && !std::isnan(b))
+        {
+          disorder += sign_bit(x) ? !(tx < ty) : !(tx > ty); // (the host's __half2float drops a NaN's sign)
+        }
+        continue;
+      }
+      if (a < b)
+      {
+        disorder += !(tx < ty);
+      }
+      else if (a > b)
+      {
+        disorder += !(tx > ty);
+      }
+      else if (raw_bits(x) != raw_bits(y))
+      {
+        // Only -0.0 and +0.0 are equal with different bits: -0.0 twiddles just below +0.0, and
+        // digits read both as +0.0.
+        disorder += sign_bit(x) ? !(tx + 1 == ty) : !(ty + 1 == tx);
+        disorder += strata::detail::MergeFloatZeros<T>(tx) != strata::detail::MergeFloatZeros<T>(ty);
+      }
+    }
+  }
+  CHECK(disorder == 0);
+
+  // DefaultKey sorts last: its ordered bits are all ones, ascending and descending.
+  CHECK(Twiddle::In(Twiddle::DefaultKey()) == bits_t<T>(~bits_t<T>(0)));
+  CHECK(TwiddleDescending::In(TwiddleDescending::DefaultKey()) == bits_t<T>(~bits_t<T>(0)));
+}
+
+TEST_CASE("Decomposed keys: bit count, extreme keys, round trip and digits", "[radix][host]")
+{
+  using traits = strata::detail::radix::traits_t<two_members>;
+  const two_members_decomposer decomposer{};
+  CHECK(traits::default_end_bit(decomposer) == 80);
+
+  // The key that sorts first / last, member by member.
+  const two_members lowest  = traits::min_raw_binary_key(decomposer);
+  const two_members highest = traits::max_raw_binary_key(decomposer);
+  CHECK(lowest.hi == std::numeric_limits<std::int16_t>::min());
+  CHECK(std::isnan(lowest.lo));
+  CHECK(std::signbit(lowest.lo));
+  CHECK(highest.hi == std::numeric_limits<std::int16_t>::max());
+  CHECK(std::isnan(highest.lo));
+  CHECK(!std::signbit(highest.lo));
+  using Twiddle = strata::RadixSortTwiddle<false, two_members>;
+  const two_members last = Twiddle::DefaultKey(decomposer);
+  CHECK(last.hi == std::numeric_limits<std::int16_t>::max());
+
+  const std::uint64_t seed = strata_test::seed(67);
+  INFO("seed " << seed);
+  std::mt19937_64 engine(seed);
+  for (int i = 0; i < 500; ++i)
+  {
+    two_members key{static_cast<std::int16_t>(engine()), 0.0};
+    key.lo = i % 7 == 0 ? -0.0 : from_bits<double>(engine());
+    const two_members ordered = Twiddle::In(key, decomposer);
+    const two_members back    = Twiddle::Out(ordered, decomposer);
+    CHECK(back.hi == key.hi);
+    CHECK(raw_bits(back.lo) == raw_bits(key.lo));
+
+    // The 80 ordered bits: lo's twiddled bits low (-0.0 read as +0.0), hi's above them.
+    const std::uint64_t lo_bits =
+        strata::detail::MergeFloatZeros<double>(strata::Traits<double>::TwiddleIn(raw_bits(key.lo)));
+    const std::uint16_t hi_bits = strata::Traits<std::int16_t>::TwiddleIn(raw_bits(key.hi));
+    const unsigned __int128 all = (static_cast<unsigned __int128>(hi_bits) << 64) | lo_bits;
+    for (int begin : {0, 5, 60, 62, 64, 71, 72})
+    {
+      for (int width : {1, 4, 8})
+      {
+        if (begin + width > 80)
+        {
+          continue;
+        }
+        two_members copy = ordered;
+        const auto extractor =
+            traits::digit_extractor<strata::BFEDigitExtractor<std::uint32_t>>(begin, width, decomposer);
+        const std::uint32_t expected = static_cast<std::uint32_t>((all >> begin) & ((1u << width) - 1u));
+        INFO("bits [" << begin << ", " << begin + width << ")");
+        CHECK(extractor.Digit(copy) == expected);
+      }
+    }
+  }
+}
