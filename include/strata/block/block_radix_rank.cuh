@@ -102,23 +102,29 @@ class BlockRadixRank
 
   using PackedCounter =
       ::cuda::std::conditional_t<SMEM_CONFIG == cudaSharedMemBankSizeEightByte, unsigned long long, unsigned int>;
-  //! 16-bit counters per word; digit d counts in field d / COUNTER_LANES of word (d % COUNTER_LANES, thread).
-  static constexpr int FIELDS        = sizeof(PackedCounter) / 2;
-  static constexpr int COUNTER_LANES = RADIX_DIGITS > FIELDS ? RADIX_DIGITS / FIELDS : 1;
-  static constexpr int MAX_TILE      = 0xFFFF;
+  using DigitCounter = unsigned short;
+  //! 16-bit counters per word: digit d counts in field d / COUNTER_LANES of word (d % COUNTER_LANES, thread).
+  static constexpr int FIELDS            = sizeof(PackedCounter) / sizeof(DigitCounter);
+  static constexpr int COUNTER_LANES     = RADIX_DIGITS > FIELDS ? RADIX_DIGITS / FIELDS : 1;
+  static constexpr int LOG_COUNTER_LANES = Log2<COUNTER_LANES>::VALUE;
+  static constexpr int MAX_TILE          = 0xFFFF;
 
-  //! Counter words in scan order (lane-major, then thread): thread t scans words
-  //! t * COUNTER_LANES .. + COUNTER_LANES - 1. A padding word every PAD_PERIOD words puts the
-  //! threads of a warp on different banks while they scan their runs.
-  static constexpr int WORDS        = COUNTER_LANES * BLOCK_THREADS;
-  static constexpr int PAD_PERIOD   = COUNTER_LANES > 32 ? COUNTER_LANES : 32;
-  static constexpr int PADDED_WORDS = WORDS + WORDS / PAD_PERIOD;
+  //! The words in scan order are lane-major, then thread. One extra lane, always zero, makes the
+  //! run of words each thread scans (its share, RUN = COUNTER_LANES + 1 consecutive words) odd in
+  //! length, so the threads of a warp scanning their runs hit different banks; appended last, it
+  //! changes no offset.
+  static constexpr int RUN   = COUNTER_LANES + 1;
+  static constexpr int WORDS = RUN * BLOCK_THREADS;
 
   using BlockScanT = BlockScan<PackedCounter, BLOCK_DIM_X, INNER_SCAN_ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z>;
 
   struct _TempStorage
   {
-    PackedCounter words[PADDED_WORDS];
+    union
+    {
+      PackedCounter words[WORDS];
+      DigitCounter counters[WORDS * FIELDS]; // counter f of word w is counters[w * FIELDS + f]
+    };
     typename BlockScanT::TempStorage scan;
   };
 
@@ -154,27 +160,23 @@ public:
   {
     static_assert(BLOCK_THREADS * KEYS_PER_THREAD <= MAX_TILE,
                   "BlockRadixRank counts in 16 bits: a tile holds at most 65535 keys");
-    PackedCounter* words = temp_storage.words;
-
     // Each thread clears the words it alone increments: no barrier needed before counting.
 #pragma unroll
-    for (int lane = 0; lane < COUNTER_LANES; ++lane)
+    for (int lane = 0; lane < RUN; ++lane)
     {
-      words[Padded(lane * BLOCK_THREADS + linear_tid)] = 0;
+      temp_storage.words[lane * BLOCK_THREADS + linear_tid] = 0;
     }
 
-    int word_index[KEYS_PER_THREAD];
-    int field_shift[KEYS_PER_THREAD];
+    int counter[KEYS_PER_THREAD]; // which 16-bit counter each key incremented
 #pragma unroll
     for (int i = 0; i < KEYS_PER_THREAD; ++i)
     {
       const ::cuda::std::uint32_t digit =
           detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(digit_extractor.Digit(keys[i]));
-      word_index[i]            = Padded(int(digit % COUNTER_LANES) * BLOCK_THREADS + linear_tid);
-      field_shift[i]           = int(digit / COUNTER_LANES) * 16;
-      const PackedCounter word = words[word_index[i]];
-      ranks[i]                 = int((word >> field_shift[i]) & 0xFFFF); // this thread's earlier keys
-      words[word_index[i]]     = word + (PackedCounter(1) << field_shift[i]);
+      counter[i] = CounterIndex(int(digit), linear_tid);
+      const DigitCounter before = temp_storage.counters[counter[i]];
+      ranks[i]                  = before; // this thread's earlier keys of the digit
+      temp_storage.counters[counter[i]] = DigitCounter(before + 1);
     }
     __syncthreads();
     ScanCounters();
@@ -182,7 +184,7 @@ public:
 #pragma unroll
     for (int i = 0; i < KEYS_PER_THREAD; ++i)
     {
-      ranks[i] += int((words[word_index[i]] >> field_shift[i]) & 0xFFFF);
+      ranks[i] += temp_storage.counters[counter[i]];
     }
   }
 
@@ -200,10 +202,9 @@ public:
       const int bin = linear_tid * BINS_TRACKED_PER_THREAD + track;
       if (BLOCK_THREADS * BINS_TRACKED_PER_THREAD == RADIX_DIGITS || bin < RADIX_DIGITS)
       {
-        const ::cuda::std::uint32_t digit = detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(bin);
-        // Thread 0's word of the digit's lane holds the offset of the digit's first key.
-        const PackedCounter word      = temp_storage.words[Padded(int(digit % COUNTER_LANES) * BLOCK_THREADS)];
-        exclusive_digit_prefix[track] = int((word >> (int(digit / COUNTER_LANES) * 16)) & 0xFFFF);
+        // Thread 0's counter of the digit holds the offset of the digit's first key.
+        const int digit               = int(detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(bin));
+        exclusive_digit_prefix[track] = temp_storage.counters[CounterIndex(digit, 0)];
       }
     }
   }
@@ -218,20 +219,23 @@ private:
     return private_storage;
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE static int Padded(int word)
+  //! The 16-bit counter of `digit` (in rank order) for `thread`.
+  STRATA_DEVICE STRATA_FORCEINLINE static int CounterIndex(int digit, int thread)
   {
-    return word + word / PAD_PERIOD;
+    const int lane  = digit & (COUNTER_LANES - 1);
+    const int field = digit >> LOG_COUNTER_LANES;
+    return (lane * BLOCK_THREADS + thread) * FIELDS + field;
   }
 
   //! Replaces every counter word by the exclusive sum of the words before it in scan order, with
   //! each 16-bit field also offset by the totals of the lower fields (lower digits).
   STRATA_DEVICE STRATA_FORCEINLINE void ScanCounters()
   {
-    PackedCounter* run = temp_storage.words + Padded(linear_tid * COUNTER_LANES);
-    PackedCounter cached[MEMOIZE_OUTER_SCAN ? COUNTER_LANES : 1];
+    PackedCounter* run = temp_storage.words + linear_tid * RUN;
+    PackedCounter cached[MEMOIZE_OUTER_SCAN ? RUN : 1];
     PackedCounter run_sum = 0;
 #pragma unroll
-    for (int j = 0; j < COUNTER_LANES; ++j)
+    for (int j = 0; j < RUN; ++j)
     {
       const PackedCounter word = run[j];
       if constexpr (MEMOIZE_OUTER_SCAN)
@@ -252,7 +256,7 @@ private:
       offset += totals << (16 * f);
     }
 #pragma unroll
-    for (int j = 0; j < COUNTER_LANES; ++j)
+    for (int j = 0; j < RUN; ++j)
     {
       const PackedCounter word = MEMOIZE_OUTER_SCAN ? cached[j] : run[j];
       run[j]                   = offset;

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <strata/config.cuh>
-#include <strata/block/block_exchange.cuh>
 #include <strata/block/block_radix_rank.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/util_ptx.cuh>
@@ -51,15 +50,38 @@ class BlockRadixSort
   template <bool IS_DESCENDING>
   using RankT = BlockRadixRank<BLOCK_DIM_X, RADIX_BITS, IS_DESCENDING, MEMOIZE_OUTER_SCAN, INNER_SCAN_ALGORITHM,
                                SMEM_CONFIG, BLOCK_DIM_Y, BLOCK_DIM_Z>;
-  using ExchangeKeysT   = BlockExchange<bit_ordered_type, BLOCK_DIM_X, ITEMS_PER_THREAD, false, BLOCK_DIM_Y, BLOCK_DIM_Z>;
-  using ExchangeValuesT = BlockExchange<ValueT, BLOCK_DIM_X, ITEMS_PER_THREAD, false, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+  static constexpr int TILE_ITEMS    = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr bool KEYS_ONLY    = ::cuda::std::is_same_v<ValueT, NullType>;
+  //! One padding slot every 32 items: threads reading ITEMS_PER_THREAD apart (a blocked
+  //! arrangement) then hit different banks when ITEMS_PER_THREAD is even.
+  static constexpr bool PADDED     = ITEMS_PER_THREAD % 2 == 0;
+  static constexpr int SLOTS       = TILE_ITEMS + (PADDED ? TILE_ITEMS / 32 : 0);
+  static constexpr int VALUE_SLOTS = KEYS_ONLY ? 1 : SLOTS;
+
+  using RankStorageT = typename RankT<false>::TempStorage;
+  static_assert(sizeof(RankStorageT) == sizeof(typename RankT<true>::TempStorage), "both rankers share the storage");
+
+  //! The exchange buffers share the ranking counters' memory (the TempStorage is never larger
+  //! than the largest of the three). Keys and values are exchanged together, behind one barrier,
+  //! when both buffers fit beside each other in the counters' memory; otherwise one after the
+  //! other.
+  static constexpr bool JOINT_EXCHANGE =
+      KEYS_ONLY || sizeof(bit_ordered_type) * SLOTS + sizeof(ValueT) * SLOTS <= sizeof(RankStorageT);
+
+  struct JointSlots
+  {
+    Uninitialized<bit_ordered_type[SLOTS]> keys;
+    Uninitialized<ValueT[VALUE_SLOTS]> values;
+  };
 
   union _TempStorage
   {
     typename RankT<false>::TempStorage ascending_rank;
     typename RankT<true>::TempStorage descending_rank;
-    typename ExchangeKeysT::TempStorage exchange_keys;
-    typename ExchangeValuesT::TempStorage exchange_values;
+    ::cuda::std::conditional_t<JOINT_EXCHANGE, JointSlots, NullType> joint;
+    Uninitialized<bit_ordered_type[SLOTS]> keys;
+    Uninitialized<ValueT[VALUE_SLOTS]> values;
   };
 
   template <typename DecomposerT>
@@ -309,10 +331,10 @@ private:
 
     // At least one pass runs: an empty bit range keeps every key in place (ranked by position),
     // but a striped result still needs its exchange.
+    int ranks[ITEMS_PER_THREAD];
     for (;;)
     {
       const int pass_bits = end_bit - begin_bit < RADIX_BITS ? end_bit - begin_bit : RADIX_BITS;
-      int ranks[ITEMS_PER_THREAD];
       if (pass_bits > 0)
       {
         auto digits = traits::template digit_extractor<BFEDigitExtractor<KeyT>>(begin_bit, pass_bits, decomposer);
@@ -335,20 +357,15 @@ private:
         }
       }
       begin_bit += RADIX_BITS;
-      const bool last = begin_bit >= end_bit;
-      __syncthreads(); // the ranking storage becomes the exchange buffer
-      Scatter<TO_STRIPED>(ExchangeKeysT(temp_storage.exchange_keys), bits, ranks, last);
-      if constexpr (!::cuda::std::is_same_v<ValuesT, NullType>)
-      {
-        __syncthreads();
-        Scatter<TO_STRIPED>(ExchangeValuesT(temp_storage.exchange_values), values, ranks, last);
-      }
-      if (last)
+      __syncthreads(); // the exchange reuses the ranking counters
+      if (begin_bit >= end_bit)
       {
         break;
       }
-      __syncthreads();
+      Exchange<false>(bits, values, ranks);
+      __syncthreads(); // the next ranking reuses the exchange buffers
     }
+    Exchange<TO_STRIPED>(bits, values, ranks);
 
 #pragma unroll
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -357,17 +374,60 @@ private:
     }
   }
 
-  template <bool TO_STRIPED, typename ExchangeT, typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE static void Scatter(ExchangeT exchange, T (&items)[ITEMS_PER_THREAD],
-                                                       int (&ranks)[ITEMS_PER_THREAD], bool last)
+  STRATA_DEVICE STRATA_FORCEINLINE static int Slot(int position)
   {
-    if (TO_STRIPED && last)
+    return PADDED ? position + position / 32 : position;
+  }
+
+  //! Moves every key (and value) to its rank: thread t then holds ranks t * ITEMS_PER_THREAD + i
+  //! (blocked) or i * BLOCK_THREADS + t (striped).
+  template <bool TO_STRIPED, typename ValuesT>
+  STRATA_DEVICE STRATA_FORCEINLINE void Exchange(bit_ordered_type (&bits)[ITEMS_PER_THREAD],
+                                                 ValuesT (&values)[ITEMS_PER_THREAD], const int (&ranks)[ITEMS_PER_THREAD])
+  {
+    constexpr bool WITH_VALUES = !::cuda::std::is_same_v<ValuesT, NullType>;
+    if constexpr (WITH_VALUES && JOINT_EXCHANGE)
     {
-      exchange.ScatterToStriped(items, ranks);
+      Scatter(temp_storage.joint.keys.Alias(), bits, ranks);
+      Scatter(temp_storage.joint.values.Alias(), values, ranks);
+      __syncthreads();
+      Gather<TO_STRIPED>(temp_storage.joint.keys.Alias(), bits);
+      Gather<TO_STRIPED>(temp_storage.joint.values.Alias(), values);
     }
     else
     {
-      exchange.ScatterToBlocked(items, ranks);
+      Scatter(temp_storage.keys.Alias(), bits, ranks);
+      __syncthreads();
+      Gather<TO_STRIPED>(temp_storage.keys.Alias(), bits);
+      if constexpr (WITH_VALUES)
+      {
+        __syncthreads(); // the values reuse the keys' buffer
+        Scatter(temp_storage.values.Alias(), values, ranks);
+        __syncthreads();
+        Gather<TO_STRIPED>(temp_storage.values.Alias(), values);
+      }
+    }
+  }
+
+  template <typename T>
+  STRATA_DEVICE STRATA_FORCEINLINE static void Scatter(T* slots, const T (&items)[ITEMS_PER_THREAD],
+                                                       const int (&ranks)[ITEMS_PER_THREAD])
+  {
+#pragma unroll
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      slots[Slot(ranks[i])] = items[i];
+    }
+  }
+
+  template <bool TO_STRIPED, typename T>
+  STRATA_DEVICE STRATA_FORCEINLINE static void Gather(const T* slots, T (&items)[ITEMS_PER_THREAD])
+  {
+    const int tid = RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z);
+#pragma unroll
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      items[i] = slots[Slot(TO_STRIPED ? i * BLOCK_THREADS + tid : tid * ITEMS_PER_THREAD + i)];
     }
   }
 };

@@ -12,6 +12,8 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
+#include <nv/target>
+
 STRATA_NAMESPACE_BEGIN
 
 namespace detail
@@ -67,17 +69,16 @@ struct BFEDigitExtractor
   STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t Digit(UnsignedBits key) const
   {
     const UnsignedBits bits = detail::MergeFloatZeros<KeyT>(key);
-    if constexpr (sizeof(UnsignedBits) <= 4)
-    {
-      ::cuda::std::uint32_t digit;
-      asm("bfe.u32 %0, %1, %2, %3;" : "=r"(digit) : "r"(::cuda::std::uint32_t(bits)), "r"(bit_start), "r"(num_bits));
-      return digit;
-    }
-    else
-    {
-      // A digit never spans more than 32 bits; shift the wide key down first.
-      return ::cuda::std::uint32_t(bits >> bit_start) & detail::LowBitsMask(num_bits);
-    }
+    // sm_70 and later have no BFE instruction (PTX bfe is emulated); a shift and a mask are fewer
+    // instructions there.
+    NV_IF_TARGET(NV_PROVIDES_SM_70, (return ::cuda::std::uint32_t(bits >> bit_start) & detail::LowBitsMask(num_bits);),
+                 (if constexpr (sizeof(UnsignedBits) <= 4) {
+                   ::cuda::std::uint32_t digit;
+                   asm("bfe.u32 %0, %1, %2, %3;"
+                       : "=r"(digit)
+                       : "r"(::cuda::std::uint32_t(bits)), "r"(bit_start), "r"(num_bits));
+                   return digit;
+                 } else { return ::cuda::std::uint32_t(bits >> bit_start) & detail::LowBitsMask(num_bits); }));
   }
 };
 
