@@ -1,9 +1,12 @@
 // strata/util_device.cuh: device queries (PtxVersion, SmVersion, DeviceCount, CurrentDevice,
-// MaxSmOccupancy) with a per-device cache that is safe to use from many host threads.
+// MaxSmOccupancy) with a per-device cache that is safe to use from many host threads, and
+// ChainedPolicy, the per-architecture tuning chain of the dispatch layer.
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/util_debug.cuh>
+
+#include <cuda/std/type_traits>
 
 #include <atomic>
 
@@ -239,5 +242,55 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t MaxSmOccupancy(int& max_sm_occupancy,
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&max_sm_occupancy, kernel_ptr, block_threads,
                                                        static_cast<size_t>(dynamic_smem_bytes));
 }
+
+namespace detail
+{
+//! The architecture of this compilation pass (__CUDA_ARCH__, e.g. 900), 0 in the host pass: the
+//! one place where a policy chain looks at it.
+#if defined(__CUDA_ARCH__)
+inline constexpr int policy_pass_arch = __CUDA_ARCH__;
+#else
+inline constexpr int policy_pass_arch = 0;
+#endif
+} // namespace detail
+
+//! A link of a policy chain: PolicyT is tuned for PTX_VERSION (e.g. 900 for sm_90) and later,
+//! PrevPolicyT covers older devices (the first link names itself).
+//!
+//! - `ActivePolicy` is the policy of the current device-compilation pass (the newest link whose
+//!   PTX_VERSION is at most __CUDA_ARCH__; the oldest link in the host pass). Kernels are
+//!   templated on the chain's newest link and take ActivePolicy inside, so each kernel is
+//!   compiled once per architecture.
+//! - `Invoke(device_ptx_version, op)` walks down to the newest link at most device_ptx_version
+//!   and calls `op.template Invoke<PolicyT>()` there: the host side of the same choice.
+template <int PTX_VERSION, typename PolicyT, typename PrevPolicyT>
+struct ChainedPolicy
+{
+  using ActivePolicy = ::cuda::std::conditional_t<(detail::policy_pass_arch < PTX_VERSION),
+                                                  typename PrevPolicyT::ActivePolicy, PolicyT>;
+
+  template <typename FunctorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Invoke(int device_ptx_version, FunctorT& op)
+  {
+    if (device_ptx_version < PTX_VERSION)
+    {
+      return PrevPolicyT::Invoke(device_ptx_version, op);
+    }
+    return op.template Invoke<PolicyT>();
+  }
+};
+
+//! The oldest link of a chain: it serves every older device too.
+template <int PTX_VERSION, typename PolicyT>
+struct ChainedPolicy<PTX_VERSION, PolicyT, PolicyT>
+{
+  using ActivePolicy = PolicyT;
+
+  template <typename FunctorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Invoke(int, FunctorT& op)
+  {
+    return op.template Invoke<PolicyT>();
+  }
+};
 
 STRATA_NAMESPACE_END

@@ -38,6 +38,17 @@
 //! in different shared libraries never resolve to one another.
 #define STRATA_KERNEL_ATTRIBUTES __global__ STRATA_DETAIL_VISIBILITY_HIDDEN
 
+//! Around kernel definitions: a kernel instantiated with a user type of internal linkage (in an
+//! anonymous namespace, a lambda) cannot be hidden, and nvcc warns (1407) that the attribute does
+//! not apply. That is expected and harmless, so the kernels' definitions silence it.
+#if defined(__NVCC__)
+#  define STRATA_KERNELS_BEGIN _Pragma("nv_diagnostic push") _Pragma("nv_diag_suppress 1407")
+#  define STRATA_KERNELS_END _Pragma("nv_diagnostic pop")
+#else
+#  define STRATA_KERNELS_BEGIN
+#  define STRATA_KERNELS_END
+#endif
+
 //! Placed before a `__host__ __device__` template that calls user code (an operator, a
 //! comparison): nvcc otherwise rejects instantiations used only on the host whose callee is a
 //! host function, e.g. any host lambda (error 20013).

@@ -1,0 +1,226 @@
+// strata/agent/agent_reduce.cuh: AgentReducePolicy and AgentReduce, one thread block's reduction
+// of a contiguous range of the input, tile by tile, as the DeviceReduce kernels use it.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/block/block_reduce.cuh>
+#include <strata/iterator/cache_modified_input_iterator.cuh>
+#include <strata/thread/thread_load.cuh>
+#include <strata/thread/thread_operators.cuh>
+#include <strata/thread/thread_reduce.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/functional>
+#include <cuda/std/iterator>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! The tuning of AgentReduce: threads per block, items per thread in a tile, the width of the
+//! vector loads (in items) where the input allows them, the BlockReduce algorithm, and the cache
+//! operator of the loads.
+template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT, int _VECTOR_LOAD_LENGTH,
+          BlockReduceAlgorithm _BLOCK_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER>
+struct AgentReducePolicy
+{
+  //! Items per thread scale with the item size so that a tile moves about the same bytes.
+  static constexpr int ITEMS_PER_THREAD = NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
+                                          ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
+                                          : 1;
+  static constexpr int BLOCK_THREADS                 = NOMINAL_BLOCK_THREADS_4B;
+  static constexpr int VECTOR_LOAD_LENGTH            = _VECTOR_LOAD_LENGTH;
+  static constexpr BlockReduceAlgorithm BLOCK_ALGORITHM = _BLOCK_ALGORITHM;
+  static constexpr CacheLoadModifier LOAD_MODIFIER      = _LOAD_MODIFIER;
+};
+
+namespace detail
+{
+namespace reduce
+{
+//! Whether a tile of the input can be read with vector loads: a pointer (not a fancy iterator)
+//! to items that pack evenly into vectors of at most 16 bytes.
+template <typename InputIteratorT, typename InputT, int VECTOR_LOAD_LENGTH>
+inline constexpr bool can_vectorize_v =
+    ::cuda::std::is_pointer_v<InputIteratorT> && VECTOR_LOAD_LENGTH > 1
+    && (sizeof(InputT) * VECTOR_LOAD_LENGTH <= 16) && ((sizeof(InputT) * VECTOR_LOAD_LENGTH) % 4 == 0)
+    && ::cuda::std::is_trivially_copyable_v<InputT>;
+
+//! An aligned vector of VECTOR_LOAD_LENGTH items (the unit of one vector load).
+template <typename InputT, int VECTOR_LOAD_LENGTH>
+struct alignas(sizeof(InputT) * VECTOR_LOAD_LENGTH) Vector
+{
+  InputT items[VECTOR_LOAD_LENGTH];
+};
+} // namespace reduce
+} // namespace detail
+
+//! One thread block's reduction of input items [block_offset, block_end): full tiles of
+//! BLOCK_THREADS * ITEMS_PER_THREAD items are loaded all at once (vector loads of the raw input
+//! where it is a 16-byte-aligned pointer), transformed, and folded into a per-thread running
+//! value; a partial last tile is folded item by item; one BlockReduce combines the threads.
+//! The result is valid in thread 0. ReductionOpT must be associative; items are regrouped.
+template <typename AgentReducePolicyT, typename InputIteratorT, typename OffsetT, typename ReductionOpT,
+          typename AccumT, typename TransformOpT = ::cuda::std::identity>
+class AgentReduce
+{
+  using InputT = typename ::cuda::std::iterator_traits<InputIteratorT>::value_type;
+
+  static constexpr int BLOCK_THREADS    = AgentReducePolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = AgentReducePolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  //! The policy's vector width, narrowed so that one vector is at most 16 bytes.
+  static constexpr int VECTOR_LENGTH = sizeof(InputT) * AgentReducePolicyT::VECTOR_LOAD_LENGTH <= 16
+                                       ? AgentReducePolicyT::VECTOR_LOAD_LENGTH
+                                       : (16 / sizeof(InputT) > 0 ? int(16 / sizeof(InputT)) : 1);
+  static constexpr bool VECTORIZE =
+      detail::reduce::can_vectorize_v<InputIteratorT, InputT, VECTOR_LENGTH> && ITEMS_PER_THREAD % VECTOR_LENGTH == 0;
+
+  using BlockReduceT = BlockReduce<AccumT, BLOCK_THREADS, AgentReducePolicyT::BLOCK_ALGORITHM>;
+
+public:
+  struct TempStorage : BlockReduceT::TempStorage
+  {
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentReduce(TempStorage& temp_storage, InputIteratorT d_in,
+                                               ReductionOpT reduction_op, TransformOpT transform_op = {})
+      : temp_storage(temp_storage)
+      , d_in(d_in)
+      , reduction_op(reduction_op)
+      , transform_op(transform_op)
+  {
+  }
+
+  //! The reduction of items [block_offset, block_end) (not empty), valid in thread 0.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT ConsumeRange(OffsetT block_offset, OffsetT block_end)
+  {
+    AccumT thread_aggregate{};
+    OffsetT offset       = block_offset;
+    const int tid        = int(threadIdx.x);
+    bool have_aggregate  = false;
+    if (block_end - block_offset >= OffsetT(TILE_ITEMS))
+    {
+      // Software-pipelined: the loads of the next tile are issued before the current tile is
+      // reduced, so a long chain of dependent operations (a sequential floating-point sum) never
+      // leaves the memory system idle. The first full tile seeds every thread's value; no
+      // identity element is needed.
+      const bool aligned = IsAligned(offset);
+      InputT items[ITEMS_PER_THREAD];
+      LoadFullTile(offset, tid, aligned, items);
+      offset += TILE_ITEMS;
+      bool first = true;
+      while (block_end - offset >= OffsetT(TILE_ITEMS))
+      {
+        InputT next[ITEMS_PER_THREAD];
+        LoadFullTile(offset, tid, aligned, next);
+        offset += TILE_ITEMS;
+        const AccumT tile_aggregate = ReduceItems(items);
+        thread_aggregate            = first ? tile_aggregate : AccumT(reduction_op(thread_aggregate, tile_aggregate));
+        first                       = false;
+#pragma unroll
+        for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+        {
+          items[i] = next[i];
+        }
+      }
+      const AccumT tile_aggregate = ReduceItems(items);
+      thread_aggregate            = first ? tile_aggregate : AccumT(reduction_op(thread_aggregate, tile_aggregate));
+      have_aggregate              = true;
+    }
+    const int remaining = int(block_end - offset); // < TILE_ITEMS
+    // Striped: thread t takes items t, t + BLOCK_THREADS, ... of the partial tile.
+    for (int i = tid; i < remaining; i += BLOCK_THREADS)
+    {
+      const AccumT item = Transformed(offset + OffsetT(i));
+      thread_aggregate  = have_aggregate ? AccumT(reduction_op(thread_aggregate, item)) : item;
+      have_aggregate    = true;
+    }
+    const OffsetT range = block_end - block_offset;
+    const int valid     = range >= OffsetT(BLOCK_THREADS) ? BLOCK_THREADS : int(range);
+    return valid == BLOCK_THREADS ? BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op)
+                                  : BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op, valid);
+  }
+
+private:
+  TempStorage& temp_storage;
+  InputIteratorT d_in;
+  ReductionOpT reduction_op;
+  TransformOpT transform_op;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT Transformed(OffsetT index)
+  {
+    return AccumT(transform_op(d_in[index]));
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE bool IsAligned(OffsetT offset) const
+  {
+    if constexpr (VECTORIZE)
+    {
+      return (reinterpret_cast<::cuda::std::uintptr_t>(d_in + offset) % (sizeof(InputT) * VECTOR_LENGTH)) == 0;
+    }
+    else
+    {
+      return false;
+    }
+  }
+
+  //! Loads this thread's ITEMS_PER_THREAD items of the full tile at `offset` (every tile of a
+  //! range shares the alignment of its first: tiles are whole vectors long).
+  STRATA_DEVICE STRATA_FORCEINLINE void LoadFullTile(OffsetT offset, int tid, bool aligned,
+                                                     InputT (&items)[ITEMS_PER_THREAD])
+  {
+    if constexpr (VECTORIZE)
+    {
+      if (aligned)
+      {
+        // Vector v of the tile is loaded by thread v % BLOCK_THREADS: consecutive threads read
+        // consecutive vectors.
+        using VectorT          = detail::reduce::Vector<InputT, VECTOR_LENGTH>;
+        constexpr int VECTORS  = ITEMS_PER_THREAD / VECTOR_LENGTH;
+        const VectorT* vectors = reinterpret_cast<const VectorT*>(d_in + offset);
+#pragma unroll
+        for (int v = 0; v < VECTORS; ++v)
+        {
+          const VectorT loaded = ThreadLoad<AgentReducePolicyT::LOAD_MODIFIER>(vectors + v * BLOCK_THREADS + tid);
+#pragma unroll
+          for (int j = 0; j < VECTOR_LENGTH; ++j)
+          {
+            items[v * VECTOR_LENGTH + j] = loaded.items[j];
+          }
+        }
+        return;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      items[i] = LoadItem(offset + OffsetT(i * BLOCK_THREADS + tid));
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE InputT LoadItem(OffsetT index)
+  {
+    if constexpr (::cuda::std::is_pointer_v<InputIteratorT>)
+    {
+      return ThreadLoad<AgentReducePolicyT::LOAD_MODIFIER>(d_in + index);
+    }
+    else
+    {
+      return d_in[index];
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT ReduceItems(const InputT (&items)[ITEMS_PER_THREAD])
+  {
+    AccumT transformed[ITEMS_PER_THREAD];
+#pragma unroll
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      transformed[i] = AccumT(transform_op(items[i]));
+    }
+    return ThreadReduce(transformed, reduction_op);
+  }
+};
+
+STRATA_NAMESPACE_END

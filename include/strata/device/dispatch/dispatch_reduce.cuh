@@ -1,0 +1,240 @@
+// strata/device/dispatch/dispatch_reduce.cuh: the kernels of DeviceReduce and DispatchReduce,
+// which picks the policy for the device, sizes and carves the temporary storage, and launches.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_reduce.cuh>
+#include <strata/device/dispatch/tuning/tuning_reduce.cuh>
+#include <strata/util_debug.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_temporary_storage.cuh>
+
+#include <cuda/std/functional>
+#include <cuda/std/iterator>
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace reduce
+{
+//! The accumulator of a reduction as CUB defines it: what the operator returns for the initial
+//! value and an input item, decayed.
+template <typename ReductionOpT, typename InputT, typename InitT>
+using accumulator_t = ::cuda::std::decay_t<::cuda::std::invoke_result_t<ReductionOpT, InitT, InputT>>;
+
+//! An initial value used only for an empty input (the arg reductions: a non-empty input's result
+//! is its own extremum, never combined with the initial pair).
+template <typename T>
+struct empty_problem_init_t
+{
+  T init;
+  STRATA_HOST_DEVICE operator T() const
+  {
+    return init;
+  }
+};
+
+template <typename T>
+inline constexpr bool is_empty_problem_init_v = false;
+template <typename T>
+inline constexpr bool is_empty_problem_init_v<empty_problem_init_t<T>> = true;
+
+//! The offset type of a device call with `NumItemsT` items: 32 bits where they suffice.
+template <typename NumItemsT>
+using offset_t = ::cuda::std::conditional_t<(sizeof(NumItemsT) <= 4), ::cuda::std::uint32_t, ::cuda::std::uint64_t>;
+} // namespace reduce
+} // namespace detail
+
+STRATA_KERNELS_BEGIN
+
+//! First pass: block b reduces items [b * items_per_block, (b + 1) * items_per_block) (clipped to
+//! num_items, never empty) into d_partials[b].
+template <typename MaxPolicyT, typename InputIteratorT, typename OffsetT, typename ReductionOpT, typename AccumT,
+          typename TransformOpT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS) void
+DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, OffsetT items_per_block,
+                   ReductionOpT reduction_op, TransformOpT transform_op)
+{
+  using PolicyT = typename MaxPolicyT::ActivePolicy::ReducePolicy;
+  using AgentT  = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  const OffsetT begin = OffsetT(blockIdx.x) * items_per_block;
+  const OffsetT end   = num_items - begin < items_per_block ? num_items : begin + items_per_block;
+  const AccumT block_aggregate = AgentT(temp_storage, d_in, reduction_op, transform_op).ConsumeRange(begin, end);
+  if (threadIdx.x == 0)
+  {
+    d_partials[blockIdx.x] = block_aggregate;
+  }
+}
+
+//! One block reduces all num_items items (the input of a small call, or the first pass's
+//! partials) and writes reduction_op(init, aggregate) to *d_out; init alone for no items.
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename OffsetT,
+          typename ReductionOpT, typename InitT, typename AccumT, typename TransformOpT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) void
+DeviceReduceSingleTileKernel(InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items,
+                             ReductionOpT reduction_op, InitT init, TransformOpT transform_op)
+{
+  using PolicyT = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
+  using AgentT  = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  if (num_items == 0)
+  {
+    if (threadIdx.x == 0)
+    {
+      *d_out = AccumT(init);
+    }
+    return;
+  }
+  const AccumT block_aggregate = AgentT(temp_storage, d_in, reduction_op, transform_op).ConsumeRange(0, num_items);
+  if (threadIdx.x == 0)
+  {
+    if constexpr (detail::reduce::is_empty_problem_init_v<InitT>)
+    {
+      *d_out = block_aggregate;
+    }
+    else
+    {
+      *d_out = reduction_op(AccumT(init), block_aggregate);
+    }
+  }
+}
+
+STRATA_KERNELS_END
+
+namespace detail
+{
+namespace reduce
+{
+//! Whether an iterator is a null pointer (iterators that are not pointers never are).
+template <typename IteratorT>
+STRATA_HOST_DEVICE bool IsNullPointer(const IteratorT& it)
+{
+  if constexpr (::cuda::std::is_pointer_v<IteratorT>)
+  {
+    return it == nullptr;
+  }
+  else
+  {
+    return false;
+  }
+}
+} // namespace reduce
+} // namespace detail
+
+//! Dispatches a reduction of num_items items of d_in, each first passed through transform_op,
+//! with reduction_op and init, into *d_out. Inputs up to the policy's SINGLE_BLOCK_MAX_ITEMS
+//! take one launch of one block; larger ones two launches (partials per block, then their
+//! reduction).
+template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT, typename InitT,
+          typename AccumT, typename TransformOpT = ::cuda::std::identity,
+          typename PolicyHubT = detail::reduce::policy_hub<AccumT, OffsetT, ReductionOpT>>
+struct DispatchReduce
+{
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  InputIteratorT d_in;
+  OutputIteratorT d_out;
+  OffsetT num_items;
+  ReductionOpT reduction_op;
+  InitT init;
+  cudaStream_t stream;
+  TransformOpT transform_op;
+
+  using MaxPolicyT = typename PolicyHubT::MaxPolicy;
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    using SingleTilePolicyT = typename ActivePolicyT::SingleTilePolicy;
+    using ReducePolicyT     = typename ActivePolicyT::ReducePolicy;
+
+    if (num_items <= OffsetT(ActivePolicyT::SINGLE_BLOCK_MAX_ITEMS))
+    {
+      char* d_unused = nullptr; // one byte: the buffer pointer of the second call is never null
+      cudaError_t error = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_unused, 1));
+      if (error != cudaSuccess || d_temp_storage == nullptr)
+      {
+        return error;
+      }
+      DeviceReduceSingleTileKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT,
+                                   TransformOpT>
+          <<<1, SingleTilePolicyT::BLOCK_THREADS, 0, stream>>>(d_in, d_out, num_items, reduction_op, init,
+                                                                transform_op);
+      error = cudaPeekAtLastError();
+      return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
+    }
+
+    // An even share of whole tiles per block, over BLOCKS_PER_SM blocks per SM at most.
+    int device    = 0;
+    int sm_count  = 0;
+    cudaError_t error = cudaGetDevice(&device);
+    if (error == cudaSuccess)
+    {
+      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    }
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    constexpr OffsetT TILE_ITEMS = OffsetT(ReducePolicyT::BLOCK_THREADS) * OffsetT(ReducePolicyT::ITEMS_PER_THREAD);
+    const OffsetT max_blocks      = OffsetT(sm_count) * OffsetT(ActivePolicyT::BLOCKS_PER_SM);
+    const OffsetT tiles           = num_items / TILE_ITEMS + (num_items % TILE_ITEMS != 0);
+    const OffsetT tiles_per_block = tiles / max_blocks + (tiles % max_blocks != 0);
+    const OffsetT items_per_block = tiles_per_block * TILE_ITEMS;
+    const int blocks              = int(num_items / items_per_block + (num_items % items_per_block != 0));
+
+    AccumT* d_partials = nullptr;
+    error = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_partials, blocks));
+    if (error != cudaSuccess || d_temp_storage == nullptr)
+    {
+      return error;
+    }
+    DeviceReduceKernel<MaxPolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>
+        <<<blocks, ReducePolicyT::BLOCK_THREADS, 0, stream>>>(d_in, d_partials, num_items, items_per_block,
+                                                              reduction_op, transform_op);
+    error = cudaPeekAtLastError();
+    if (error == cudaSuccess)
+    {
+      error = detail::DebugSyncStream(stream);
+    }
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    DeviceReduceSingleTileKernel<MaxPolicyT, AccumT*, OutputIteratorT, int, ReductionOpT, InitT, AccumT,
+                                 ::cuda::std::identity>
+        <<<1, SingleTilePolicyT::BLOCK_THREADS, 0, stream>>>(d_partials, d_out, blocks, reduction_op, init,
+                                                              ::cuda::std::identity{});
+    error = cudaPeekAtLastError();
+    return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
+  }
+
+  //! Validates the arguments, picks the policy for the current device and runs (or sizes) the
+  //! reduction.
+  STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                      InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items,
+                                                      ReductionOpT reduction_op, InitT init, cudaStream_t stream,
+                                                      TransformOpT transform_op = {})
+  {
+    if (d_temp_storage != nullptr
+        && (detail::reduce::IsNullPointer(d_out) || (num_items > 0 && detail::reduce::IsNullPointer(d_in))))
+    {
+      return cudaErrorInvalidValue;
+    }
+    int ptx_version   = 0;
+    cudaError_t error = PtxVersion(ptx_version);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    DispatchReduce dispatch{d_temp_storage, temp_storage_bytes, d_in,   d_out,       num_items,
+                            reduction_op,   init,               stream, transform_op};
+    return MaxPolicyT::Invoke(ptx_version, dispatch);
+  }
+};
+
+STRATA_NAMESPACE_END

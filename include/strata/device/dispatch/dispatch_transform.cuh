@@ -1,0 +1,92 @@
+// strata/device/dispatch/dispatch_transform.cuh: the kernel of DeviceTransform and
+// DispatchTransform, which picks the policy for the device and launches one block per tile.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_transform.cuh>
+#include <strata/device/dispatch/tuning/tuning_transform.cuh>
+#include <strata/util_debug.cuh>
+#include <strata/util_device.cuh>
+
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+
+STRATA_KERNELS_BEGIN
+
+//! Block b transforms tile b: items [b * TILE_ITEMS, min((b + 1) * TILE_ITEMS, num_items)).
+template <typename MaxPolicyT, typename OffsetT, typename TransformOpT, typename OutputIteratorT,
+          typename... InputIteratorTs>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::TransformPolicy::BLOCK_THREADS) void
+DeviceTransformKernel(OffsetT num_items, TransformOpT transform_op, OutputIteratorT out, InputIteratorTs... ins)
+{
+  using AgentT =
+      AgentTransform<typename MaxPolicyT::ActivePolicy::TransformPolicy, OffsetT, TransformOpT, OutputIteratorT,
+                     InputIteratorTs...>;
+  const OffsetT tile_offset = OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
+  const OffsetT remaining   = num_items - tile_offset;
+  const int tile_items      = remaining < OffsetT(AgentT::TILE_ITEMS) ? int(remaining) : AgentT::TILE_ITEMS;
+  AgentT(transform_op, out, ins...).ConsumeTile(tile_offset, tile_items);
+}
+
+STRATA_KERNELS_END
+
+//! Dispatches out[i] = transform_op(ins[i]...) for i in [0, num_items).
+template <typename OffsetT, typename TransformOpT, typename OutputIteratorT, typename... InputIteratorTs>
+struct DispatchTransform
+{
+  OffsetT num_items;
+  TransformOpT transform_op;
+  OutputIteratorT out;
+  ::cuda::std::tuple<InputIteratorTs...> ins;
+  cudaStream_t stream;
+
+  using MaxPolicyT = detail::transform::policy_hub::MaxPolicy;
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    return Launch<ActivePolicyT>(::cuda::std::index_sequence_for<InputIteratorTs...>{});
+  }
+
+  template <typename ActivePolicyT, ::cuda::std::size_t... Is>
+  STRATA_RUNTIME_FUNCTION cudaError_t Launch(::cuda::std::index_sequence<Is...>)
+  {
+    using AgentT = AgentTransform<typename ActivePolicyT::TransformPolicy, OffsetT, TransformOpT, OutputIteratorT,
+                                  InputIteratorTs...>;
+    const OffsetT tiles = num_items / OffsetT(AgentT::TILE_ITEMS) + (num_items % OffsetT(AgentT::TILE_ITEMS) != 0);
+    if (tiles > OffsetT(0x7FFFFFFF))
+    {
+      return cudaErrorInvalidValue; // more tiles than a grid holds
+    }
+    DeviceTransformKernel<MaxPolicyT, OffsetT, TransformOpT, OutputIteratorT, InputIteratorTs...>
+        <<<unsigned(tiles), ActivePolicyT::TransformPolicy::BLOCK_THREADS, 0, stream>>>(num_items, transform_op, out,
+                                                                                        ::cuda::std::get<Is>(ins)...);
+    const cudaError_t error = cudaPeekAtLastError();
+    return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
+  }
+
+  STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(::cuda::std::tuple<InputIteratorTs...> ins,
+                                                      OutputIteratorT out, OffsetT num_items,
+                                                      TransformOpT transform_op, cudaStream_t stream)
+  {
+    if (num_items == 0)
+    {
+      return cudaSuccess;
+    }
+    int ptx_version   = 0;
+    cudaError_t error = PtxVersion(ptx_version);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    DispatchTransform dispatch{num_items, transform_op, out, ins, stream};
+    return MaxPolicyT::Invoke(ptx_version, dispatch);
+  }
+};
+
+STRATA_NAMESPACE_END

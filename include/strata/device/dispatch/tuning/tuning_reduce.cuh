@@ -1,0 +1,77 @@
+// strata/device/dispatch/tuning/tuning_reduce.cuh: the tuning policies of DeviceReduce, one per
+// SM generation, chained from the newest down.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_reduce.cuh>
+#include <strata/block/block_reduce.cuh>
+#include <strata/thread/thread_load.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_type.cuh>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace reduce
+{
+//! Policies for reducing AccumT values. ReducePolicy reduces the input to one partial per block;
+//! SingleTilePolicy reduces small inputs, or the partials, in one block. SINGLE_BLOCK_MAX_ITEMS
+//! is the largest input reduced by one block in one launch: below it a second launch costs more
+//! than one block's slower pass over the data. BLOCKS_PER_SM sizes the grid of the first pass
+//! (each block then takes an even share of the tiles).
+//! The type whose size scales the items per thread: the value of an (index, value) pair, which
+//! is what the input holds, or the accumulator itself.
+template <typename AccumT>
+struct scaling
+{
+  using type = AccumT;
+};
+template <typename KeyT, typename ValueT>
+struct scaling<KeyValuePair<KeyT, ValueT>>
+{
+  using type = ValueT;
+};
+
+template <typename AccumT, typename OffsetT, typename ReductionOpT>
+struct policy_hub
+{
+  using ScaleT = typename scaling<AccumT>::type;
+
+  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
+  {
+    using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    using SingleTilePolicy = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS = 4096;
+    static constexpr int BLOCKS_PER_SM          = 4;
+  };
+
+  struct Policy800 : ChainedPolicy<800, Policy800, Policy750>
+  {
+    using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    using SingleTilePolicy = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS = 4096;
+    static constexpr int BLOCKS_PER_SM          = 4;
+  };
+
+  //! Measured on the H100 (see docs/performance.md).
+  struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
+  {
+    using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    using SingleTilePolicy = AgentReducePolicy<1024, 8, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS = 16384;
+    static constexpr int BLOCKS_PER_SM          = 4;
+  };
+
+  struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
+  {
+    using ReducePolicy     = typename Policy900::ReducePolicy;
+    using SingleTilePolicy = typename Policy900::SingleTilePolicy;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS = Policy900::SINGLE_BLOCK_MAX_ITEMS;
+    static constexpr int BLOCKS_PER_SM          = Policy900::BLOCKS_PER_SM;
+  };
+
+  using MaxPolicy = Policy1000;
+};
+} // namespace reduce
+} // namespace detail
+STRATA_NAMESPACE_END

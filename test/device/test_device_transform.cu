@@ -1,0 +1,161 @@
+// Tests of strata/device/device_transform.cuh: one input and several (of different item sizes,
+// so the item-wise path runs too), aligned and misaligned pointers (the vector path and its
+// fallback), a fancy input iterator, sizes from 0 to 2^24 + 13 with every item past the end left
+// untouched, the temporary-storage forms, and bad arguments.
+#include <strata/device/device_transform.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+
+#include "common/test_common.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace
+{
+const std::vector<std::size_t> transform_sizes = {0,    1,     2,      1023,   1024,     1025,    4095,
+                                                  4096, 4097,  8191,   8192,   100003,   1 << 20, (1 << 24) + 13};
+
+struct affine
+{
+  __host__ __device__ std::int32_t operator()(std::int32_t x) const
+  {
+    return static_cast<std::int32_t>(3u * static_cast<std::uint32_t>(x) + 7u);
+  }
+};
+
+struct mix
+{
+  __host__ __device__ double operator()(float a, std::int8_t b, std::uint64_t c) const
+  {
+    return double(a) * b + double(c % 1000);
+  }
+};
+
+struct add_index
+{
+  __host__ __device__ std::int64_t operator()(std::int64_t a, std::int64_t index) const
+  {
+    return a * 2 + index;
+  }
+};
+
+//! Runs `launch(offset, n)` for every size and pointer offset and checks out[offset .. offset+n)
+//! against `expected(i)`, and that the items around them kept their poison.
+template <typename OutT, typename LaunchF, typename ExpectedF>
+void check_transform(strata_test::device_buffer<OutT>& d_out, LaunchF launch, ExpectedF expected)
+{
+  for (std::size_t offset : {std::size_t(0), std::size_t(1)})
+  {
+    for (std::size_t n : transform_sizes)
+    {
+      if (n + offset + 1 > d_out.size())
+      {
+        continue;
+      }
+      INFO("num_items " << n << ", pointer offset " << offset << " items");
+      d_out.poison();
+      STRATA_TEST_CUDA(launch(offset, n));
+      STRATA_TEST_CUDA(cudaDeviceSynchronize());
+      const std::vector<OutT> out = d_out.download();
+      std::vector<OutT> want      = out; // poison everywhere else
+      OutT poison;
+      std::memset(static_cast<void*>(&poison), strata_test::poison_byte, sizeof(OutT));
+      std::fill(want.begin(), want.end(), poison);
+      for (std::size_t i = 0; i < n; ++i)
+      {
+        want[offset + i] = expected(offset + i);
+      }
+      strata_test::check_equal(want, out);
+    }
+  }
+}
+} // namespace
+
+TEST_CASE("DeviceTransform::Transform of one input, aligned and misaligned", "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(107);
+  INFO("seed " << seed);
+  const std::size_t size             = (std::size_t(1) << 24) + 16;
+  const std::vector<std::int32_t> in = strata_test::random_vector<std::int32_t>(size, seed);
+  strata_test::device_buffer<std::int32_t> d_in(in);
+  strata_test::device_buffer<std::int32_t> d_out(size);
+  check_transform(
+      d_out,
+      [&](std::size_t offset, std::size_t n) {
+        return strata::DeviceTransform::Transform(d_in.data() + offset, d_out.data() + offset, n, affine{});
+      },
+      [&](std::size_t i) { return affine{}(in[i]); });
+}
+
+TEST_CASE("DeviceTransform::Transform of three inputs of different item sizes", "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(109);
+  INFO("seed " << seed);
+  const std::size_t size = 200016;
+  const auto a           = strata_test::random_vector<float>(size, seed, -4.0, 4.0);
+  const auto b           = strata_test::random_vector<std::int8_t>(size, seed + 1);
+  const auto c           = strata_test::random_vector<std::uint64_t>(size, seed + 2);
+  strata_test::device_buffer<float> d_a(a);
+  strata_test::device_buffer<std::int8_t> d_b(b);
+  strata_test::device_buffer<std::uint64_t> d_c(c);
+  strata_test::device_buffer<double> d_out(size);
+  check_transform(
+      d_out,
+      [&](std::size_t offset, std::size_t n) {
+        std::size_t bytes = 0;
+        // The temporary-storage form: one byte, then the same transform.
+        const cudaError_t query = strata::DeviceTransform::Transform(
+            nullptr, bytes, cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset, d_c.data() + offset),
+            d_out.data() + offset, static_cast<std::int64_t>(n), mix{});
+        if (query != cudaSuccess || bytes != 1)
+        {
+          return cudaErrorUnknown;
+        }
+        strata_test::device_buffer<unsigned char> d_temp(bytes);
+        return strata::DeviceTransform::Transform(
+            d_temp.data(), bytes,
+            cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset, d_c.data() + offset),
+            d_out.data() + offset, static_cast<std::int64_t>(n), mix{});
+      },
+      [&](std::size_t i) { return mix{}(a[i], b[i], c[i]); });
+}
+
+TEST_CASE("DeviceTransform::Transform of a pointer and a counting iterator", "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(113);
+  INFO("seed " << seed);
+  const std::size_t size = 300016;
+  const auto a           = strata_test::random_vector<std::int64_t>(size, seed, -1e9, 1e9);
+  strata_test::device_buffer<std::int64_t> d_a(a);
+  strata_test::device_buffer<std::int64_t> d_out(size);
+  check_transform(
+      d_out,
+      [&](std::size_t offset, std::size_t n) {
+        return strata::DeviceTransform::Transform(
+            cuda::std::make_tuple(d_a.data() + offset,
+                                  strata::CountingInputIterator<std::int64_t>(static_cast<std::int64_t>(offset))),
+            d_out.data() + offset, static_cast<int>(n), add_index{});
+      },
+      [&](std::size_t i) { return add_index{}(a[i], static_cast<std::int64_t>(i)); });
+}
+
+TEST_CASE("DeviceTransform::Transform rejects bad arguments", "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  strata_test::device_buffer<std::int32_t> d(16);
+  CHECK(strata::DeviceTransform::Transform(d.data(), d.data(), -1, affine{}) == cudaErrorInvalidValue);
+  CHECK(strata::DeviceTransform::Transform(static_cast<std::int32_t*>(nullptr), d.data(), 16, affine{})
+        == cudaErrorInvalidValue);
+  CHECK(strata::DeviceTransform::Transform(d.data(), static_cast<std::int32_t*>(nullptr), 16, affine{})
+        == cudaErrorInvalidValue);
+  // No items: nothing to do, even with null pointers.
+  CHECK(strata::DeviceTransform::Transform(static_cast<std::int32_t*>(nullptr), static_cast<std::int32_t*>(nullptr), 0,
+                                           affine{})
+        == cudaSuccess);
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+}
