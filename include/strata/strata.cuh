@@ -26,6 +26,7 @@
 // warp layer
 #include <strata/warp/warp_exchange.cuh>
 #include <strata/warp/warp_load.cuh>
+#include <strata/warp/warp_merge_sort.cuh>
 #include <strata/warp/warp_reduce.cuh>
 #include <strata/warp/warp_scan.cuh>
 #include <strata/warp/warp_store.cuh>
@@ -36,6 +37,7 @@
 #include <strata/block/block_exchange.cuh>
 #include <strata/block/block_histogram.cuh>
 #include <strata/block/block_load.cuh>
+#include <strata/block/block_merge_sort.cuh>
 #include <strata/block/block_radix_rank.cuh>
 #include <strata/block/block_radix_sort.cuh>
 #include <strata/block/block_raking_layout.cuh>
@@ -55,3 +57,7 @@
 #include <strata/iterator/discard_output_iterator.cuh>
 #include <strata/iterator/tex_obj_input_iterator.cuh>
 #include <strata/iterator/transform_input_iterator.cuh>
+
+// device layer
+#include <strata/device/device_reduce.cuh>
+#include <strata/device/device_transform.cuh>

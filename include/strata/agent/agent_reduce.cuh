@@ -46,6 +46,24 @@ inline constexpr bool can_vectorize_v =
     && (sizeof(InputT) * VECTOR_LOAD_LENGTH <= 16) && ((sizeof(InputT) * VECTOR_LOAD_LENGTH) % 4 == 0)
     && ::cuda::std::is_trivially_copyable_v<InputT>;
 
+//! A transform that also receives each item's index in the input (ArgMin / ArgMax pair items
+//! with their indices this way, so the raw input can still be read with vector loads).
+template <typename T>
+inline constexpr bool is_indexed_transform_v = false;
+
+template <typename IndexT, typename ValueT>
+struct PairWithIndex
+{
+  template <typename InputT, typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<IndexT, ValueT> operator()(const InputT& item,
+                                                                               OffsetT index) const
+  {
+    return KeyValuePair<IndexT, ValueT>(static_cast<IndexT>(index), static_cast<ValueT>(item));
+  }
+};
+template <typename IndexT, typename ValueT>
+inline constexpr bool is_indexed_transform_v<PairWithIndex<IndexT, ValueT>> = true;
+
 //! An aligned vector of VECTOR_LOAD_LENGTH items (the unit of one vector load).
 template <typename InputT, int VECTOR_LOAD_LENGTH>
 struct alignas(sizeof(InputT) * VECTOR_LOAD_LENGTH) Vector
@@ -108,23 +126,25 @@ public:
       const bool aligned = IsAligned(offset);
       InputT items[ITEMS_PER_THREAD];
       LoadFullTile(offset, tid, aligned, items);
+      OffsetT items_offset = offset;
       offset += TILE_ITEMS;
       bool first = true;
       while (block_end - offset >= OffsetT(TILE_ITEMS))
       {
         InputT next[ITEMS_PER_THREAD];
         LoadFullTile(offset, tid, aligned, next);
-        offset += TILE_ITEMS;
-        const AccumT tile_aggregate = ReduceItems(items);
+        const AccumT tile_aggregate = ReduceItems(items, items_offset, tid, aligned);
         thread_aggregate            = first ? tile_aggregate : AccumT(reduction_op(thread_aggregate, tile_aggregate));
         first                       = false;
+        items_offset                = offset;
+        offset += TILE_ITEMS;
 #pragma unroll
         for (int i = 0; i < ITEMS_PER_THREAD; ++i)
         {
           items[i] = next[i];
         }
       }
-      const AccumT tile_aggregate = ReduceItems(items);
+      const AccumT tile_aggregate = ReduceItems(items, items_offset, tid, aligned);
       thread_aggregate            = first ? tile_aggregate : AccumT(reduction_op(thread_aggregate, tile_aggregate));
       have_aggregate              = true;
     }
@@ -150,7 +170,30 @@ private:
 
   STRATA_DEVICE STRATA_FORCEINLINE AccumT Transformed(OffsetT index)
   {
-    return AccumT(transform_op(d_in[index]));
+    return Apply(d_in[index], index);
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT Apply(const InputT& item, OffsetT index)
+  {
+    if constexpr (detail::reduce::is_indexed_transform_v<TransformOpT>)
+    {
+      return AccumT(transform_op(item, index));
+    }
+    else
+    {
+      return AccumT(transform_op(item));
+    }
+  }
+
+  //! The input index of item i of this thread in the full tile at `offset`.
+  STRATA_DEVICE STRATA_FORCEINLINE static OffsetT ItemIndex(OffsetT offset, int tid, bool vectors, int i)
+  {
+    if (VECTORIZE && vectors)
+    {
+      const int v = i / VECTOR_LENGTH;
+      return offset + OffsetT((v * BLOCK_THREADS + tid) * VECTOR_LENGTH + i % VECTOR_LENGTH);
+    }
+    return offset + OffsetT(i * BLOCK_THREADS + tid);
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE bool IsAligned(OffsetT offset) const
@@ -211,13 +254,14 @@ private:
     }
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE AccumT ReduceItems(const InputT (&items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT ReduceItems(const InputT (&items)[ITEMS_PER_THREAD], OffsetT offset, int tid,
+                                                      bool vectors)
   {
     AccumT transformed[ITEMS_PER_THREAD];
 #pragma unroll
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      transformed[i] = AccumT(transform_op(items[i]));
+      transformed[i] = Apply(items[i], ItemIndex(offset, tid, vectors, i));
     }
     return ThreadReduce(transformed, reduction_op);
   }

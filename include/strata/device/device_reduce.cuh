@@ -5,7 +5,6 @@
 #include <strata/config.cuh>
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
-#include <strata/iterator/arg_index_input_iterator.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util_type.cuh>
 
@@ -105,7 +104,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_stora
       transform_op);
 }
 
-//! ArgMin / ArgMax: the input paired with its indices (of type IndexT), reduced with the
+//! ArgMin / ArgMax: every item paired with its index (of type IndexT) as it is loaded, reduced with the
 //! first-of-equals pair operator; an empty input gives (1, init_value) as in CUB.
 template <typename PairOpT, typename IndexT, typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,
           typename ValueT>
@@ -121,13 +120,13 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunArg(void* d_temp_storage, size_t& temp_st
   {
     return cudaErrorInvalidValue;
   }
-  using OffsetT  = offset_t<NumItemsT>;
-  using PairT    = KeyValuePair<IndexT, ValueT>;
-  using IndexedT = ArgIndexInputIterator<InputIteratorT, IndexT, ValueT>;
-  using InitT    = empty_problem_init_t<PairT>;
-  return DispatchReduce<IndexedT, OutputIteratorT, OffsetT, PairOpT, InitT, PairT>::Dispatch(
-      d_temp_storage, temp_storage_bytes, IndexedT(d_in), d_out, static_cast<OffsetT>(num_items), PairOpT{},
-      InitT{PairT(IndexT(1), init_value)}, stream);
+  using OffsetT = offset_t<NumItemsT>;
+  using PairT   = KeyValuePair<IndexT, ValueT>;
+  using InitT   = empty_problem_init_t<PairT>;
+  using MakeT   = PairWithIndex<IndexT, ValueT>;
+  return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, PairOpT, InitT, PairT, MakeT>::Dispatch(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, static_cast<OffsetT>(num_items), PairOpT{},
+      InitT{PairT(IndexT(1), init_value)}, stream, MakeT{});
 }
 } // namespace reduce
 } // namespace detail
