@@ -229,10 +229,12 @@ private:
 
   //! The barrier of a round whose merges span `group_threads` threads. Groups of at most a warp
   //! touch only their own warp's part of the shared memory, so in a block of whole warps a warp
-  //! barrier suffices there: most rounds of a block sort avoid __syncthreads.
+  //! barrier suffices there: most rounds of a block sort avoid __syncthreads. (Not when keys and
+  //! values of different sizes share the memory: a warp's values then overlap other warps' keys.)
+  template <bool WARP_LOCAL>
   STRATA_DEVICE STRATA_FORCEINLINE void SyncGroup(int group_threads) const
   {
-    if (NUM_THREADS > detail::warp_threads && group_threads <= detail::warp_threads)
+    if (WARP_LOCAL && NUM_THREADS > detail::warp_threads && group_threads <= detail::warp_threads)
     {
       __syncwarp();
     }
@@ -259,6 +261,7 @@ private:
       }
     }
     StableOddEvenSort(keys, items, compare_op);
+    constexpr bool WARP_LOCAL = ::cuda::std::is_same_v<ItemsT, NullType> || sizeof(KeyT) == sizeof(ValueT);
 
     // Round r merges pairs of runs of `run` items (the outputs of 2^r threads) into one.
 #pragma unroll 1
@@ -270,14 +273,14 @@ private:
       const int run2_begin = run1_begin + run;
       const int diag       = first - run1_begin; // this thread's first output within the merge
 
-      SyncGroup(threads / 2); // the previous round's readers of this thread's slots are done
+      SyncGroup<WARP_LOCAL>(threads / 2); // the previous round's readers of this thread's slots are done
       const PaddedView<KeyT> shared_keys{temp_storage.keys_shared, 0};
 #pragma unroll
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
         shared_keys[first + i] = keys[i];
       }
-      SyncGroup(threads);
+      SyncGroup<WARP_LOCAL>(threads);
       const int split = MergePath(shared_keys + run1_begin, shared_keys + run2_begin, run, run, diag, compare_op);
       int indices[ITEMS_PER_THREAD];
       SerialMerge(shared_keys, run1_begin + split, run2_begin + (diag - split), run - split, run - (diag - split), keys,
@@ -285,13 +288,13 @@ private:
       if constexpr (!::cuda::std::is_same_v<ItemsT, NullType>)
       {
         const PaddedView<ValueT> shared_items{temp_storage.items_shared, 0};
-        SyncGroup(threads); // the keys' reads are done before the values overwrite them
+        SyncGroup<WARP_LOCAL>(threads); // the keys' reads are done before the values overwrite them
 #pragma unroll
         for (int i = 0; i < ITEMS_PER_THREAD; ++i)
         {
           shared_items[first + i] = items[i];
         }
-        SyncGroup(threads);
+        SyncGroup<WARP_LOCAL>(threads);
 #pragma unroll
         for (int i = 0; i < ITEMS_PER_THREAD; ++i)
         {
