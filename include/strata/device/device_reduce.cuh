@@ -27,20 +27,6 @@ using non_void_value_t =
     ::cuda::std::conditional_t<::cuda::std::is_void_v<typename ::cuda::std::iterator_traits<IteratorT>::value_type>,
                                FallbackT, typename ::cuda::std::iterator_traits<IteratorT>::value_type>;
 
-//! Checks the item count of a call and turns it into the offset type.
-template <typename NumItemsT>
-STRATA_HOST_DEVICE bool ValidCount(NumItemsT num_items)
-{
-  if constexpr (::cuda::std::is_signed_v<NumItemsT>)
-  {
-    return num_items >= 0;
-  }
-  else
-  {
-    return true;
-  }
-}
-
 //! The largest and lowest finite values of T: the initial values of Min and Max (as in CUB).
 template <typename T>
 STRATA_HOST_DEVICE T Highest()
@@ -92,7 +78,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_stora
                                         OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op,
                                         InitT init, cudaStream_t stream, TransformOpT transform_op = {})
 {
-  if (!ValidCount(num_items))
+  if (!IsValidCount(num_items))
   {
     return cudaErrorInvalidValue;
   }
@@ -112,11 +98,11 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunArg(void* d_temp_storage, size_t& temp_st
                                            OutputIteratorT d_out, NumItemsT num_items, ValueT init_value,
                                            cudaStream_t stream)
 {
-  if (!ValidCount(num_items))
+  if (!IsValidCount(num_items))
   {
     return cudaErrorInvalidValue;
   }
-  if (d_temp_storage != nullptr && num_items > 0 && IsNullPointer(d_in))
+  if (d_temp_storage != nullptr && num_items > 0 && detail::IsNullPointer(d_in))
   {
     return cudaErrorInvalidValue;
   }
@@ -273,7 +259,7 @@ private:
            IndexOutIteratorT d_index_out, NumItemsT num_items, bool minimum, cudaStream_t stream)
   {
     if (d_temp_storage != nullptr
-        && (detail::reduce::IsNullPointer(d_extremum_out) || detail::reduce::IsNullPointer(d_index_out)))
+        && (detail::IsNullPointer(d_extremum_out) || detail::IsNullPointer(d_index_out)))
     {
       return cudaErrorInvalidValue;
     }

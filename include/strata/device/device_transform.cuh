@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/detail/device_arguments.cuh>
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_transform.cuh>
 
@@ -16,40 +17,24 @@ namespace detail
 {
 namespace transform
 {
-template <typename IteratorT>
-STRATA_HOST_DEVICE bool IsNull(const IteratorT& it)
-{
-  if constexpr (::cuda::std::is_pointer_v<IteratorT>)
-  {
-    return it == nullptr;
-  }
-  else
-  {
-    return false;
-  }
-}
-
 template <typename NumItemsT, typename OutputIteratorT, typename TransformOpT, typename... InputIteratorTs>
 STRATA_RUNTIME_FUNCTION cudaError_t Run(::cuda::std::tuple<InputIteratorTs...> inputs, OutputIteratorT output,
                                         NumItemsT num_items, TransformOpT transform_op, cudaStream_t stream)
 {
-  if constexpr (::cuda::std::is_signed_v<NumItemsT>)
+  if (!IsValidCount(num_items))
   {
-    if (num_items < 0)
-    {
-      return cudaErrorInvalidValue;
-    }
+    return cudaErrorInvalidValue;
   }
   if (num_items == 0)
   {
     return cudaSuccess;
   }
-  const bool null_input = ::cuda::std::apply([](const auto&... in) { return (IsNull(in) || ...); }, inputs);
-  if (null_input || IsNull(output))
+  const bool null_input = ::cuda::std::apply([](const auto&... in) { return (IsNullPointer(in) || ...); }, inputs);
+  if (null_input || IsNullPointer(output))
   {
     return cudaErrorInvalidValue;
   }
-  using OffsetT = ::cuda::std::conditional_t<(sizeof(NumItemsT) <= 4), ::cuda::std::uint32_t, ::cuda::std::uint64_t>;
+  using OffsetT = offset_t<NumItemsT>;
   return DispatchTransform<OffsetT, TransformOpT, OutputIteratorT, InputIteratorTs...>::Dispatch(
       inputs, output, static_cast<OffsetT>(num_items), transform_op, stream);
 }

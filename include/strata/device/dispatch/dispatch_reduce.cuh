@@ -4,6 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_reduce.cuh>
+#include <strata/detail/device_arguments.cuh>
 #include <strata/device/dispatch/tuning/tuning_reduce.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -42,9 +43,6 @@ inline constexpr bool is_empty_problem_init_v = false;
 template <typename T>
 inline constexpr bool is_empty_problem_init_v<empty_problem_init_t<T>> = true;
 
-//! The offset type of a device call with `NumItemsT` items: 32 bits where they suffice.
-template <typename NumItemsT>
-using offset_t = ::cuda::std::conditional_t<(sizeof(NumItemsT) <= 4), ::cuda::std::uint32_t, ::cuda::std::uint64_t>;
 } // namespace reduce
 } // namespace detail
 
@@ -104,26 +102,6 @@ DeviceReduceSingleTileKernel(InputIteratorT d_in, OutputIteratorT d_out, OffsetT
 }
 
 STRATA_KERNELS_END
-
-namespace detail
-{
-namespace reduce
-{
-//! Whether an iterator is a null pointer (iterators that are not pointers never are).
-template <typename IteratorT>
-STRATA_HOST_DEVICE bool IsNullPointer(const IteratorT& it)
-{
-  if constexpr (::cuda::std::is_pointer_v<IteratorT>)
-  {
-    return it == nullptr;
-  }
-  else
-  {
-    return false;
-  }
-}
-} // namespace reduce
-} // namespace detail
 
 //! Dispatches a reduction of num_items items of d_in, each first passed through transform_op,
 //! with reduction_op and init, into *d_out. Inputs up to the policy's SINGLE_BLOCK_MAX_ITEMS
@@ -221,7 +199,7 @@ struct DispatchReduce
                                                       TransformOpT transform_op = {})
   {
     if (d_temp_storage != nullptr
-        && (detail::reduce::IsNullPointer(d_out) || (num_items > 0 && detail::reduce::IsNullPointer(d_in))))
+        && (detail::IsNullPointer(d_out) || (num_items > 0 && detail::IsNullPointer(d_in))))
     {
       return cudaErrorInvalidValue;
     }
