@@ -58,6 +58,12 @@
 #include <strata/iterator/tex_obj_input_iterator.cuh>
 #include <strata/iterator/transform_input_iterator.cuh>
 
+// grid
+#include <strata/grid/grid_even_share.cuh>
+#include <strata/grid/grid_mapping.cuh>
+#include <strata/grid/grid_queue.cuh>
+
 // device layer
+#include <strata/device/device_for.cuh>
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_transform.cuh>
