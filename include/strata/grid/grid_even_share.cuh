@@ -60,9 +60,10 @@ public:
     normal_base_offset        = OffsetT(big_shares) * OffsetT(tile_items);
   }
 
-  //! Block block_id's range under GRID_MAPPING_RAKE.
+  //! Block block_id's range under GRID_MAPPING_RAKE (callable on the host too, e.g. to check a
+  //! mapping).
   template <int TILE_ITEMS>
-  STRATA_DEVICE STRATA_FORCEINLINE void BlockInitRake(int block_id)
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE void BlockInitRake(int block_id)
   {
     block_stride = TILE_ITEMS;
     if (block_id < big_shares)
@@ -76,11 +77,16 @@ public:
       const OffsetT the_end = block_offset + normal_share_items;
       block_end             = the_end < num_items ? the_end : num_items;
     }
+    else
+    {
+      block_offset = num_items; // a block beyond the tiles gets an empty range
+      block_end    = num_items;
+    }
   }
 
-  //! Block block_id's tiles under GRID_MAPPING_STRIP_MINE.
+  //! Block block_id's tiles under GRID_MAPPING_STRIP_MINE (callable on the host too).
   template <int TILE_ITEMS>
-  STRATA_DEVICE STRATA_FORCEINLINE void BlockInitStripMine(int block_id)
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE void BlockInitStripMine(int block_id)
   {
     block_stride = OffsetT(grid_size) * OffsetT(TILE_ITEMS);
     block_offset = OffsetT(block_id) * OffsetT(TILE_ITEMS);

@@ -53,7 +53,7 @@ struct policy_hub
     static constexpr int BLOCKS_PER_SM          = 4;
   };
 
-  //! Measured on the H100 (see docs/performance.md).
+  //! The policy the H100 runs; its results against CUB are in docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
