@@ -2,8 +2,11 @@
 // key-value pairs, full and partial tiles (valid_items, oob_default), ascending and with a custom
 // (descending) comparator, both constructors, over integers, float (+-0.0 compare equal), double,
 // __half and the custom struct, power-of-two blocks from 32 to 1024 threads and 2D/3D shapes,
-// items per thread in {1, 3, 4, 7, 11}; against std::stable_sort. Keys repeat a lot, and values
-// carry input positions, so stability is checked exactly. Also MergePath and SerialMerge alone.
+// items per thread in {1, 3, 4, 5, 7, 11}; against std::stable_sort. Keys repeat a lot, and values
+// carry input positions, so stability is checked exactly; partial tiles are checked whole (the
+// oob_default copies follow the valid keys). Also one TempStorage reused after __syncthreads(),
+// and MergePath and SerialMerge alone. (Blocks of other than a power of two threads, e.g. 96, do
+// not compile, as in CUB.)
 #include <strata/block/block_merge_sort.cuh>
 
 #include "common/test_common.cuh"
@@ -216,21 +219,27 @@ void check_merge_sort(std::uint64_t salt)
         return descending ? host_less(ky, kx) : host_less(kx, ky);
       });
       std::vector<KeyT> expected_keys;
-      std::vector<KeyT> actual_keys(keys_out.begin() + b * TILE, keys_out.begin() + b * TILE + count);
+      const std::vector<KeyT> actual_keys(keys_out.begin() + b * TILE, keys_out.begin() + (b + 1) * TILE);
       for (int p : order)
       {
         expected_keys.push_back(keys[b * TILE + p]);
       }
+      // The whole tile is sorted: after the valid keys come the oob_default copies, in input order.
+      for (int p = count; p < TILE; ++p)
+      {
+        order.push_back(p);
+        expected_keys.push_back(oob);
+      }
       // Bitwise: -0.0 and +0.0 must keep their input order.
       std::size_t bit_mismatches = 0;
-      for (int p = 0; p < count; ++p)
+      for (int p = 0; p < TILE; ++p)
       {
         bit_mismatches += std::memcmp(&expected_keys[p], &actual_keys[p], sizeof(KeyT)) != 0;
       }
       CHECK(bit_mismatches == 0);
       if (ConfigT::pairs)
       {
-        const std::vector<int> actual_values(values_out.begin() + b * TILE, values_out.begin() + b * TILE + count);
+        const std::vector<int> actual_values(values_out.begin() + b * TILE, values_out.begin() + (b + 1) * TILE);
         strata_test::check_equal(order, actual_values);
       }
     }
@@ -267,6 +276,45 @@ __global__ void merge_primitives_kernel(const int* runs, int count1, int count2,
   {
     merged[diag + i]      = keys[i];
     indices_out[diag + i] = indices[i];
+  }
+}
+
+//! One TempStorage for two sorts of one block, with a __syncthreads() between them: first the
+//! keys of tile 2b ascending, then the pairs of tile 2b + 1 descending, the first valid[b] of them.
+constexpr int reuse_threads = 64;
+constexpr int reuse_items   = 5;
+constexpr int reuse_tile    = reuse_threads * reuse_items;
+using reuse_sort            = strata::BlockMergeSort<int, reuse_threads, reuse_items, int>;
+
+__global__ void __launch_bounds__(reuse_threads)
+    merge_reuse_kernel(const int* keys_in, const int* valid, int* keys_out, int* values_out)
+{
+  __shared__ reuse_sort::TempStorage storage;
+  const int rank = static_cast<int>(threadIdx.x);
+  int keys[reuse_items];
+  int values[reuse_items];
+  for (int tile = 2 * static_cast<int>(blockIdx.x); tile < 2 * static_cast<int>(blockIdx.x) + 2; ++tile)
+  {
+    const int base = tile * reuse_tile;
+    for (int i = 0; i < reuse_items; ++i)
+    {
+      keys[i]   = keys_in[base + rank * reuse_items + i];
+      values[i] = rank * reuse_items + i;
+    }
+    if (tile % 2 == 0)
+    {
+      reuse_sort(storage).Sort(keys, less_op{});
+    }
+    else
+    {
+      __syncthreads(); // the first sort's last reads of the storage are done
+      reuse_sort(storage).StableSort(keys, values, greater_op{}, valid[blockIdx.x], -1000);
+    }
+    for (int i = 0; i < reuse_items; ++i)
+    {
+      keys_out[base + rank * reuse_items + i]   = keys[i];
+      values_out[base + rank * reuse_items + i] = values[i];
+    }
   }
 }
 } // namespace
@@ -316,8 +364,59 @@ TEST_CASE("MergePath and SerialMerge merge two sorted runs stably", "[block][mer
   const std::vector<int> splits = d_split.download();
   for (int t = 0; t < 32; ++t)
   {
-    const int from_first = static_cast<int>(std::count_if(order.begin(), order.begin() + 4 * t,
-                                                          [&](int p) { return p < count1; }));
+    const int from_first =
+        static_cast<int>(std::count_if(order.begin(), order.begin() + 4 * t, [&](int p) { return p < count1; }));
     CHECK(splits[t] == from_first);
+  }
+}
+
+TEST_CASE("BlockMergeSort reuses its TempStorage after __syncthreads()", "[block][merge_sort]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(149);
+  INFO("seed " << seed);
+  const std::vector<int> keys = repeating_keys<int>(std::size_t(2) * merge_blocks * reuse_tile, seed);
+  strata_test::generator<int> gen(seed + 1);
+  const std::vector<int> valid = {reuse_tile, reuse_tile - 1, gen(1, reuse_tile), 0};
+
+  strata_test::device_buffer<int> d_keys(keys);
+  strata_test::device_buffer<int> d_valid(valid);
+  strata_test::device_buffer<int> d_keys_out(keys.size());
+  strata_test::device_buffer<int> d_values_out(keys.size());
+  d_keys_out.poison();
+  d_values_out.poison();
+  merge_reuse_kernel<<<merge_blocks, reuse_threads>>>(d_keys.data(), d_valid.data(), d_keys_out.data(),
+                                                      d_values_out.data());
+  strata_test::check_launch();
+  const std::vector<int> keys_out   = d_keys_out.download();
+  const std::vector<int> values_out = d_values_out.download();
+  for (int tile = 0; tile < 2 * merge_blocks; ++tile)
+  {
+    const bool second = tile % 2 == 1;
+    const int count   = second ? valid[tile / 2] : reuse_tile;
+    const int base    = tile * reuse_tile;
+    INFO("tile " << tile << ", " << count << " valid items");
+    std::vector<int> order(count);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y)
+                     { return second ? keys[base + y] < keys[base + x] : keys[base + x] < keys[base + y]; });
+    std::vector<int> expected_keys;
+    for (int p : order)
+    {
+      expected_keys.push_back(keys[base + p]);
+    }
+    for (int p = count; p < reuse_tile; ++p) // the oob_default copies, in input order
+    {
+      order.push_back(p);
+      expected_keys.push_back(-1000);
+    }
+    strata_test::check_equal(expected_keys,
+                             std::vector<int>(keys_out.begin() + base, keys_out.begin() + base + reuse_tile));
+    if (second)
+    {
+      strata_test::check_equal(order,
+                               std::vector<int>(values_out.begin() + base, values_out.begin() + base + reuse_tile));
+    }
   }
 }

@@ -100,9 +100,13 @@ class BlockMergeSortStrategy
   //! extra address arithmetic cost more than it saved (measured on the H100: u64 x 8 and u32 x 16
   //! per thread gained 9-20%, u32 x 8 lost 6%).
   static constexpr bool PADDED = NUM_THREADS > 1 && (ITEMS_PER_THREAD * sizeof(KeyT)) % 64 == 0;
-  static constexpr int SLOTS       = TILE_ITEMS + (PADDED ? TILE_ITEMS / 32 : 0);
+  static constexpr int SLOTS   = TILE_ITEMS + (PADDED ? TILE_ITEMS / 32 : 0);
+  //! 16-byte alignment (at least) lets the compiler write a thread's unpadded run with 16-byte
+  //! stores: for u32 x 8 per thread, 2 stores with 2-way bank conflicts instead of 8 with 8-way.
+  static constexpr int ITEM_ALIGNMENT = alignof(KeyT) > alignof(ValueT) ? alignof(KeyT) : alignof(ValueT);
+  static constexpr int ALIGNMENT      = ITEM_ALIGNMENT > 16 ? ITEM_ALIGNMENT : 16;
 
-  union _TempStorage
+  union alignas(ALIGNMENT) _TempStorage
   {
     KeyT keys_shared[SLOTS];
     ValueT items_shared[SLOTS];
@@ -161,7 +165,9 @@ public:
 
   //! Sorts the first valid_items keys of the tile (in blocked order); the others are first
   //! replaced by oob_default, which must not order before any valid key. The first valid_items
-  //! outputs are the sorted valid keys.
+  //! outputs are the sorted valid keys; the whole tile is sorted, so the rest are the copies of
+  //! oob_default. (CUB documents the same, but its implementation merges only the valid items and
+  //! leaves the outputs past valid_items unspecified; portable code reads only the first ones.)
   template <typename CompareOp>
   STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op, int valid_items,
                                              KeyT oob_default)
@@ -179,7 +185,8 @@ public:
   }
 
   //! Sorts the first valid_items pairs by key (see the keys-only form); the values of the items
-  //! past valid_items go along with their oob_default keys.
+  //! past valid_items go along with their oob_default keys. With IS_LAST_TILE false, valid_items
+  //! and oob_default are ignored and the whole tile is sorted.
   template <typename CompareOp, bool IS_LAST_TILE = true>
   STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
                                              CompareOp compare_op, int valid_items, KeyT oob_default)
@@ -308,8 +315,10 @@ private:
 //! Sorts the keys (or key-value pairs) of a thread block, ITEMS_PER_THREAD per thread in a
 //! blocked arrangement, by any strict weak order `compare_op(a, b)` ("a goes before b"): a stable
 //! merge sort (Sort and StableSort are the same here). Partial tiles: the keys past valid_items
-//! are replaced by oob_default first, which must not order before any valid key. The block has a
-//! power-of-two number of threads (BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z), ranked row-major.
+//! are replaced by oob_default first, which must not order before any valid key. As in CUB, the
+//! block has a power-of-two number of threads (BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ranked
+//! row-major; a static_assert says so otherwise, e.g. for 96 threads) and ITEMS_PER_THREAD is any
+//! positive count.
 //! Every member synchronizes the block; call `__syncthreads()` before reusing the TempStorage.
 //!
 //! \code
