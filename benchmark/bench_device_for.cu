@@ -1,8 +1,9 @@
-// DeviceFor (ForEach, ForEachCopy, Bulk), strata and CUB side by side on the same device buffers,
-// at 2^16, 2^20, 2^24 and 2^28 items of u32, f32 and u64. ForEach updates every item in place
-// (bytes: read + write); ForEachCopy hands every item to an operator that only compares it
-// (bytes: read); Bulk writes one item per index (bytes: write). Inputs smaller than 256 MiB
-// rotate through copies so no run finds them in L2.
+// DeviceFor (ForEachN, ForEach, ForEachCopyN, ForEachCopy, Bulk), strata and CUB side by side on
+// the same device buffers, at 2^16, 2^20, 2^24 and 2^28 items of u32, f32 and u64, with
+// cudaMemcpy device to device as the bandwidth ceiling. Every run takes the next copy of a
+// rotating buffer (bench_common.cuh), so none finds its data in L2. Bytes: ForEach* update every
+// item in place (read + write); ForEachCopy* hand every item to an operator that only compares
+// it (read); Bulk writes one item per index (write).
 #include <strata/device/device_for.cuh>
 
 #include <cub/device/device_for.cuh>
@@ -11,51 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <memory>
 
 namespace
 {
-constexpr std::size_t rotation_bytes = std::size_t(256) << 20;
-
-//! `copies` random copies of an n-item buffer side by side; next() hands them out in turn.
-template <typename T>
-class rotating_buffer
-{
-public:
-  explicit rotating_buffer(std::size_t n)
-      : n_(n)
-      , copies_(n * sizeof(T) >= rotation_bytes ? 1 : rotation_bytes / (n * sizeof(T)))
-      , buffer_(n * copies_)
-  {
-    bench::fill_random(buffer_, 2031 + n);
-  }
-  T* next()
-  {
-    T* at = buffer_.data() + (turn_ % copies_) * n_;
-    ++turn_;
-    return at;
-  }
-
-private:
-  std::size_t n_;
-  std::size_t copies_;
-  bench::device_buffer<T> buffer_;
-  std::size_t turn_ = 0;
-};
-
-template <typename T>
-rotating_buffer<T>& buffer(std::size_t n)
-{
-  static std::map<std::size_t, std::unique_ptr<rotating_buffer<T>>> buffers;
-  auto& slot = buffers[n];
-  if (!slot)
-  {
-    slot = std::make_unique<rotating_buffer<T>>(n);
-  }
-  return *slot;
-}
-
 struct affine_in_place
 {
   template <typename T>
@@ -98,67 +57,107 @@ int* found_flag()
 
 enum class kind
 {
+  for_each_n,
   for_each,
+  for_each_copy_n,
   for_each_copy,
   bulk
 };
+
+//! One call of KIND over the n items at d, by strata (STRATA) or CUB. The item counts are
+//! int64_t, as a user with large data passes them; ForEach and ForEachCopy take iterators.
+template <kind KIND, bool STRATA, typename T>
+cudaError_t call(T* d, std::int64_t n, cudaStream_t stream)
+{
+  if constexpr (KIND == kind::for_each_n)
+  {
+    return STRATA ? strata::DeviceFor::ForEachN(d, n, affine_in_place{}, stream)
+                  : cub::DeviceFor::ForEachN(d, n, affine_in_place{}, stream);
+  }
+  else if constexpr (KIND == kind::for_each)
+  {
+    return STRATA ? strata::DeviceFor::ForEach(d, d + n, affine_in_place{}, stream)
+                  : cub::DeviceFor::ForEach(d, d + n, affine_in_place{}, stream);
+  }
+  else if constexpr (KIND == kind::for_each_copy_n)
+  {
+    return STRATA ? strata::DeviceFor::ForEachCopyN(d, n, find_magic<T>{found_flag()}, stream)
+                  : cub::DeviceFor::ForEachCopyN(d, n, find_magic<T>{found_flag()}, stream);
+  }
+  else if constexpr (KIND == kind::for_each_copy)
+  {
+    return STRATA ? strata::DeviceFor::ForEachCopy(d, d + n, find_magic<T>{found_flag()}, stream)
+                  : cub::DeviceFor::ForEachCopy(d, d + n, find_magic<T>{found_flag()}, stream);
+  }
+  else
+  {
+    return STRATA ? strata::DeviceFor::Bulk(n, write_index<T>{d}, stream)
+                  : cub::DeviceFor::Bulk(n, write_index<T>{d}, stream);
+  }
+}
 
 template <typename T, kind KIND, bool STRATA>
 void run(benchmark::State& state)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& data          = buffer<T>(n);
-  bench::time_iterations(state, [&](cudaStream_t stream) {
-    T* d         = data.next();
-    const auto m = static_cast<std::int64_t>(n);
-    cudaError_t error;
-    if constexpr (KIND == kind::for_each)
-    {
-      error = STRATA ? strata::DeviceFor::ForEachN(d, m, affine_in_place{}, stream)
-                     : cub::DeviceFor::ForEachN(d, m, affine_in_place{}, stream);
-    }
-    else if constexpr (KIND == kind::for_each_copy)
-    {
-      error = STRATA ? strata::DeviceFor::ForEachCopyN(d, m, find_magic<T>{found_flag()}, stream)
-                     : cub::DeviceFor::ForEachCopyN(d, m, find_magic<T>{found_flag()}, stream);
-    }
-    else
-    {
-      error = STRATA ? strata::DeviceFor::Bulk(m, write_index<T>{d}, stream)
-                     : cub::DeviceFor::Bulk(m, write_index<T>{d}, stream);
-    }
-    bench::check(error, "DeviceFor");
-  });
-  const std::size_t bytes = KIND == kind::for_each ? 2 * n * sizeof(T) : n * sizeof(T);
+  auto& data          = bench::shared_rotating_buffer<T>(n);
+  bench::time_iterations(
+      state, [&](cudaStream_t stream)
+      { bench::check(call<KIND, STRATA>(data.next(), static_cast<std::int64_t>(n), stream), "DeviceFor"); });
+  const bool read_write   = KIND == kind::for_each_n || KIND == kind::for_each;
+  const std::size_t bytes = (read_write ? 2 : 1) * n * sizeof(T);
   bench::set_throughput(state, n, bytes);
+}
+
+//! cudaMemcpy device to device of n items of T (bytes: read + write): the ceiling.
+template <typename T>
+void memcpy_d2d(benchmark::State& state)
+{
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  auto& in            = bench::shared_rotating_buffer<T>(n);
+  static bench::device_buffer<T> out(std::size_t(1) << 28);
+  bench::time_iterations(
+      state,
+      [&](cudaStream_t stream) {
+        bench::check(cudaMemcpyAsync(out.data(), in.next(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream), "memcpy");
+      });
+  bench::set_throughput(state, n, 2 * n * sizeof(T));
 }
 } // namespace
 
-#define STRATA_BENCH_FOR(KIND, NAME, T)                                                                                \
-  BENCHMARK((run<T, kind::KIND, true>))                                                                                \
-      ->Name("DeviceFor::" NAME "/strata/" #T)                                                                         \
-      ->RangeMultiplier(16)                                                                                            \
-      ->Range(1 << 16, 1 << 28)                                                                                        \
-      ->UseManualTime()                                                                                                \
-      ->Unit(benchmark::kMicrosecond);                                                                                 \
-  BENCHMARK((run<T, kind::KIND, false>))                                                                               \
-      ->Name("DeviceFor::" NAME "/cub/" #T)                                                                            \
+#define STRATA_BENCH_REGISTER(FUNC, NAME)                                                                              \
+  BENCHMARK(FUNC)                                                                                                      \
+      ->Name(NAME)                                                                                                     \
       ->RangeMultiplier(16)                                                                                            \
       ->Range(1 << 16, 1 << 28)                                                                                        \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
 
+// Rows '<algorithm>/strata/<type>/<items>' and '<algorithm>/cub/<type>/<items>', which
+// scripts/bench-summary and scripts/bench-report pair into a strata/CUB ratio.
+#define STRATA_BENCH_FOR(KIND, NAME, T)                                                                                \
+  STRATA_BENCH_REGISTER((run<T, kind::KIND, true>), "DeviceFor::" NAME "/strata/" #T);                                 \
+  STRATA_BENCH_REGISTER((run<T, kind::KIND, false>), "DeviceFor::" NAME "/cub/" #T)
+
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using f32 = float;
 
-STRATA_BENCH_FOR(for_each, "ForEachN", u32);
-STRATA_BENCH_FOR(for_each, "ForEachN", f32);
-STRATA_BENCH_FOR(for_each, "ForEachN", u64);
-STRATA_BENCH_FOR(for_each_copy, "ForEachCopyN", u32);
-STRATA_BENCH_FOR(for_each_copy, "ForEachCopyN", f32);
-STRATA_BENCH_FOR(for_each_copy, "ForEachCopyN", u64);
+STRATA_BENCH_FOR(for_each_n, "ForEachN", u32);
+STRATA_BENCH_FOR(for_each_n, "ForEachN", f32);
+STRATA_BENCH_FOR(for_each_n, "ForEachN", u64);
+STRATA_BENCH_FOR(for_each, "ForEach", u32);
+STRATA_BENCH_FOR(for_each, "ForEach", f32);
+STRATA_BENCH_FOR(for_each, "ForEach", u64);
+STRATA_BENCH_FOR(for_each_copy_n, "ForEachCopyN", u32);
+STRATA_BENCH_FOR(for_each_copy_n, "ForEachCopyN", f32);
+STRATA_BENCH_FOR(for_each_copy_n, "ForEachCopyN", u64);
+STRATA_BENCH_FOR(for_each_copy, "ForEachCopy", u32);
+STRATA_BENCH_FOR(for_each_copy, "ForEachCopy", f32);
+STRATA_BENCH_FOR(for_each_copy, "ForEachCopy", u64);
 STRATA_BENCH_FOR(bulk, "Bulk", u32);
+STRATA_BENCH_FOR(bulk, "Bulk", f32);
 STRATA_BENCH_FOR(bulk, "Bulk", u64);
+STRATA_BENCH_REGISTER(memcpy_d2d<u32>, "cudaMemcpy/u32");
 
 BENCHMARK_MAIN();

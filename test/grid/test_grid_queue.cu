@@ -6,6 +6,7 @@
 #include "common/test_common.cuh"
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
 
 namespace
@@ -40,10 +41,16 @@ __global__ void fill_from_device(strata::GridQueue<int> queue, int* starts)
 }
 } // namespace
 
+TEST_CASE("GridQueue::AllocationSize holds two counters (host)", "[grid][host]")
+{
+  constexpr std::size_t int_bytes = strata::GridQueue<int>::AllocationSize(); // usable at compile time
+  CHECK(int_bytes == 2 * sizeof(int));
+  CHECK(strata::GridQueue<unsigned long long>::AllocationSize() == 2 * sizeof(unsigned long long));
+}
+
 TEST_CASE("GridQueue hands out every item once", "[grid]")
 {
   STRATA_TEST_REQUIRE_GPU();
-  CHECK(strata::GridQueue<int>::AllocationSize() == 2 * sizeof(int));
   strata_test::device_buffer<unsigned char> d_storage(strata::GridQueue<int>::AllocationSize());
   strata::GridQueue<int> queue(d_storage.data());
   for (int fill_size : {1, 1000, 123457})

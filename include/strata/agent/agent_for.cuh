@@ -1,12 +1,17 @@
 // strata/agent/agent_for.cuh: AgentFor, one thread block's tile of a DeviceFor call: an operator
-// applied to every index of the tile, or to every item of a tile of 16-byte vectors.
+// applied to every index of the tile, or to every item of a tile of 16-byte vectors; and the
+// wrappers that turn ForEach, ForEachCopy, Bulk and ForEachInExtents into operators on indices.
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/thread/thread_load.cuh>
 
+#include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
+#include <cuda/std/iterator>
+#include <cuda/std/span>
 #include <cuda/std/type_traits>
+#include <cuda/std/utility>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -23,36 +28,110 @@ struct alignas(16) Vector
   T items[vector_items<T>];
 };
 
-//! ForEach: the operator gets a reference to item i.
+// AgentFor calls its operator as op(tile_offset, local) for index tile_offset + local. The items
+// of a tile are reached from the tile's start with an int `local`, whose arithmetic cannot wrap:
+// the compiler then sees that a thread's items are distinct and issues all of their loads before
+// the first store (with an unsigned 32-bit index it could not, and each item would wait for the
+// previous one's store).
+
+//! ForEach: the operator gets a reference to the item.
 template <typename IteratorT, typename OpT>
 struct ApplyToItem
 {
   IteratorT first;
   OpT op;
   template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT i)
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
   {
-    op(first[i]);
+    op((first + tile_offset)[local]);
   }
 };
 
-//! ForEachCopy without vectors: the operator gets a copy of item i.
+//! ForEachCopy without vectors: the operator gets a copy of the item.
 template <typename IteratorT, typename OpT>
 struct ApplyToCopy
 {
   IteratorT first;
   OpT op;
   template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT i)
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
   {
-    using T = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(first[i])>>;
-    op(static_cast<T>(first[i]));
+    using T = typename ::cuda::std::iterator_traits<IteratorT>::value_type;
+    op(static_cast<T>((first + tile_offset)[local]));
+  }
+};
+
+//! Bulk: the operator gets the index as the shape's type (the kernel counts in an unsigned offset
+//! type, so that shapes of 8- and 16-bit types work too).
+template <typename ShapeT, typename OpT>
+struct ApplyToIndex
+{
+  OpT op;
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  {
+    op(static_cast<ShapeT>(tile_offset + OffsetT(local)));
+  }
+};
+
+//! ForEachInExtents: the operator gets the linear index i (as the promoted index type) and the
+//! coordinates of i in ExtentsT, the last extent varying fastest (row-major, as
+//! cuda::std::layout_right). Static extents divide by constants.
+template <typename ExtentsT, typename OpT>
+struct ApplyToCoordinates
+{
+  using index_type  = typename ExtentsT::index_type;
+  using linear_type = decltype(+index_type{});
+
+  ExtentsT extents;
+  OpT op;
+
+  template <::cuda::std::size_t R, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE OffsetT Extent() const
+  {
+    if constexpr (ExtentsT::static_extent(R) != ::cuda::std::dynamic_extent)
+    {
+      return static_cast<OffsetT>(ExtentsT::static_extent(R));
+    }
+    else
+    {
+      return static_cast<OffsetT>(extents.extent(R));
+    }
+  }
+
+  template <typename OffsetT, ::cuda::std::size_t... R>
+  STRATA_DEVICE STRATA_FORCEINLINE void Apply(OffsetT i, ::cuda::std::index_sequence<R...>)
+  {
+    constexpr ::cuda::std::size_t RANK = sizeof...(R);
+    index_type coordinates[RANK];
+    OffsetT rest = i;
+    // Peel the coordinates off from the last extent to the first (a comma fold runs in order).
+    ((coordinates[RANK - 1 - R] = static_cast<index_type>(rest % Extent<RANK - 1 - R, OffsetT>()),
+      rest /= Extent<RANK - 1 - R, OffsetT>()),
+     ...);
+    op(static_cast<linear_type>(i), coordinates[R]...);
+  }
+
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  {
+    const OffsetT i = tile_offset + OffsetT(local);
+    if constexpr (ExtentsT::rank() == 0)
+    {
+      op(static_cast<linear_type>(i));
+    }
+    else
+    {
+      Apply(i, ::cuda::std::make_index_sequence<ExtentsT::rank()>{});
+    }
   }
 };
 } // namespace for_each
 } // namespace detail
 
-//! One thread block's tile of a DeviceFor call.
+//! One thread block's tile of a DeviceFor call: op(tile_offset, local) for the indices
+//! tile_offset + local of the tile, each thread taking ITEMS_PER_THREAD indices a block apart
+//! (local = j * BLOCK_THREADS + thread), so that neighbouring threads touch neighbouring items.
 template <typename PolicyT, typename OffsetT, typename OpT>
 struct AgentFor
 {
@@ -61,7 +140,7 @@ struct AgentFor
 
   OpT op;
 
-  //! op(i) for every index of the tile at `tile_offset` with `tile_items` indices.
+  //! The tile at `tile_offset` with `tile_items` indices.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT tile_offset, int tile_items)
   {
     const int tid = int(threadIdx.x);
@@ -70,7 +149,7 @@ struct AgentFor
 #pragma unroll
       for (int i = 0; i < PolicyT::ITEMS_PER_THREAD; ++i)
       {
-        op(tile_offset + OffsetT(i * BLOCK_THREADS + tid));
+        op(tile_offset, i * BLOCK_THREADS + tid);
       }
     }
     else
@@ -81,15 +160,16 @@ struct AgentFor
         const int index = i * BLOCK_THREADS + tid;
         if (index < tile_items)
         {
-          op(tile_offset + OffsetT(index));
+          op(tile_offset, index);
         }
       }
     }
   }
 };
 
-//! One thread block's tile of ForEachCopy over an aligned pointer: VECTORS_PER_THREAD 16-byte
-//! vectors per thread, all loaded before the operator sees their items.
+//! One thread block's tile of ForEachCopy over 16-byte-aligned items: VECTORS_PER_THREAD 16-byte
+//! vectors per thread, all loaded before the operator sees their items (so that every load of
+//! the thread is in flight at once).
 template <typename PolicyT, typename OffsetT, typename T, typename OpT>
 struct AgentForCopyVectors
 {
@@ -98,7 +178,7 @@ struct AgentForCopyVectors
   static constexpr int TILE_VECTORS  = BLOCK_THREADS * PolicyT::VECTORS_PER_THREAD;
   static constexpr int TILE_ITEMS    = TILE_VECTORS * VECTOR_ITEMS;
 
-  const T* first;
+  const T* first; // 16-byte aligned
   OpT op;
 
   //! The tile of `tile_items` items at `tile_offset` (a multiple of TILE_ITEMS).
@@ -129,8 +209,19 @@ struct AgentForCopyVectors
     {
       for (int index = tid; index < tile_items; index += BLOCK_THREADS)
       {
-        op(T(first[tile_offset + OffsetT(index)]));
+        op(T((first + tile_offset)[index]));
       }
+    }
+  }
+
+  //! The `head_items` (< VECTOR_ITEMS) items just before `first`, where the input starts short of
+  //! a 16-byte boundary: one per thread.
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeHead(int head_items)
+  {
+    const int tid = int(threadIdx.x);
+    if (tid < head_items)
+    {
+      op(T(first[tid - head_items]));
     }
   }
 };

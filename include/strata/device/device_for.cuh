@@ -1,6 +1,6 @@
 // strata/device/device_for.cuh: DeviceFor, device-wide loops: an operator applied to every
-// index of a shape (Bulk) or to every item of a sequence (ForEach, ForEachN, ForEachCopy,
-// ForEachCopyN).
+// index of a shape (Bulk) or of a multi-dimensional index space (ForEachInExtents), or to every
+// item of a sequence (ForEach, ForEachN, ForEachCopy, ForEachCopyN).
 #pragma once
 
 #include <strata/config.cuh>
@@ -8,8 +8,11 @@
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_for.cuh>
 
+#include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
 #include <cuda/std/iterator>
+#include <cuda/std/limits>
+#include <cuda/std/mdspan>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -21,12 +24,13 @@ namespace for_each
 template <typename IteratorT>
 using value_t = typename ::cuda::std::iterator_traits<IteratorT>::value_type;
 
-//! Whether ForEachCopy over IteratorT may read 16-byte vectors: a pointer to trivially copyable
-//! items that pack evenly into them.
+//! Whether ForEachCopy over IteratorT may read 16-byte vectors: a pointer (not to volatile) to
+//! trivially copyable, default-constructible items that pack evenly into them.
 template <typename IteratorT>
 inline constexpr bool copy_vectorizable_v =
-    ::cuda::std::is_pointer_v<IteratorT> && ::cuda::std::is_trivially_copyable_v<value_t<IteratorT>>
-    && vector_items<value_t<IteratorT>> > 1;
+    ::cuda::std::is_pointer_v<IteratorT> && !::cuda::std::is_volatile_v<::cuda::std::remove_pointer_t<IteratorT>>
+    && ::cuda::std::is_trivially_copyable_v<value_t<IteratorT>>
+    && ::cuda::std::is_default_constructible_v<value_t<IteratorT>> && vector_items<value_t<IteratorT>> > 1;
 
 template <typename IteratorT, typename NumItemsT, typename OpT>
 STRATA_RUNTIME_FUNCTION cudaError_t ForEachN(IteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream)
@@ -47,25 +51,75 @@ STRATA_RUNTIME_FUNCTION cudaError_t ForEachCopyN(IteratorT first, NumItemsT num_
   {
     return cudaErrorInvalidValue;
   }
-  using OffsetT = offset_t<NumItemsT>;
+  using OffsetT       = offset_t<NumItemsT>;
+  const OffsetT count = static_cast<OffsetT>(num_items);
   if constexpr (copy_vectorizable_v<IteratorT>)
   {
-    using T = value_t<IteratorT>;
-    if (reinterpret_cast<::cuda::std::uintptr_t>(first) % 16 == 0)
+    // The items before the first 16-byte boundary (if the input starts at a whole item) go one
+    // per thread, the rest as vectors.
+    using T            = value_t<IteratorT>;
+    const auto address = reinterpret_cast<::cuda::std::uintptr_t>(first);
+    if (address % sizeof(T) == 0)
     {
-      return DispatchFor<OffsetT, OpT, true, T>::Dispatch(static_cast<OffsetT>(num_items), op, stream, first);
+      const int head_items = static_cast<int>((16 - address % 16) % 16 / sizeof(T));
+      if (count > OffsetT(head_items))
+      {
+        return DispatchFor<OffsetT, OpT, true, T>::Dispatch(count - OffsetT(head_items), op, stream,
+                                                            first + head_items, head_items);
+      }
     }
   }
   using WrapT = ApplyToCopy<IteratorT, OpT>;
-  return DispatchFor<OffsetT, WrapT>::Dispatch(static_cast<OffsetT>(num_items), WrapT{first, op}, stream);
+  return DispatchFor<OffsetT, WrapT>::Dispatch(count, WrapT{first, op}, stream);
+}
+
+//! The number of indices of `extents`; false if an extent is negative or the linear index does
+//! not fit the promoted index type.
+template <typename ExtentsT>
+STRATA_HOST_DEVICE bool ExtentsSize(const ExtentsT& extents, ::cuda::std::uint64_t& size)
+{
+  using linear_type = typename ApplyToCoordinates<ExtentsT, int>::linear_type;
+  size              = 1;
+  if constexpr (ExtentsT::rank() > 0)
+  {
+    constexpr auto limit = static_cast<::cuda::std::uint64_t>(::cuda::std::numeric_limits<linear_type>::max());
+    for (typename ExtentsT::rank_type r = 0; r < ExtentsT::rank(); ++r)
+    {
+      if (!IsValidCount(extents.extent(r)))
+      {
+        return false;
+      }
+      if (extents.extent(r) == 0)
+      {
+        size = 0;
+        return true;
+      }
+    }
+    for (typename ExtentsT::rank_type r = 0; r < ExtentsT::rank(); ++r)
+    {
+      const auto extent = static_cast<::cuda::std::uint64_t>(extents.extent(r));
+      if (size > limit / extent)
+      {
+        return false;
+      }
+      size *= extent;
+    }
+  }
+  return true;
 }
 } // namespace for_each
 } // namespace detail
 
-//! Device-wide loops, each one launch (none for no items) on `stream`, in no particular order of
-//! the indices or items. The forms with temporary storage exist for CUB's two-phase convention
-//! (they need none: the size query reports one byte). Returns cudaErrorInvalidValue for a
-//! negative count or shape, or a null pointer with items.
+//! Device-wide loops. Each call is one launch on `stream` (none for no items), applies the
+//! operator in no particular order and returns without waiting for it. The operator's return
+//! value, if any, is ignored. Item counts and shapes may be any integral type: 64-bit ones index
+//! more than 2^32 items. Returns cudaErrorInvalidValue for a negative count, shape or extent, a
+//! null pointer with items, or (forms with temporary storage) `temp_storage_bytes` below the
+//! size query's answer.
+//!
+//! The forms with temporary storage follow CUB's two-phase convention, though they need none:
+//! the size query (`d_temp_storage == nullptr`) writes 1 to `temp_storage_bytes` and does
+//! nothing else.
 //!
 //! \code
 //! // square every item in place
@@ -73,7 +127,11 @@ STRATA_RUNTIME_FUNCTION cudaError_t ForEachCopyN(IteratorT first, NumItemsT num_
 //! \endcode
 struct DeviceFor
 {
-  //! op(i) for every i in [0, shape) (ShapeT an integer type).
+  //! op(i) for every i in [0, shape), i of type ShapeT (an integral type).
+  //!
+  //! \code
+  //! strata::DeviceFor::Bulk(n, [d_out] __device__ (int i) { d_out[i] = i * i; }, stream);
+  //! \endcode
   template <typename ShapeT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t Bulk(ShapeT shape, OpT op, cudaStream_t stream = {})
   {
@@ -83,22 +141,30 @@ struct DeviceFor
     {
       return cudaErrorInvalidValue;
     }
-    return DispatchFor<ShapeT, OpT>::Dispatch(shape, op, stream);
+    using OffsetT = detail::offset_t<ShapeT>;
+    using WrapT   = detail::for_each::ApplyToIndex<ShapeT, OpT>;
+    return DispatchFor<OffsetT, WrapT>::Dispatch(static_cast<OffsetT>(shape), WrapT{op}, stream);
   }
 
+  //! Bulk with CUB's temporary-storage arguments (see DeviceFor).
   template <typename ShapeT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t Bulk(void* d_temp_storage, size_t& temp_storage_bytes, ShapeT shape,
                                                   OpT op, cudaStream_t stream = {})
   {
-    if (d_temp_storage == nullptr)
+    static_assert(::cuda::std::is_integral_v<ShapeT>, "Bulk needs an integral shape");
+    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (error != cudaSuccess || d_temp_storage == nullptr)
     {
-      temp_storage_bytes = 1;
-      return cudaSuccess;
+      return error;
     }
     return Bulk(shape, op, stream);
   }
 
-  //! op(first[i]) for every i in [0, num_items); op gets a reference and may modify the item.
+  //! op(first[i]) for every i in [0, num_items): op gets a reference to the item and may modify it.
+  //!
+  //! \code
+  //! strata::DeviceFor::ForEachN(d_data, n, [] __device__ (int& x) { x += 1; }, stream);
+  //! \endcode
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t ForEachN(RandomAccessIteratorT first, NumItemsT num_items, OpT op,
                                                       cudaStream_t stream = {})
@@ -107,20 +173,25 @@ struct DeviceFor
     return detail::for_each::ForEachN(first, num_items, op, stream);
   }
 
+  //! ForEachN with CUB's temporary-storage arguments (see DeviceFor).
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t ForEachN(void* d_temp_storage, size_t& temp_storage_bytes,
                                                       RandomAccessIteratorT first, NumItemsT num_items, OpT op,
                                                       cudaStream_t stream = {})
   {
-    if (d_temp_storage == nullptr)
+    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (error != cudaSuccess || d_temp_storage == nullptr)
     {
-      temp_storage_bytes = 1;
-      return cudaSuccess;
+      return error;
     }
     return ForEachN(first, num_items, op, stream);
   }
 
-  //! op(*it) for every it in [first, last); op gets a reference and may modify the item.
+  //! op(*it) for every it in [first, last): op gets a reference to the item and may modify it.
+  //!
+  //! \code
+  //! strata::DeviceFor::ForEach(d_data, d_data + n, [] __device__ (int& x) { x += 1; }, stream);
+  //! \endcode
   template <typename RandomAccessIteratorT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op,
                                                      cudaStream_t stream = {})
@@ -129,21 +200,29 @@ struct DeviceFor
     return detail::for_each::ForEachN(first, last - first, op, stream);
   }
 
+  //! ForEach with CUB's temporary-storage arguments (see DeviceFor).
   template <typename RandomAccessIteratorT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t ForEach(void* d_temp_storage, size_t& temp_storage_bytes,
                                                      RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op,
                                                      cudaStream_t stream = {})
   {
-    if (d_temp_storage == nullptr)
+    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (error != cudaSuccess || d_temp_storage == nullptr)
     {
-      temp_storage_bytes = 1;
-      return cudaSuccess;
+      return error;
     }
     return ForEach(first, last, op, stream);
   }
 
-  //! op(first[i]) for every i in [0, num_items), op getting a copy: contiguous, 16-byte-aligned
-  //! input is read as 16-byte vectors.
+  //! op(first[i]) for every i in [0, num_items), op getting a copy of the item (so the items may
+  //! be read ahead): a pointer to items of 1, 2, 4 or 8 bytes is read as 16-byte vectors from its
+  //! first 16-byte boundary on.
+  //!
+  //! \code
+  //! // count the odd items
+  //! strata::DeviceFor::ForEachCopyN(d_data, n, [d_count] __device__ (int x) {
+  //!   if (x % 2) { atomicAdd(d_count, 1); } }, stream);
+  //! \endcode
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op,
                                                           cudaStream_t stream = {})
@@ -152,20 +231,21 @@ struct DeviceFor
     return detail::for_each::ForEachCopyN(first, num_items, op, stream);
   }
 
+  //! ForEachCopyN with CUB's temporary-storage arguments (see DeviceFor).
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t ForEachCopyN(void* d_temp_storage, size_t& temp_storage_bytes,
                                                           RandomAccessIteratorT first, NumItemsT num_items, OpT op,
                                                           cudaStream_t stream = {})
   {
-    if (d_temp_storage == nullptr)
+    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (error != cudaSuccess || d_temp_storage == nullptr)
     {
-      temp_storage_bytes = 1;
-      return cudaSuccess;
+      return error;
     }
     return ForEachCopyN(first, num_items, op, stream);
   }
 
-  //! op(*it) for every it in [first, last), op getting a copy (see ForEachCopyN).
+  //! op(*it) for every it in [first, last), op getting a copy of the item (see ForEachCopyN).
   template <typename RandomAccessIteratorT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last,
                                                          OpT op, cudaStream_t stream = {})
@@ -174,17 +254,58 @@ struct DeviceFor
     return detail::for_each::ForEachCopyN(first, last - first, op, stream);
   }
 
+  //! ForEachCopy with CUB's temporary-storage arguments (see DeviceFor).
   template <typename RandomAccessIteratorT, typename OpT>
   STRATA_RUNTIME_FUNCTION static cudaError_t ForEachCopy(void* d_temp_storage, size_t& temp_storage_bytes,
                                                          RandomAccessIteratorT first, RandomAccessIteratorT last,
                                                          OpT op, cudaStream_t stream = {})
   {
-    if (d_temp_storage == nullptr)
+    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (error != cudaSuccess || d_temp_storage == nullptr)
     {
-      temp_storage_bytes = 1;
-      return cudaSuccess;
+      return error;
     }
     return ForEachCopy(first, last, op, stream);
+  }
+
+  //! op(i, c_0, ..., c_{r-1}) for every index of the r-dimensional `extents`: i the linear index
+  //! (the index type, promoted) and c_0 ... c_{r-1} its coordinates (the index type), the last
+  //! one varying fastest (row-major, as cuda::std::layout_right). An index space whose linear
+  //! index does not fit the promoted index type gives cudaErrorInvalidValue.
+  //!
+  //! \code
+  //! cuda::std::dextents<int, 2> extents(rows, cols);
+  //! strata::DeviceFor::ForEachInExtents(extents, [d_m, cols] __device__ (int i, int row, int col) {
+  //!   d_m[row * cols + col] = row + col; }, stream);
+  //! \endcode
+  template <typename IndexType, ::cuda::std::size_t... Extents, typename OpType>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ForEachInExtents(const ::cuda::std::extents<IndexType, Extents...>& extents, OpType op, cudaStream_t stream = {})
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceFor::ForEachInExtents");
+    using ExtentsT          = ::cuda::std::extents<IndexType, Extents...>;
+    using WrapT             = detail::for_each::ApplyToCoordinates<ExtentsT, OpType>;
+    using OffsetT           = detail::offset_t<typename WrapT::linear_type>;
+    ::cuda::std::uint64_t size = 0;
+    if (!detail::for_each::ExtentsSize(extents, size))
+    {
+      return cudaErrorInvalidValue;
+    }
+    return DispatchFor<OffsetT, WrapT>::Dispatch(static_cast<OffsetT>(size), WrapT{extents, op}, stream);
+  }
+
+  //! ForEachInExtents with CUB's temporary-storage arguments (see DeviceFor).
+  template <typename IndexType, ::cuda::std::size_t... Extents, typename OpType>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ForEachInExtents(void* d_temp_storage, size_t& temp_storage_bytes,
+                   const ::cuda::std::extents<IndexType, Extents...>& extents, OpType op, cudaStream_t stream = {})
+  {
+    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (error != cudaSuccess || d_temp_storage == nullptr)
+    {
+      return error;
+    }
+    return ForEachInExtents(extents, op, stream);
   }
 };
 

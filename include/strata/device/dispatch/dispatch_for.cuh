@@ -7,6 +7,10 @@
 #include <strata/device/dispatch/tuning/tuning_for.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
+#include <strata/util_temporary_storage.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 
 #include <cuda_runtime_api.h>
 
@@ -14,39 +18,62 @@ STRATA_NAMESPACE_BEGIN
 
 STRATA_KERNELS_BEGIN
 
-//! Block b applies the operator to the indices of tile b.
+//! Block b applies the operator to the indices of tile b, tiles counted from `begin`.
 template <typename MaxPolicyT, typename OffsetT, typename OpT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ForPolicy::BLOCK_THREADS) void
-DeviceForKernel(OffsetT num_items, OpT op)
+DeviceForKernel(OffsetT begin, OffsetT num_items, OpT op)
 {
   using AgentT              = AgentFor<typename MaxPolicyT::ActivePolicy::ForPolicy, OffsetT, OpT>;
-  const OffsetT tile_offset = OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
+  const OffsetT tile_offset = begin + OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
   const OffsetT remaining   = num_items - tile_offset;
   AgentT{op}.ConsumeTile(tile_offset, remaining < OffsetT(AgentT::TILE_ITEMS) ? int(remaining) : AgentT::TILE_ITEMS);
 }
 
-//! Block b hands the items of tile b, loaded as 16-byte vectors, to the operator.
+//! Block b hands the items of tile b (counted from `begin`) of the 16-byte-aligned `first`,
+//! loaded as 16-byte vectors, to the operator; block 0 also the `head_items` items before `first`.
 template <typename MaxPolicyT, typename OffsetT, typename T, typename OpT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ForPolicy::BLOCK_THREADS) void
-DeviceForCopyVectorsKernel(const T* first, OffsetT num_items, OpT op)
+DeviceForCopyVectorsKernel(const T* first, int head_items, OffsetT begin, OffsetT num_items, OpT op)
 {
   using AgentT = AgentForCopyVectors<typename MaxPolicyT::ActivePolicy::ForPolicy, OffsetT, T, OpT>;
-  const OffsetT tile_offset = OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
+  const OffsetT tile_offset = begin + OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
   const OffsetT remaining   = num_items - tile_offset;
-  AgentT{first, op}.ConsumeTile(tile_offset,
-                                remaining < OffsetT(AgentT::TILE_ITEMS) ? int(remaining) : AgentT::TILE_ITEMS);
+  AgentT agent{first, op};
+  agent.ConsumeTile(tile_offset, remaining < OffsetT(AgentT::TILE_ITEMS) ? int(remaining) : AgentT::TILE_ITEMS);
+  if (blockIdx.x == 0)
+  {
+    agent.ConsumeHead(head_items);
+  }
 }
 
 STRATA_KERNELS_END
 
-//! Dispatches op(i) for every i in [0, num_items) (VECTORS: op(first[i]) for every item of an
-//! aligned pointer, read as 16-byte vectors).
+namespace detail
+{
+namespace for_each
+{
+//! The temporary storage of a DeviceFor call: none, but the size query reports one byte (as
+//! every device call does) and a buffer smaller than that is rejected (cudaErrorInvalidValue).
+STRATA_RUNTIME_FUNCTION inline cudaError_t CarveNoTemporaryStorage(void* d_temp_storage, size_t& temp_storage_bytes)
+{
+  char* d_unused = nullptr;
+  return CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 0, 1));
+}
+} // namespace for_each
+} // namespace detail
+
+//! Dispatches op(tile_offset, local) for every index tile_offset + local in [0, num_items)
+//! (OffsetT unsigned; see AgentFor). With VECTORS: op(item) for the `head_items` items before
+//! the 16-byte-aligned `first` and the num_items items from it, read as 16-byte vectors.
 template <typename OffsetT, typename OpT, bool VECTORS = false, typename T = char>
 struct DispatchFor
 {
+  static_assert(::cuda::std::is_unsigned_v<OffsetT>, "DispatchFor counts in an unsigned offset type");
+
   OffsetT num_items;
   OpT op;
   const T* first;
+  int head_items;
   cudaStream_t stream;
 
   using MaxPolicyT = detail::for_each::policy_hub::MaxPolicy;
@@ -57,26 +84,36 @@ struct DispatchFor
     using PolicyT = typename ActivePolicyT::ForPolicy;
     constexpr int TILE_ITEMS =
         VECTORS ? AgentForCopyVectors<PolicyT, OffsetT, T, OpT>::TILE_ITEMS : AgentFor<PolicyT, OffsetT, OpT>::TILE_ITEMS;
-    const OffsetT tiles = num_items / OffsetT(TILE_ITEMS) + (num_items % OffsetT(TILE_ITEMS) != 0);
-    if (tiles > OffsetT(0x7FFFFFFF))
+    using WideT = ::cuda::std::uint64_t;
+    const WideT tiles = WideT(num_items) / WideT(TILE_ITEMS) + (WideT(num_items) % WideT(TILE_ITEMS) != 0);
+    // A grid holds at most 2^31 - 1 blocks; more tiles (only possible with 64-bit offsets) take
+    // several launches.
+    constexpr WideT max_grid = 0x7FFFFFFF;
+    for (WideT first_tile = 0; first_tile < tiles; first_tile += max_grid)
     {
-      return cudaErrorInvalidValue; // more tiles than a grid holds
+      const auto grid     = static_cast<unsigned>(tiles - first_tile < max_grid ? tiles - first_tile : max_grid);
+      const OffsetT begin = static_cast<OffsetT>(first_tile * WideT(TILE_ITEMS));
+      if constexpr (VECTORS)
+      {
+        DeviceForCopyVectorsKernel<MaxPolicyT, OffsetT, T, OpT><<<grid, PolicyT::BLOCK_THREADS, 0, stream>>>(
+            first, first_tile == 0 ? head_items : 0, begin, num_items, op);
+      }
+      else
+      {
+        DeviceForKernel<MaxPolicyT, OffsetT, OpT><<<grid, PolicyT::BLOCK_THREADS, 0, stream>>>(begin, num_items, op);
+      }
+      const cudaError_t error = cudaPeekAtLastError();
+      if (error != cudaSuccess)
+      {
+        return error;
+      }
     }
-    if constexpr (VECTORS)
-    {
-      DeviceForCopyVectorsKernel<MaxPolicyT, OffsetT, T, OpT>
-          <<<unsigned(tiles), PolicyT::BLOCK_THREADS, 0, stream>>>(first, num_items, op);
-    }
-    else
-    {
-      DeviceForKernel<MaxPolicyT, OffsetT, OpT><<<unsigned(tiles), PolicyT::BLOCK_THREADS, 0, stream>>>(num_items, op);
-    }
-    const cudaError_t error = cudaPeekAtLastError();
-    return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
+    return detail::DebugSyncStream(stream);
   }
 
+  //! Launches nothing for no items.
   STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(OffsetT num_items, OpT op, cudaStream_t stream,
-                                                      const T* first = nullptr)
+                                                      const T* first = nullptr, int head_items = 0)
   {
     if (num_items == OffsetT(0))
     {
@@ -88,7 +125,7 @@ struct DispatchFor
     {
       return error;
     }
-    DispatchFor dispatch{num_items, op, first, stream};
+    DispatchFor dispatch{num_items, op, first, head_items, stream};
     return MaxPolicyT::Invoke(ptx_version, dispatch);
   }
 };
