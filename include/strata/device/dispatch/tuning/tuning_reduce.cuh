@@ -9,6 +9,8 @@
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>
 
+#include <cuda/std/type_traits>
+
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
@@ -19,23 +21,25 @@ namespace reduce
 //! is the largest input reduced by one block in one launch: below it a second launch costs more
 //! than one block's slower pass over the data. BLOCKS_PER_SM sizes the grid of the first pass
 //! (each block then takes an even share of the tiles).
-//! The type whose size scales the items per thread: the value of an (index, value) pair, which
-//! is what the input holds, or the accumulator itself.
-template <typename AccumT>
+//! The type whose size scales the items per thread, so that a tile reads about the same bytes:
+//! the value of an (index, value) pair, which is what the input holds; the input items where a
+//! transform widens them into a larger accumulator (u32 squared into u64: 16 items per thread,
+//! not 8); otherwise the accumulator (narrow inputs such as int8 summed in int keep 16 items).
+template <typename AccumT, typename InputT>
 struct scaling
 {
-  using type = AccumT;
+  using type = ::cuda::std::conditional_t<(sizeof(InputT) >= 4 && sizeof(InputT) < sizeof(AccumT)), InputT, AccumT>;
 };
-template <typename KeyT, typename ValueT>
-struct scaling<KeyValuePair<KeyT, ValueT>>
+template <typename KeyT, typename ValueT, typename InputT>
+struct scaling<KeyValuePair<KeyT, ValueT>, InputT>
 {
   using type = ValueT;
 };
 
-template <typename AccumT, typename OffsetT, typename ReductionOpT>
+template <typename AccumT, typename OffsetT, typename ReductionOpT, typename InputT = AccumT>
 struct policy_hub
 {
-  using ScaleT = typename scaling<AccumT>::type;
+  using ScaleT = typename scaling<AccumT, InputT>::type;
 
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
