@@ -66,4 +66,5 @@
 // device layer
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_reduce.cuh>
+#include <strata/device/device_scan.cuh>
 #include <strata/device/device_transform.cuh>

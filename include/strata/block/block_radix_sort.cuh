@@ -258,9 +258,8 @@ public:
   }
 
   //! Sorts keys descending; thread t ends with sorted keys t, t + BLOCK_THREADS, ...
-  STRATA_DEVICE STRATA_FORCEINLINE void SortDescendingBlockedToStriped(KeyT (&keys)[ITEMS_PER_THREAD],
-                                                                       int begin_bit = 0,
-                                                                       int end_bit   = sizeof(KeyT) * 8)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  SortDescendingBlockedToStriped(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(KeyT) * 8)
   {
     NullType values[ITEMS_PER_THREAD];
     SortImpl<true, true>(keys, values, begin_bit, end_bit, detail::identity_decomposer_t{});
@@ -387,7 +386,8 @@ private:
   //! (blocked) or i * BLOCK_THREADS + t (striped).
   template <bool TO_STRIPED, typename ValuesT>
   STRATA_DEVICE STRATA_FORCEINLINE void Exchange(bit_ordered_type (&bits)[ITEMS_PER_THREAD],
-                                                 ValuesT (&values)[ITEMS_PER_THREAD], const int (&ranks)[ITEMS_PER_THREAD])
+                                                 ValuesT (&values)[ITEMS_PER_THREAD],
+                                                 const int (&ranks)[ITEMS_PER_THREAD])
   {
     constexpr bool WITH_VALUES = !::cuda::std::is_same_v<ValuesT, NullType>;
     if constexpr (WITH_VALUES && JOINT_EXCHANGE)

@@ -68,8 +68,8 @@ struct policy_hub
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
   {
-    using ReducePolicy     = typename Policy900::ReducePolicy;
-    using SingleTilePolicy = typename Policy900::SingleTilePolicy;
+    using ReducePolicy                          = typename Policy900::ReducePolicy;
+    using SingleTilePolicy                      = typename Policy900::SingleTilePolicy;
     static constexpr int SINGLE_BLOCK_MAX_ITEMS = Policy900::SINGLE_BLOCK_MAX_ITEMS;
     static constexpr int BLOCKS_PER_SM          = Policy900::BLOCKS_PER_SM;
   };

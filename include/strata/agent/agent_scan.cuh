@@ -1,0 +1,144 @@
+// strata/agent/agent_scan.cuh: AgentScanPolicy and AgentScan, one thread block's tiles of a
+// single-pass prefix scan (decoupled look-back), as the DeviceScan kernel uses them.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/scan_tile_rows.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/iterator>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! The tuning of AgentScan: threads per block and items per thread for 4-byte accumulators
+//! (scaled so that a tile holds about the same bytes for other sizes), the cache operator of the
+//! loads, and how the look-back reads its predecessors (detail::LookbackPolicy).
+template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT,
+          CacheLoadModifier _LOAD_MODIFIER, typename _LookbackPolicyT = detail::DefaultLookbackPolicy>
+struct AgentScanPolicy
+{
+  static constexpr int BLOCK_THREADS               = NOMINAL_BLOCK_THREADS_4B;
+  static constexpr int ITEMS_PER_THREAD            = NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
+                                                         ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
+                                                         : 1;
+  static constexpr CacheLoadModifier LOAD_MODIFIER = _LOAD_MODIFIER;
+  using LookbackPolicyT                            = _LookbackPolicyT;
+};
+
+//! One thread block's part of a device-wide scan of num_items items: it takes tiles of
+//! BLOCK_THREADS * ITEMS_PER_THREAD items from a global counter (in launch order, so that every
+//! tile it waits for belongs to a block that is running), scans each in registers (ScanTileRows),
+//! finds the tile's prefix by decoupled look-back and stores the result.
+//!
+//! - InitValueT: NullType (an inclusive scan without initial value) or a value convertible to
+//!   AccumT through `*init` (detail::InputValue, for immediate and future values).
+//! - FORCE_INCLUSIVE: an inclusive scan that starts from the initial value.
+//! The initial value enters the scan once, through tile 0's inclusive prefix.
+template <typename AgentScanPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT,
+          typename InitValueT, typename OffsetT, typename AccumT, bool FORCE_INCLUSIVE = false>
+class AgentScan
+{
+  static constexpr bool HAS_INIT     = !::cuda::std::is_same_v<InitValueT, NullType>;
+  static constexpr bool IS_INCLUSIVE = FORCE_INCLUSIVE || !HAS_INIT;
+
+  using RowsT = detail::scan::ScanTileRows<
+      AgentScanPolicyT, AccumT,
+      detail::scan::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, InputIteratorT, OutputIteratorT>()>;
+
+public:
+  using TileStateT = ScanTileState<AccumT>;
+  using PrefixOpT  = TilePrefixCallbackOp<AccumT, ScanOpT, TileStateT, typename AgentScanPolicyT::LookbackPolicyT>;
+
+  static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
+
+  using TempStorage = typename RowsT::TempStorage;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentScan(TempStorage& temp_storage, InputIteratorT d_in, OutputIteratorT d_out,
+                                             ScanOpT scan_op, InitValueT init_value, OffsetT num_items)
+      : temp_storage(temp_storage)
+      , d_in(d_in)
+      , d_out(d_out)
+      , scan_op(scan_op)
+      , init_value(init_value)
+      , num_items(num_items)
+  {
+  }
+
+  //! Scans the tile it takes from `*d_tile_counter` (the launch has one block per tile; with a
+  //! single tile, tile 0, and neither the counter nor the tile state are used).
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
+                                                     unsigned int* d_tile_counter)
+  {
+    RowsT rows(temp_storage);
+    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+  }
+
+private:
+  TempStorage& temp_storage;
+  InputIteratorT d_in;
+  OutputIteratorT d_out;
+  ScanOpT scan_op;
+  InitValueT init_value;
+  OffsetT num_items;
+
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  {
+    const OffsetT tile_offset = OffsetT(tile) * OffsetT(RowsT::TILE_ITEMS);
+    const OffsetT remaining   = num_items - tile_offset;
+    const int valid           = remaining >= OffsetT(RowsT::TILE_ITEMS) ? RowsT::TILE_ITEMS : int(remaining);
+
+    AccumT items[RowsT::ITEMS_PER_THREAD];
+    rows.Load(d_in, tile_offset, valid, items);
+    // Each thread's items become their scan within the tile; `local` the prefixes of its rows.
+    AccumT local[RowsT::ROWS];
+    const AccumT block_aggregate = rows.ScanTile(items, local, scan_op);
+
+    // The tile's prefix: the initial value for tile 0, the look-back's result after it. Warp 0
+    // publishes and looks back while the other warps wait at the barrier.
+    AccumT tile_prefix{};
+    if (tile == 0)
+    {
+      if constexpr (HAS_INIT)
+      {
+        tile_prefix = AccumT(*init_value);
+      }
+      if (num_tiles > 1 && threadIdx.x == 0)
+      {
+        if constexpr (HAS_INIT)
+        {
+          tile_state.SetInclusive(0, scan_op(tile_prefix, block_aggregate));
+        }
+        else
+        {
+          tile_state.SetInclusive(0, block_aggregate);
+        }
+      }
+    }
+    else
+    {
+      if (rows.warp == 0)
+      {
+        if (rows.lane == 0)
+        {
+          tile_state.SetPartial(tile, block_aggregate);
+        }
+        const AccumT exclusive = PrefixOpT::Lookback(tile_state, scan_op, tile);
+        if (rows.lane == 0)
+        {
+          tile_state.SetInclusive(tile, scan_op(exclusive, block_aggregate));
+          rows.ShareTilePrefix(exclusive);
+        }
+      }
+      __syncthreads(); // the tile prefix from warp 0 to every thread
+      tile_prefix = rows.SharedTilePrefix();
+    }
+
+    const bool has_tile_prefix = HAS_INIT || tile > 0;
+    rows.template Finish<IS_INCLUSIVE>(items, local, tile_prefix, has_tile_prefix, scan_op);
+    rows.Store(d_out, tile_offset, valid, items);
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,227 @@
+// strata/agent/agent_scan_by_key.cuh: AgentScanByKey, one thread block's tiles of a single-pass
+// scan by key: a scan of the values that restarts wherever the key changes.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_scan.cuh>
+#include <strata/agent/scan_tile_rows.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/thread/thread_operators.cuh>
+#include <strata/util_ptx.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! One thread block's part of a device-wide scan by key. Items are (head, value) pairs, where
+//! head says "a segment starts here" (the first item, and every item whose key differs from the
+//! one before it under EqualityOpT), scanned in registers with ScanBySegmentOp.
+//!
+//! The tiles' descriptors carry values only (ScanTileState<AccumT>, one word for 4- and 8-byte
+//! values): a tile whose items contain a segment head publishes INCLUSIVE at once, because
+//! nothing before it can change its running value, and a look-back therefore never crosses a
+//! segment head. A tile whose first item is a head needs no look-back at all.
+//!
+//! InitValueT: NullType (inclusive) or the initial value of every segment (exclusive).
+template <typename AgentScanPolicyT, typename KeysInputIteratorT, typename ValuesInputIteratorT,
+          typename ValuesOutputIteratorT, typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT,
+          typename AccumT>
+class AgentScanByKey
+{
+  static constexpr bool IS_INCLUSIVE = ::cuda::std::is_same_v<InitValueT, NullType>;
+
+  using KeyT    = detail::scan::iterator_value_t<KeysInputIteratorT>;
+  using PairT   = KeyValuePair<unsigned int, AccumT>; // (a head is among the items, running value)
+  using PairOpT = detail::ScanBySegmentOp<ScanOpT>;
+  using RowsT =
+      detail::scan::ScanTileRows<AgentScanPolicyT, PairT,
+                                 detail::scan::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, KeysInputIteratorT,
+                                                           ValuesInputIteratorT, ValuesOutputIteratorT>()>;
+  static constexpr int ITEMS_PER_THREAD = RowsT::ITEMS_PER_THREAD;
+  static constexpr int VEC              = RowsT::VEC;
+  static constexpr int ROWS             = RowsT::ROWS;
+  static_assert(ITEMS_PER_THREAD <= 32, "a thread's segment heads are the bits of one word");
+
+public:
+  using TileStateT = ScanTileState<AccumT>;
+  using PrefixOpT  = TilePrefixCallbackOp<AccumT, ScanOpT, TileStateT, typename AgentScanPolicyT::LookbackPolicyT>;
+
+  static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
+
+  using TempStorage = typename RowsT::TempStorage;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentScanByKey(TempStorage& temp_storage, KeysInputIteratorT d_keys_in,
+                                                  ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out,
+                                                  EqualityOpT equality_op, ScanOpT scan_op, InitValueT init_value,
+                                                  OffsetT num_items)
+      : temp_storage(temp_storage)
+      , d_keys_in(d_keys_in)
+      , d_values_in(d_values_in)
+      , d_values_out(d_values_out)
+      , equality_op(equality_op)
+      , scan_op(scan_op)
+      , init_value(init_value)
+      , num_items(num_items)
+  {
+  }
+
+  //! Scans the tile it takes from `*d_tile_counter` (the launch has one block per tile; with a
+  //! single tile, tile 0, and neither the counter nor the tile state are used).
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
+                                                     unsigned int* d_tile_counter)
+  {
+    RowsT rows(temp_storage);
+    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+  }
+
+private:
+  TempStorage& temp_storage;
+  KeysInputIteratorT d_keys_in;
+  ValuesInputIteratorT d_values_in;
+  ValuesOutputIteratorT d_values_out;
+  EqualityOpT equality_op;
+  ScanOpT scan_op;
+  InitValueT init_value;
+  OffsetT num_items;
+
+  //! Bit k set: this lane's item k starts a segment (its key differs from the previous item's,
+  //! or it is the first item of the input).
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned int Heads(const RowsT& rows, const KeyT (&keys)[ITEMS_PER_THREAD],
+                                                      OffsetT tile_offset)
+  {
+    unsigned int heads = 0;
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+    {
+      // The key before this vector: the last of the lane below, of lane 31 in the row above, or
+      // (row 0, lane 0) the item before the warp's first, from memory.
+      const KeyT from_below = ShuffleUp<detail::warp_threads>(keys[r * VEC + VEC - 1], 1, 0, 0xFFFFFFFFu);
+      KeyT before           = from_below;
+      bool input_start      = false;
+      if (r > 0)
+      {
+        const KeyT row_above =
+            ShuffleIndex<detail::warp_threads>(keys[(r - 1) * VEC + VEC - 1], detail::warp_threads - 1, 0xFFFFFFFFu);
+        before = rows.lane == 0 ? row_above : from_below;
+      }
+      else if (rows.lane == 0)
+      {
+        const OffsetT first = tile_offset + OffsetT(rows.ItemIndex(0, 0));
+        input_start         = first == 0;
+        if (!input_start)
+        {
+          before = d_keys_in[first - 1];
+        }
+      }
+      if (input_start || !equality_op(before, keys[r * VEC]))
+      {
+        heads |= 1u << (r * VEC);
+      }
+#pragma unroll
+      for (int j = 1; j < VEC; ++j)
+      {
+        if (!equality_op(keys[r * VEC + j - 1], keys[r * VEC + j]))
+        {
+          heads |= 1u << (r * VEC + j);
+        }
+      }
+    }
+    return heads;
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  {
+    const OffsetT tile_offset = OffsetT(tile) * OffsetT(RowsT::TILE_ITEMS);
+    const OffsetT remaining   = num_items - tile_offset;
+    const int valid           = remaining >= OffsetT(RowsT::TILE_ITEMS) ? RowsT::TILE_ITEMS : int(remaining);
+
+    unsigned int heads = 0;
+    {
+      KeyT keys[ITEMS_PER_THREAD];
+      rows.Load(d_keys_in, tile_offset, valid, keys);
+      heads = Heads(rows, keys, tile_offset);
+    }
+    PairT items[ITEMS_PER_THREAD];
+    {
+      AccumT values[ITEMS_PER_THREAD];
+      rows.Load(d_values_in, tile_offset, valid, values);
+#pragma unroll
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      {
+        items[k] = PairT((heads >> k) & 1u, values[k]);
+      }
+    }
+    PairOpT pair_op(scan_op);
+    PairT local[ROWS];
+    const PairT aggregate = rows.ScanTile(items, local, pair_op);
+
+    // A tile that starts a segment (tile 0 always does) needs nothing from before it.
+    bool tile_starts_segment = tile == 0;
+    if (tile > 0)
+    {
+      tile_starts_segment = !equality_op(KeyT(d_keys_in[tile_offset - 1]), KeyT(d_keys_in[tile_offset]));
+    }
+    AccumT tile_prefix{};
+    if (tile == 0)
+    {
+      if (num_tiles > 1 && threadIdx.x == 0)
+      {
+        tile_state.SetInclusive(0, aggregate.value);
+      }
+    }
+    else
+    {
+      if (rows.warp == 0)
+      {
+        if (rows.lane == 0)
+        {
+          if (aggregate.key != 0)
+          {
+            tile_state.SetInclusive(tile, aggregate.value);
+          }
+          else
+          {
+            tile_state.SetPartial(tile, aggregate.value);
+          }
+        }
+        if (!tile_starts_segment)
+        {
+          const AccumT exclusive = PrefixOpT::Lookback(tile_state, scan_op, tile);
+          if (rows.lane == 0)
+          {
+            if (aggregate.key == 0)
+            {
+              tile_state.SetInclusive(tile, scan_op(exclusive, aggregate.value));
+            }
+            rows.ShareTilePrefix(PairT(0u, exclusive));
+          }
+        }
+      }
+      if (!tile_starts_segment)
+      {
+        __syncthreads(); // the tile prefix from warp 0 to every thread
+        tile_prefix = rows.SharedTilePrefix().value;
+      }
+    }
+
+    rows.template Finish<IS_INCLUSIVE>(items, local, PairT(0u, tile_prefix), !tile_starts_segment, pair_op);
+    AccumT results[ITEMS_PER_THREAD];
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      if constexpr (IS_INCLUSIVE)
+      {
+        results[k] = items[k].value;
+      }
+      else
+      {
+        const AccumT init = AccumT(init_value);
+        results[k]        = (heads >> k) & 1u ? init : AccumT(scan_op(init, items[k].value));
+      }
+    }
+    rows.Store(d_values_out, tile_offset, valid, results);
+  }
+};
+
+STRATA_NAMESPACE_END

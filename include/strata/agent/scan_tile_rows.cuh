@@ -1,0 +1,375 @@
+// strata/agent/scan_tile_rows.cuh: ScanTileRows, how the single-pass scan agents hold a tile in
+// registers and scan it there: the layout, the tile counter, loads, the tile-local scan, and
+// stores.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/thread/thread_load.cuh>
+#include <strata/util_ptx.cuh>
+#include <strata/util_type.cuh>
+#include <strata/warp/warp_scan.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/iterator>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace scan
+{
+template <typename IteratorT>
+using iterator_value_t = ::cuda::std::remove_cv_t<typename ::cuda::std::iterator_traits<IteratorT>::value_type>;
+
+//! Items of a 16-byte vector behind a pointer to T, or 1 (other iterators, odd sizes).
+template <typename IteratorT>
+constexpr int PointerVectorItems()
+{
+  if constexpr (::cuda::std::is_pointer_v<IteratorT>)
+  {
+    using T = iterator_value_t<IteratorT>;
+    if constexpr (!::cuda::std::is_void_v<T> && ::cuda::std::is_trivially_copyable_v<T>)
+    {
+      if constexpr (16 % sizeof(T) == 0)
+      {
+        return int(16 / sizeof(T));
+      }
+    }
+  }
+  return 1;
+}
+
+//! The items of one vector access: at most 16 bytes behind each of the iterators, and a divisor
+//! of ITEMS_PER_THREAD.
+template <int ITEMS_PER_THREAD, typename... IteratorTs>
+constexpr int VectorItems()
+{
+  int items = 16;
+  ((items = PointerVectorItems<IteratorTs>() < items ? PointerVectorItems<IteratorTs>() : items), ...);
+  while (items > 1 && ITEMS_PER_THREAD % items != 0)
+  {
+    items /= 2;
+  }
+  return items;
+}
+
+template <typename T, int ITEMS>
+struct alignas(sizeof(T) * ITEMS) VectorOf
+{
+  T items[ITEMS];
+};
+
+//! A tile of BLOCK_THREADS * ITEMS_PER_THREAD items in registers, for single-pass scans.
+//!
+//! Layout: warp w holds items [w * WARP_ITEMS, (w + 1) * WARP_ITEMS) of the tile, as ROWS rows of
+//! 32 vectors of VEC consecutive items; lane l holds vector l of each row (item index
+//! w * WARP_ITEMS + (r * 32 + l) * VEC + j is items[r * VEC + j] of lane l). Loads and stores are
+//! then one coalesced 16-byte access per lane and row, with no shared-memory transpose, and the
+//! scan needs one warp scan per row: within a vector, along the row (lanes), down the rows of the
+//! warp, across warps.
+template <typename PolicyT, typename AccumT, int VEC_>
+struct ScanTileRows
+{
+  static_assert(::cuda::std::is_trivially_copyable_v<AccumT>, "single-pass scans shuffle AccumT between lanes");
+
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int WARPS            = BLOCK_THREADS / warp_threads;
+  static constexpr int VEC              = VEC_;
+  static constexpr int ROWS             = ITEMS_PER_THREAD / VEC;
+  static constexpr int WARP_ITEMS       = warp_threads * ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static_assert(BLOCK_THREADS % warp_threads == 0, "single-pass scans run whole warps");
+  static_assert(ITEMS_PER_THREAD % VEC == 0, "rows hold whole vectors");
+
+  using WarpScanT = WarpScan<AccumT>;
+
+  struct _TempStorage
+  {
+    AccumT warp_aggregates[WARPS];
+    AccumT tile_prefix;
+    int tile;
+  };
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
+
+  _TempStorage& temp_storage;
+  int warp;
+  int lane;
+
+  STRATA_DEVICE STRATA_FORCEINLINE explicit ScanTileRows(TempStorage& storage)
+      : temp_storage(storage.Alias())
+      , warp(int(threadIdx.x) / warp_threads)
+      , lane(int(threadIdx.x) % warp_threads)
+  {
+  }
+
+  //! The index in the tile of item j of this lane's vector in row r.
+  STRATA_DEVICE STRATA_FORCEINLINE int ItemIndex(int r, int j) const
+  {
+    return warp * WARP_ITEMS + (r * warp_threads + lane) * VEC + j;
+  }
+
+  //! The block's next tile from the counter (thread 0 takes it, a barrier shares it); tile 0
+  //! without counter when there is one tile.
+  STRATA_DEVICE STRATA_FORCEINLINE int NextTile(int num_tiles, unsigned int* d_tile_counter)
+  {
+    if (num_tiles == 1)
+    {
+      return 0;
+    }
+    if (threadIdx.x == 0)
+    {
+      temp_storage.tile = int(atomicAdd(d_tile_counter, 1u));
+    }
+    __syncthreads();
+    return temp_storage.tile;
+  }
+
+  template <typename IteratorT, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE static auto LoadItem(IteratorT it, OffsetT index)
+  {
+    if constexpr (::cuda::std::is_pointer_v<IteratorT>)
+    {
+      return ThreadLoad<PolicyT::LOAD_MODIFIER>(it + index);
+    }
+    else
+    {
+      return it[index];
+    }
+  }
+
+  template <typename IteratorT>
+  STRATA_DEVICE STRATA_FORCEINLINE static bool VectorAligned(IteratorT it)
+  {
+    if constexpr (VEC > 1)
+    {
+      using T = iterator_value_t<IteratorT>;
+      return reinterpret_cast<::cuda::std::uintptr_t>(it) % (sizeof(T) * VEC) == 0;
+    }
+    else
+    {
+      return false;
+    }
+  }
+
+  //! Loads this lane's items of the tile at `tile_offset` (`valid` of them exist) of `d_in`,
+  //! converted to ItemT. Items past the end repeat the tile's first item: they follow every valid
+  //! item, so they change no valid result.
+  template <typename ItemT, typename IteratorT, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(IteratorT d_in, OffsetT tile_offset, int valid,
+                                             ItemT (&items)[ITEMS_PER_THREAD]) const
+  {
+    if (valid == TILE_ITEMS)
+    {
+      if constexpr (VEC > 1)
+      {
+        if (VectorAligned(d_in))
+        {
+          using T                = iterator_value_t<IteratorT>;
+          using VectorT          = VectorOf<T, VEC>;
+          const VectorT* vectors = reinterpret_cast<const VectorT*>(d_in + tile_offset + OffsetT(ItemIndex(0, 0)));
+#pragma unroll
+          for (int r = 0; r < ROWS; ++r)
+          {
+            const VectorT vector = ThreadLoad<PolicyT::LOAD_MODIFIER>(vectors + r * warp_threads);
+#pragma unroll
+            for (int j = 0; j < VEC; ++j)
+            {
+              items[r * VEC + j] = ItemT(vector.items[j]);
+            }
+          }
+          return;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < ROWS; ++r)
+      {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j)
+        {
+          items[r * VEC + j] = ItemT(LoadItem(d_in, tile_offset + OffsetT(ItemIndex(r, j))));
+        }
+      }
+      return;
+    }
+    const ItemT filler = ItemT(LoadItem(d_in, tile_offset));
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+    {
+#pragma unroll
+      for (int j = 0; j < VEC; ++j)
+      {
+        const int index    = ItemIndex(r, j);
+        items[r * VEC + j] = index < valid ? ItemT(LoadItem(d_in, tile_offset + OffsetT(index))) : filler;
+      }
+    }
+  }
+
+  //! Stores this lane's items of the tile at `tile_offset` (`valid` of them) into `d_out`.
+  template <typename ItemT, typename IteratorT, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void Store(IteratorT d_out, OffsetT tile_offset, int valid,
+                                              const ItemT (&items)[ITEMS_PER_THREAD]) const
+  {
+    if (valid == TILE_ITEMS)
+    {
+      if constexpr (VEC > 1)
+      {
+        if (VectorAligned(d_out))
+        {
+          using T          = iterator_value_t<IteratorT>;
+          using VectorT    = VectorOf<T, VEC>;
+          VectorT* vectors = reinterpret_cast<VectorT*>(d_out + tile_offset + OffsetT(ItemIndex(0, 0)));
+#pragma unroll
+          for (int r = 0; r < ROWS; ++r)
+          {
+            VectorT vector;
+#pragma unroll
+            for (int j = 0; j < VEC; ++j)
+            {
+              vector.items[j] = T(items[r * VEC + j]);
+            }
+            vectors[r * warp_threads] = vector;
+          }
+          return;
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+    {
+#pragma unroll
+      for (int j = 0; j < VEC; ++j)
+      {
+        const int index = ItemIndex(r, j);
+        if (valid == TILE_ITEMS || index < valid)
+        {
+          d_out[tile_offset + OffsetT(index)] = items[r * VEC + j];
+        }
+      }
+    }
+  }
+
+  //! The tile-local scan. Afterwards items[r * VEC + j] combines this lane's vector of row r up
+  //! to item j, and local[r] everything in the tile before that vector (undefined for the tile's
+  //! first vector: warp 0, lane 0, row 0). Returns the tile's aggregate (in every thread).
+  //! Synchronizes the block.
+  template <typename ScanOpT>
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT ScanTile(AccumT (&items)[ITEMS_PER_THREAD], AccumT (&local)[ROWS],
+                                                   ScanOpT& scan_op)
+  {
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+    {
+#pragma unroll
+      for (int j = 1; j < VEC; ++j)
+      {
+        items[r * VEC + j] = scan_op(items[r * VEC + j - 1], items[r * VEC + j]);
+      }
+    }
+    typename WarpScanT::TempStorage no_storage; // the shuffle scan uses none
+    WarpScanT warp_scan(no_storage);
+    AccumT running{}; // the rows so far, the same in every lane
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+    {
+      AccumT inclusive;
+      AccumT exclusive;
+      warp_scan.Scan(items[r * VEC + VEC - 1], inclusive, exclusive, scan_op);
+      const AccumT row_total = warp_scan.Broadcast(inclusive, warp_threads - 1);
+      if (r == 0)
+      {
+        local[0] = exclusive;
+        running  = row_total;
+      }
+      else
+      {
+        local[r] = lane == 0 ? running : AccumT(scan_op(running, exclusive));
+        running  = scan_op(running, row_total);
+      }
+    }
+    if (lane == 0)
+    {
+      temp_storage.warp_aggregates[warp] = running;
+    }
+    __syncthreads();
+    AccumT block_aggregate = temp_storage.warp_aggregates[0];
+    AccumT warp_prefix     = block_aggregate;
+#pragma unroll
+    for (int w = 1; w < WARPS; ++w)
+    {
+      if (w == warp)
+      {
+        warp_prefix = block_aggregate;
+      }
+      block_aggregate = scan_op(block_aggregate, temp_storage.warp_aggregates[w]);
+    }
+    if (warp > 0)
+    {
+#pragma unroll
+      for (int r = 0; r < ROWS; ++r)
+      {
+        local[r] = r == 0 && lane == 0 ? warp_prefix : AccumT(scan_op(warp_prefix, local[r]));
+      }
+    }
+    return block_aggregate;
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void ShareTilePrefix(const AccumT& tile_prefix)
+  {
+    temp_storage.tile_prefix = tile_prefix;
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT SharedTilePrefix() const
+  {
+    return temp_storage.tile_prefix;
+  }
+
+  //! Turns the tile-local scan into the scan's results: inclusive (item i: everything up to i)
+  //! or exclusive (everything before i), with `tile_prefix` (when `has_tile_prefix`) in front.
+  //! Without a tile prefix, the tile's first item has no exclusive result (left undefined).
+  template <bool INCLUSIVE, typename ScanOpT>
+  STRATA_DEVICE STRATA_FORCEINLINE void Finish(AccumT (&items)[ITEMS_PER_THREAD], const AccumT (&local)[ROWS],
+                                               const AccumT& tile_prefix, bool has_tile_prefix, ScanOpT& scan_op) const
+  {
+    const bool first_vector_lane = warp == 0 && lane == 0;
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+    {
+      const bool no_local = r == 0 && first_vector_lane;
+      AccumT prefix       = local[r];
+      bool has_prefix     = !no_local;
+      if (has_tile_prefix)
+      {
+        prefix     = no_local ? tile_prefix : AccumT(scan_op(tile_prefix, local[r]));
+        has_prefix = true;
+      }
+      if constexpr (INCLUSIVE)
+      {
+        if (has_prefix)
+        {
+#pragma unroll
+          for (int j = 0; j < VEC; ++j)
+          {
+            items[r * VEC + j] = scan_op(prefix, items[r * VEC + j]);
+          }
+        }
+      }
+      else
+      {
+#pragma unroll
+        for (int j = VEC - 1; j > 0; --j)
+        {
+          items[r * VEC + j] = has_prefix ? AccumT(scan_op(prefix, items[r * VEC + j - 1])) : items[r * VEC + j - 1];
+        }
+        if (has_prefix)
+        {
+          items[r * VEC] = prefix;
+        }
+      }
+    }
+  }
+};
+} // namespace scan
+} // namespace detail
+STRATA_NAMESPACE_END

@@ -1,0 +1,421 @@
+// strata/agent/single_pass_scan_operators.cuh: the tile-status machinery of every single-pass
+// algorithm (decoupled look-back): ScanTileState, the per-tile descriptors in device memory, and
+// TilePrefixCallbackOp, the warp-wide look-back that turns them into a tile's exclusive prefix.
+//
+// How a single pass works: tiles are numbered in the order blocks take them from a global counter.
+// A tile reduces its items, publishes that aggregate (PARTIAL), then one warp reads the
+// descriptors of the 32 tiles before it at once: it combines the aggregates from the nearest
+// INCLUSIVE predecessor (a running prefix) onwards, or, finding none, all 32 and moves its window
+// down. The tile then publishes its own inclusive prefix (INCLUSIVE), which ends the walk of the
+// tiles behind it.
+//
+// Memory orders: a descriptor whose value and status fit one 8- or 16-byte word is written and
+// read whole with relaxed, device-scope accesses; a reader that sees the status also sees the
+// value in the same word, so no fence is needed. Wider values keep value and status apart: the
+// value is stored before the status with release semantics and read after an acquire.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/util_ptx.cuh>
+#include <strata/util_temporary_storage.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/atomic>
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+
+//! The state of one tile's descriptor, as in CUB.
+enum ScanTileStatus
+{
+  SCAN_TILE_OOB,          //!< out of bounds (no such tile)
+  SCAN_TILE_INVALID = 99, //!< not yet published
+  SCAN_TILE_PARTIAL,      //!< the tile's aggregate is published
+  SCAN_TILE_INCLUSIVE     //!< the tile's inclusive prefix is published
+};
+
+namespace detail
+{
+namespace scan_tile
+{
+//! A 16-byte word read and written with one access.
+struct alignas(16) Word128
+{
+  ::cuda::std::uint64_t lo;
+  ::cuda::std::uint64_t hi;
+};
+
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint64_t LoadRelaxed(const ::cuda::std::uint64_t* word)
+{
+  return ::cuda::atomic_ref<const ::cuda::std::uint64_t, ::cuda::thread_scope_device>(*word).load(
+      ::cuda::std::memory_order_relaxed);
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(::cuda::std::uint64_t* word, ::cuda::std::uint64_t value)
+{
+  ::cuda::atomic_ref<::cuda::std::uint64_t, ::cuda::thread_scope_device>(*word).store(
+      value, ::cuda::std::memory_order_relaxed);
+}
+
+// 16-byte words: libcu++ of CUDA 13.0 emits PTX for atomic_ref<16 bytes>::load that ptxas rejects,
+// so the two accesses are written here (ld/st .b128 need sm_70 and PTX 8.3).
+STRATA_DEVICE STRATA_FORCEINLINE Word128 LoadRelaxed(const Word128* word)
+{
+  Word128 value;
+  asm volatile("{\n\t.reg .b128 w;\n\tld.relaxed.gpu.global.b128 w, [%2];\n\tmov.b128 {%0, %1}, w;\n\t}"
+               : "=l"(value.lo), "=l"(value.hi)
+               : "l"(word)
+               : "memory");
+  return value;
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(Word128* word, Word128 value)
+{
+  asm volatile("{\n\t.reg .b128 w;\n\tmov.b128 w, {%0, %1};\n\tst.relaxed.gpu.global.b128 [%2], w;\n\t}"
+               :
+               : "l"(value.lo), "l"(value.hi), "l"(word)
+               : "memory");
+}
+
+//! A value and its status in one word of WORD_BYTES.
+template <typename T, int WORD_BYTES>
+struct alignas(WORD_BYTES) Descriptor
+{
+  T value;
+  ::cuda::std::uint32_t status;
+};
+
+//! The bytes of a descriptor holding T: 8 or 16, or 0 when value and status do not fit one word
+//! (or T cannot be copied as bits).
+template <typename T>
+inline constexpr int word_bytes_v = !::cuda::std::is_trivially_copyable_v<T> || alignof(T) > 8 ? 0
+                                    : sizeof(Descriptor<T, 8>) == 8                            ? 8
+                                    : sizeof(Descriptor<T, 16>) == 16                          ? 16
+                                                                                               : 0;
+
+template <int WORD_BYTES>
+using word_t = ::cuda::std::conditional_t<WORD_BYTES == 8, ::cuda::std::uint64_t, Word128>;
+
+//! The bytes between two descriptors: one 32-byte sector each. Packed densely, the descriptors
+//! that every look-back polls share a few L2 lines, and the L2 slices holding them become the
+//! bottleneck (measured on the H100: 870 us for 2^28 u32 items at 8 bytes apart, 802 us at 32).
+inline constexpr int descriptor_spacing_bytes = 32;
+} // namespace scan_tile
+} // namespace detail
+
+//! The descriptors of the tiles of one single-pass launch, in device memory: one status and one
+//! value per tile. With SINGLE_WORD (the default wherever T allows it) each descriptor is one
+//! 8- or 16-byte word; otherwise values and statuses are two arrays.
+//!
+//! Host side: size it with AllocationSize, bind it to (part of) the temporary storage with Init.
+//! Device side: every descriptor must be set to SCAN_TILE_INVALID (InitializeStatus, one thread
+//! per tile) before the launch that uses it; then each tile publishes with SetPartial /
+//! SetInclusive, and others read it with WaitForValid or through TilePrefixCallbackOp.
+template <typename T, bool SINGLE_WORD = (detail::scan_tile::word_bytes_v<T> > 0)>
+class ScanTileState
+{
+  static constexpr int WORD_BYTES = SINGLE_WORD ? detail::scan_tile::word_bytes_v<T> : 0;
+  static_assert(!SINGLE_WORD || WORD_BYTES > 0, "this T and its status do not fit one 16-byte word");
+  using DescriptorT = detail::scan_tile::Descriptor<T, (WORD_BYTES > 0 ? WORD_BYTES : 16)>;
+  using WordT       = detail::scan_tile::word_t<WORD_BYTES>;
+  //! Descriptor i is word (or status) i * STRIDE: one per 32-byte sector.
+  static constexpr int WORD_STRIDE   = detail::scan_tile::descriptor_spacing_bytes / int(sizeof(WordT));
+  static constexpr int STATUS_STRIDE = detail::scan_tile::descriptor_spacing_bytes / int(sizeof(::cuda::std::uint32_t));
+
+public:
+  using StatusValueT = T;
+
+  STRATA_HOST_DEVICE ScanTileState() {}
+
+  //! The temporary storage `num_tiles` descriptors need.
+  STRATA_HOST_DEVICE static cudaError_t AllocationSize(int num_tiles, size_t& temp_storage_bytes)
+  {
+    ScanTileState state;
+    return state.Carve(num_tiles, nullptr, temp_storage_bytes);
+  }
+
+  //! Binds the descriptors of `num_tiles` tiles to `d_temp_storage` (at least AllocationSize
+  //! bytes; cudaErrorInvalidValue otherwise).
+  STRATA_HOST_DEVICE cudaError_t Init(int num_tiles, void* d_temp_storage, size_t temp_storage_bytes)
+  {
+    if (d_temp_storage == nullptr)
+    {
+      return cudaErrorInvalidValue;
+    }
+    return Carve(num_tiles, d_temp_storage, temp_storage_bytes);
+  }
+
+  //! Marks descriptor `blockIdx.x * blockDim.x + threadIdx.x` (if below num_tiles) not yet
+  //! published.
+  STRATA_DEVICE STRATA_FORCEINLINE void InitializeStatus(int num_tiles)
+  {
+    const int tile = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (tile < num_tiles)
+    {
+      if constexpr (SINGLE_WORD)
+      {
+        DescriptorT descriptor{};
+        descriptor.status = SCAN_TILE_INVALID;
+        detail::scan_tile::StoreRelaxed(d_words + tile * WORD_STRIDE, ::cuda::std::bit_cast<WordT>(descriptor));
+      }
+      else
+      {
+        StatusRef(tile).store(SCAN_TILE_INVALID, ::cuda::std::memory_order_relaxed);
+      }
+    }
+  }
+
+  //! Publishes the aggregate of tile `tile`.
+  STRATA_DEVICE STRATA_FORCEINLINE void SetPartial(int tile, T aggregate)
+  {
+    Set(tile, SCAN_TILE_PARTIAL, aggregate);
+  }
+
+  //! Publishes the inclusive prefix of tile `tile`.
+  STRATA_DEVICE STRATA_FORCEINLINE void SetInclusive(int tile, T inclusive_prefix)
+  {
+    Set(tile, SCAN_TILE_INCLUSIVE, inclusive_prefix);
+  }
+
+  //! Reads descriptor `tile` once: its status, and its value when published.
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(int tile, ScanTileStatus& status, T& value) const
+  {
+    if constexpr (SINGLE_WORD)
+    {
+      const DescriptorT descriptor =
+          ::cuda::std::bit_cast<DescriptorT>(detail::scan_tile::LoadRelaxed(d_words + tile * WORD_STRIDE));
+      status = ScanTileStatus(descriptor.status);
+      value  = descriptor.value;
+    }
+    else
+    {
+      status = ScanTileStatus(StatusRef(tile).load(::cuda::std::memory_order_acquire));
+      if (status != SCAN_TILE_INVALID)
+      {
+        value = d_values[tile]; // ordered after the acquire of its status
+      }
+    }
+  }
+
+  //! Waits (one thread) until descriptor `tile` is published; returns its status and value.
+  STRATA_DEVICE STRATA_FORCEINLINE void WaitForValid(int tile, ScanTileStatus& status, T& value) const
+  {
+    unsigned int delay = 32;
+    for (;;)
+    {
+      Load(tile, status, value);
+      if (status != SCAN_TILE_INVALID)
+      {
+        return;
+      }
+      __nanosleep(delay);
+      delay = delay < 1024 ? delay * 2 : delay;
+    }
+  }
+
+private:
+  WordT* d_words                    = nullptr; // SINGLE_WORD
+  T* d_values                       = nullptr; // otherwise
+  ::cuda::std::uint32_t* d_statuses = nullptr;
+
+  STRATA_HOST_DEVICE cudaError_t Carve(int num_tiles, void* d_temp_storage, size_t& temp_storage_bytes)
+  {
+    if (num_tiles < 0)
+    {
+      return cudaErrorInvalidValue;
+    }
+    if constexpr (SINGLE_WORD)
+    {
+      return detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
+                                           detail::Slot(d_words, size_t(num_tiles) * WORD_STRIDE));
+    }
+    else
+    {
+      return detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_values, num_tiles),
+                                           detail::Slot(d_statuses, size_t(num_tiles) * STATUS_STRIDE));
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE ::cuda::atomic_ref<::cuda::std::uint32_t, ::cuda::thread_scope_device>
+  StatusRef(int tile) const
+  {
+    return ::cuda::atomic_ref<::cuda::std::uint32_t, ::cuda::thread_scope_device>(d_statuses[tile * STATUS_STRIDE]);
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void Set(int tile, ScanTileStatus status, const T& value)
+  {
+    if constexpr (SINGLE_WORD)
+    {
+      DescriptorT descriptor{};
+      descriptor.value  = value;
+      descriptor.status = status;
+      detail::scan_tile::StoreRelaxed(d_words + tile * WORD_STRIDE, ::cuda::std::bit_cast<WordT>(descriptor));
+    }
+    else
+    {
+      d_values[tile] = value;
+      StatusRef(tile).store(status, ::cuda::std::memory_order_release); // the value first
+    }
+  }
+};
+
+namespace detail
+{
+//! How a look-back waits. INITIAL_DELAY_NS is slept once before the first read of the
+//! predecessors: time for the nearest ones to publish, and fewer reads of unpublished
+//! descriptors, which compete with the data for L2. A window with unpublished descriptors is read
+//! again after SPIN_INITIAL_NS, doubling up to SPIN_MAX_NS (0: no sleep).
+template <unsigned int _INITIAL_DELAY_NS, unsigned int _SPIN_INITIAL_NS, unsigned int _SPIN_MAX_NS>
+struct LookbackPolicy
+{
+  static constexpr unsigned int INITIAL_DELAY_NS = _INITIAL_DELAY_NS;
+  static constexpr unsigned int SPIN_INITIAL_NS  = _SPIN_INITIAL_NS;
+  static constexpr unsigned int SPIN_MAX_NS      = _SPIN_MAX_NS;
+};
+using DefaultLookbackPolicy = LookbackPolicy<1200, 600, 600>;
+} // namespace detail
+
+//! The look-back of one tile, done by one whole warp. Called as a BlockScan prefix callback (by
+//! the 32 lanes of the block's first warp, with the block aggregate), it publishes the tile's
+//! aggregate, finds its exclusive prefix (returned in every lane), publishes its inclusive prefix
+//! and keeps all three in `temp_storage` (written by lane 0). Tile 0 has no predecessors: call the
+//! operator on later tiles only, and publish tile 0 with SetInclusive.
+//!
+//! ScanOpT must be associative; it need not be commutative: a window of predecessors is combined
+//! in tile order, and windows further back are combined on the left.
+template <typename T, typename ScanOpT, typename ScanTileStateT,
+          typename LookbackPolicyT = detail::DefaultLookbackPolicy>
+class TilePrefixCallbackOp
+{
+public:
+  struct TempStorage
+  {
+    T block_aggregate;
+    T exclusive_prefix;
+    T inclusive_prefix;
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE TilePrefixCallbackOp(ScanTileStateT& tile_state, TempStorage& temp_storage,
+                                                        ScanOpT scan_op, int tile_idx)
+      : temp_storage(temp_storage)
+      , tile_state(tile_state)
+      , scan_op(scan_op)
+      , tile_idx(tile_idx)
+  {
+  }
+
+  //! Called by all 32 lanes of one warp with the tile's aggregate; returns its exclusive prefix.
+  STRATA_DEVICE STRATA_FORCEINLINE T operator()(T block_aggregate)
+  {
+    const unsigned int lane = LaneId();
+    if (lane == 0)
+    {
+      tile_state.SetPartial(tile_idx, block_aggregate);
+      temp_storage.block_aggregate = block_aggregate;
+    }
+    exclusive_prefix         = Lookback(tile_state, scan_op, tile_idx);
+    const T inclusive_prefix = scan_op(exclusive_prefix, block_aggregate);
+    if (lane == 0)
+    {
+      tile_state.SetInclusive(tile_idx, inclusive_prefix);
+      temp_storage.exclusive_prefix = exclusive_prefix;
+      temp_storage.inclusive_prefix = inclusive_prefix;
+    }
+    return exclusive_prefix;
+  }
+
+  //! The exclusive prefix of tile `tile_idx` (> 0): every lane of the calling warp gets it.
+  STRATA_DEVICE STRATA_FORCEINLINE static T Lookback(const ScanTileStateT& tile_state, ScanOpT& scan_op, int tile_idx)
+  {
+    const int lane = int(LaneId());
+    if constexpr (LookbackPolicyT::INITIAL_DELAY_NS > 0)
+    {
+      __nanosleep(LookbackPolicyT::INITIAL_DELAY_NS);
+    }
+    unsigned int spin = LookbackPolicyT::SPIN_INITIAL_NS;
+    T prefix{};
+    bool have_prefix = false;
+    // Lane l reads tile window_end - 32 + l, lane 31 the nearest. Tiles below 0 are not read:
+    // they lie behind tile 0, which is INCLUSIVE, and never count.
+    for (int window_end = tile_idx;; window_end -= detail::warp_threads)
+    {
+      const int tile        = window_end - detail::warp_threads + lane;
+      ScanTileStatus status = SCAN_TILE_OOB;
+      T value{};
+      if (tile >= 0)
+      {
+        tile_state.Load(tile, status, value);
+      }
+      while (__any_sync(0xFFFFFFFFu, status == SCAN_TILE_INVALID))
+      {
+        if constexpr (LookbackPolicyT::SPIN_MAX_NS > 0)
+        {
+          __nanosleep(spin);
+          spin = spin * 2 < LookbackPolicyT::SPIN_MAX_NS ? spin * 2 : LookbackPolicyT::SPIN_MAX_NS;
+        }
+        if (status == SCAN_TILE_INVALID)
+        {
+          tile_state.Load(tile, status, value);
+        }
+      }
+      // The window from its nearest INCLUSIVE tile on (or all of it), combined in tile order;
+      // windows further back are combined on the left.
+      const unsigned int inclusive_lanes = __ballot_sync(0xFFFFFFFFu, status == SCAN_TILE_INCLUSIVE);
+      const int from = inclusive_lanes != 0 ? (detail::warp_threads - 1) - __clz(int(inclusive_lanes)) : 0;
+      const T window = SuffixReduce(value, from, scan_op);
+      prefix         = have_prefix ? T(scan_op(window, prefix)) : window;
+      have_prefix    = true;
+      if (inclusive_lanes != 0)
+      {
+        return prefix;
+      }
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE T GetExclusivePrefix() const
+  {
+    return temp_storage.exclusive_prefix;
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE T GetInclusivePrefix() const
+  {
+    return temp_storage.inclusive_prefix;
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE T GetBlockAggregate() const
+  {
+    return temp_storage.block_aggregate;
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE int GetTileIdx() const
+  {
+    return tile_idx;
+  }
+
+private:
+  TempStorage& temp_storage;
+  ScanTileStateT& tile_state;
+  ScanOpT scan_op;
+  int tile_idx;
+  T exclusive_prefix;
+
+  //! values[from] op values[from + 1] op ... op values[31], in every lane: after the step with
+  //! offset d, lane i holds lanes [i, i + 2d) combined in order (clipped at lane 31).
+  STRATA_DEVICE STRATA_FORCEINLINE static T SuffixReduce(T value, int from, ScanOpT& scan_op)
+  {
+    const int lane = int(LaneId());
+#pragma unroll
+    for (int offset = 1; offset < detail::warp_threads; offset *= 2)
+    {
+      const T higher = ShuffleDown<detail::warp_threads>(value, offset, detail::warp_threads - 1, 0xFFFFFFFFu);
+      if (lane + offset < detail::warp_threads)
+      {
+        value = scan_op(value, higher);
+      }
+    }
+    return ShuffleIndex<detail::warp_threads>(value, from, 0xFFFFFFFFu);
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,178 @@
+// strata/device/dispatch/dispatch_scan.cuh: the kernels of DeviceScan and DispatchScan, which
+// picks the policy for the device, sizes and carves the temporary storage, and launches.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_scan.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/tuning/tuning_scan.cuh>
+#include <strata/util_debug.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_temporary_storage.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/limits>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+
+STRATA_KERNELS_BEGIN
+
+//! Before a single-pass launch: every tile descriptor unpublished, the tile counter at zero.
+template <typename TileStateT>
+STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, int num_tiles, unsigned int* d_tile_counter)
+{
+  tile_state.InitializeStatus(num_tiles);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+  {
+    *d_tile_counter = 0;
+  }
+}
+
+//! The single pass: each block scans the tile it takes from the counter.
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
+          typename OffsetT, typename AccumT, bool FORCE_INCLUSIVE>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS) void
+DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<AccumT> tile_state,
+                 unsigned int* d_tile_counter, ScanOpT scan_op, InitValueT init_value, OffsetT num_items,
+                 int num_tiles)
+{
+  using PolicyT = typename MaxPolicyT::ActivePolicy::ScanPolicy;
+  using AgentT =
+      AgentScan<PolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, FORCE_INCLUSIVE>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT(temp_storage, d_in, d_out, scan_op, init_value, num_items).ConsumeRange(num_tiles, tile_state, d_tile_counter);
+}
+
+STRATA_KERNELS_END
+
+namespace detail
+{
+namespace scan
+{
+//! The host side of every single-pass algorithm: sizes and carves the temporary storage (a tile
+//! counter and the descriptors of TileStateT), and launches. No tiles launch nothing; one tile
+//! launches `launch(TileStateT{}, nullptr, 1)` alone; more launch DeviceScanInitKernel, then
+//! `launch(tile_state, d_tile_counter, num_tiles)`.
+template <typename TileStateT, typename OffsetT, typename LaunchT>
+STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                     OffsetT num_items, OffsetT tile_items, cudaStream_t stream,
+                                                     LaunchT launch)
+{
+  constexpr int INIT_BLOCK_THREADS = 256;
+  const OffsetT tiles              = num_items / tile_items + (num_items % tile_items != 0);
+  if (tiles > OffsetT(::cuda::std::numeric_limits<int>::max()))
+  {
+    return cudaErrorInvalidValue; // tile indices are int: 2^31 tiles of at least 1024 items
+  }
+  const int num_tiles = int(tiles);
+
+  if (num_tiles <= 1)
+  {
+    char* d_unused    = nullptr; // one byte: the buffer pointer of the second call is never null
+    cudaError_t error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 1));
+    if (error != cudaSuccess || d_temp_storage == nullptr || num_tiles == 0)
+    {
+      return error;
+    }
+    return launch(TileStateT{}, static_cast<unsigned int*>(nullptr), 1);
+  }
+
+  size_t tile_state_bytes = 0;
+  cudaError_t error       = TileStateT::AllocationSize(num_tiles, tile_state_bytes);
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  unsigned int* d_tile_counter      = nullptr;
+  unsigned char* d_tile_state_bytes = nullptr;
+  error                             = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_tile_counter, 1),
+                                                            Slot(d_tile_state_bytes, tile_state_bytes));
+  if (error != cudaSuccess || d_temp_storage == nullptr)
+  {
+    return error;
+  }
+  TileStateT tile_state;
+  error = tile_state.Init(num_tiles, d_tile_state_bytes, tile_state_bytes);
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  const int init_blocks = (num_tiles + INIT_BLOCK_THREADS - 1) / INIT_BLOCK_THREADS;
+  DeviceScanInitKernel<<<init_blocks, INIT_BLOCK_THREADS, 0, stream>>>(tile_state, num_tiles, d_tile_counter);
+  error = cudaPeekAtLastError();
+  if (error == cudaSuccess)
+  {
+    error = DebugSyncStream(stream);
+  }
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  return launch(tile_state, d_tile_counter, num_tiles);
+}
+} // namespace scan
+} // namespace detail
+
+//! Dispatches a scan of num_items items of d_in into d_out with scan_op: exclusive from
+//! init_value, inclusive without one (InitValueT = NullType), or inclusive from init_value
+//! (FORCE_INCLUSIVE). One tile takes one launch; more take two (the descriptors' initialization,
+//! then the single pass).
+template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename OffsetT,
+          typename AccumT, bool FORCE_INCLUSIVE = false,
+          typename PolicyHubT = detail::scan::policy_hub<AccumT, OffsetT, ScanOpT>>
+struct DispatchScan
+{
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  InputIteratorT d_in;
+  OutputIteratorT d_out;
+  ScanOpT scan_op;
+  InitValueT init_value;
+  OffsetT num_items;
+  cudaStream_t stream;
+
+  using MaxPolicyT = typename PolicyHubT::MaxPolicy;
+  using TileStateT = ScanTileState<AccumT>;
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    using PolicyT = typename ActivePolicyT::ScanPolicy;
+    using AgentT =
+        AgentScan<PolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, FORCE_INCLUSIVE>;
+    return detail::scan::SinglePassInvoke<TileStateT>(
+        d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), stream,
+        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles)
+        {
+          DeviceScanKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT,
+                           FORCE_INCLUSIVE><<<num_tiles, PolicyT::BLOCK_THREADS, 0, stream>>>(
+              d_in, d_out, tile_state, d_tile_counter, scan_op, init_value, num_items, num_tiles);
+          const cudaError_t error = cudaPeekAtLastError();
+          return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
+        });
+  }
+
+  //! Validates the arguments, picks the policy for the current device and runs (or sizes) the scan.
+  STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                      InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op,
+                                                      InitValueT init_value, OffsetT num_items, cudaStream_t stream)
+  {
+    if (d_temp_storage != nullptr && num_items > 0 && (detail::IsNullPointer(d_in) || detail::IsNullPointer(d_out)))
+    {
+      return cudaErrorInvalidValue;
+    }
+    int ptx_version   = 0;
+    cudaError_t error = PtxVersion(ptx_version);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    DispatchScan dispatch{d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream};
+    return MaxPolicyT::Invoke(ptx_version, dispatch);
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,56 @@
+// strata/device/dispatch/tuning/tuning_scan_by_key.cuh: the tuning policies of DeviceScan's scans
+// by key, one per SM generation, chained from the newest down.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_scan.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/device/dispatch/tuning/tuning_scan.cuh>
+#include <strata/thread/thread_load.cuh>
+#include <strata/util_device.cuh>
+
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace scan_by_key
+{
+//! Policies for scanning AccumT values by KeyT keys (AgentScanPolicy: threads, items per thread
+//! nominal for 4 bytes, scaled by the larger of key and value).
+template <typename KeyT, typename AccumT, typename ScanOpT>
+struct policy_hub
+{
+  using ScaleT               = ::cuda::std::conditional_t<(sizeof(KeyT) > sizeof(AccumT)), KeyT, AccumT>;
+  static constexpr bool WIDE = sizeof(ScaleT) >= 8;
+
+  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
+  {
+    using ScanPolicy = AgentScanPolicy<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
+  };
+
+  struct Policy800 : ChainedPolicy<800, Policy800, Policy750>
+  {
+    using ScanPolicy = AgentScanPolicy<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
+  };
+
+  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (InclusiveSumByKey, runs of 8,
+  //! 2^28 items): u32 values 320 x 16 (1059 us; 256 x 16 1063, 256 x 20 1065), u64 values
+  //! 256 x 12 (1763 us; 256 x 10 1777, 256 x 8 1764). Its results against CUB are in
+  //! docs/performance.md.
+  struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
+  {
+    using ScanPolicy = AgentScanPolicy<WIDE ? 256 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>, ScaleT,
+                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>>;
+  };
+
+  struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
+  {
+    using ScanPolicy = typename Policy900::ScanPolicy;
+  };
+
+  using MaxPolicy = Policy1000;
+};
+} // namespace scan_by_key
+} // namespace detail
+STRATA_NAMESPACE_END

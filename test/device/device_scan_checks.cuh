@@ -1,0 +1,176 @@
+// test/device/device_scan_checks.cuh: what the DeviceScan tests share: the sizes every function
+// runs at (around the tile size of the policy the H100 runs), one two-phase call into a poisoned
+// output, host references, and non-commutative operators.
+#pragma once
+
+#include <strata/device/device_scan.cuh>
+
+#include "common/test_common.cuh"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace strata_test
+{
+//! The largest input of the scan tests.
+inline constexpr std::size_t scan_max_items = (std::size_t(1) << 24) + 13;
+
+//! Items per tile of DeviceScan's SM 9.0 policy for AccumT.
+template <typename AccumT>
+constexpr std::size_t scan_tile_items()
+{
+  using PolicyT =
+      typename strata::detail::scan::policy_hub<AccumT, std::uint32_t, cuda::std::plus<>>::Policy900::ScanPolicy;
+  return std::size_t(PolicyT::BLOCK_THREADS) * PolicyT::ITEMS_PER_THREAD;
+}
+
+//! Items per tile of the scans by key's SM 9.0 policy.
+template <typename KeyT, typename AccumT>
+constexpr std::size_t scan_by_key_tile_items()
+{
+  using PolicyT =
+      typename strata::detail::scan_by_key::policy_hub<KeyT, AccumT, cuda::std::plus<>>::Policy900::ScanPolicy;
+  return std::size_t(PolicyT::BLOCK_THREADS) * PolicyT::ITEMS_PER_THREAD;
+}
+
+//! Sizes up to `available`: empty, one item, around one tile, 37 tiles and a remainder (the
+//! look-back crosses its 32-tile window), an odd size, 2^20 and 2^24 + 13.
+inline std::vector<std::size_t> scan_sizes(std::size_t tile, std::size_t available)
+{
+  std::vector<std::size_t> sizes;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), tile - 1, tile, tile + 1, 37 * tile + 1234, std::size_t(100003),
+                        std::size_t(1) << 20, scan_max_items})
+  {
+    if (n <= available)
+    {
+      sizes.push_back(n);
+    }
+  }
+  return sizes;
+}
+
+//! Runs a two-phase device call `call(d_temp, bytes)` (size query, then the run with exactly that
+//! much storage) after poisoning `d_out`; returns all of `d_out`.
+template <typename OutT, typename CallT>
+std::vector<OutT> run_scan(device_buffer<OutT>& d_out, CallT&& call)
+{
+  d_out.poison();
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(call(nullptr, bytes));
+  REQUIRE(bytes >= 1);
+  device_buffer<unsigned char> d_temp(bytes);
+  STRATA_TEST_CUDA(call(d_temp.data(), bytes));
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  return d_out.download();
+}
+
+//! CHECKs the first n outputs against the reference and that no output past them was written.
+template <typename T>
+void check_scan(const std::vector<T>& expected, const std::vector<T>& actual, std::size_t n, double rel_tol = 0.0)
+{
+  REQUIRE(expected.size() >= n);
+  REQUIRE(actual.size() >= n);
+  check_equal(std::vector<T>(expected.begin(), expected.begin() + std::ptrdiff_t(n)),
+              std::vector<T>(actual.begin(), actual.begin() + std::ptrdiff_t(n)), rel_tol);
+  std::size_t written = 0;
+  const auto* bytes   = reinterpret_cast<const unsigned char*>(actual.data());
+  for (std::size_t i = n * sizeof(T); i < actual.size() * sizeof(T); ++i)
+  {
+    written += bytes[i] != poison_byte;
+  }
+  INFO("bytes written past the last output");
+  CHECK(written == 0);
+}
+
+//! a + b in the two's complement of T (integer sums that overflow wrap, as on the GPU).
+template <typename T>
+T wrapping_add(T a, T b)
+{
+  if constexpr (std::is_integral_v<T>)
+  {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  }
+  else
+  {
+    return a + b;
+  }
+}
+
+//! A sequential exclusive (INCLUSIVE = false) or inclusive scan of `in` in AccumT, each result
+//! converted to OutT; `op` combines (AccumT, AccumT). Inclusive scans start from `init` if given.
+template <bool INCLUSIVE, typename OutT, typename AccumT, typename InT, typename OpT>
+std::vector<OutT> reference_scan(const std::vector<InT>& in, OpT op, const AccumT* init)
+{
+  std::vector<OutT> out(in.size());
+  AccumT running{};
+  bool have = init != nullptr;
+  if (have)
+  {
+    running = *init;
+  }
+  for (std::size_t i = 0; i < in.size(); ++i)
+  {
+    if constexpr (!INCLUSIVE)
+    {
+      out[i] = static_cast<OutT>(running);
+    }
+    running = have ? op(running, static_cast<AccumT>(in[i])) : static_cast<AccumT>(in[i]);
+    have    = true;
+    if constexpr (INCLUSIVE)
+    {
+      out[i] = static_cast<OutT>(running);
+    }
+  }
+  return out;
+}
+
+//! x -> p * x + h over 32-bit words, composed left to right: associative, not commutative (the
+//! polynomial hash of a concatenation). With custom_t: a = p, b = h, c counts the items.
+struct affine_op
+{
+  __host__ __device__ custom_t operator()(const custom_t& l, const custom_t& r) const
+  {
+    const std::uint32_t p  = std::uint32_t(l.a) * std::uint32_t(r.a);
+    const std::uint32_t h  = std::uint32_t(l.b) * std::uint32_t(r.a) + std::uint32_t(r.b);
+    const std::uint32_t cs = std::uint32_t(l.c) + std::uint32_t(r.c);
+    return custom_t{std::int32_t(p), std::int32_t(h), std::int32_t(cs)};
+  }
+};
+
+//! A 2x2 matrix of 32-bit words (16 bytes: its descriptor takes the two-word path).
+struct matrix2
+{
+  std::uint32_t m[4];
+  friend __host__ __device__ bool operator==(const matrix2& x, const matrix2& y)
+  {
+    return x.m[0] == y.m[0] && x.m[1] == y.m[1] && x.m[2] == y.m[2] && x.m[3] == y.m[3];
+  }
+};
+
+//! The matrix product modulo 2^32: associative, not commutative.
+struct matrix_product
+{
+  __host__ __device__ matrix2 operator()(const matrix2& x, const matrix2& y) const
+  {
+    return matrix2{{x.m[0] * y.m[0] + x.m[1] * y.m[2], x.m[0] * y.m[1] + x.m[1] * y.m[3],
+                    x.m[2] * y.m[0] + x.m[3] * y.m[2], x.m[2] * y.m[1] + x.m[3] * y.m[3]}};
+  }
+};
+} // namespace strata_test
+
+namespace Catch
+{
+template <>
+struct StringMaker<strata_test::matrix2>
+{
+  static std::string convert(const strata_test::matrix2& x)
+  {
+    return "[" + std::to_string(x.m[0]) + " " + std::to_string(x.m[1]) + "; " + std::to_string(x.m[2]) + " "
+           + std::to_string(x.m[3]) + "]";
+  }
+};
+} // namespace Catch
