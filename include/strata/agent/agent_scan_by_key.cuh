@@ -88,7 +88,7 @@ private:
   //! Bit k set: this lane's item k starts a segment (its key differs from the previous item's,
   //! or it is the first item of the input).
   STRATA_DEVICE STRATA_FORCEINLINE unsigned int Heads(const RowsT& rows, const KeyT (&keys)[ITEMS_PER_THREAD],
-                                                      OffsetT tile_offset)
+                                                      OffsetT tile_offset, int valid)
   {
     unsigned int heads = 0;
 #pragma unroll
@@ -105,7 +105,7 @@ private:
             ShuffleIndex<detail::warp_threads>(keys[(r - 1) * VEC + VEC - 1], detail::warp_threads - 1, 0xFFFFFFFFu);
         before = rows.lane == 0 ? row_above : from_below;
       }
-      else if (rows.lane == 0)
+      else if (rows.lane == 0 && rows.ItemIndex(0, 0) <= valid) // past the end of a partial tile: no key
       {
         const OffsetT first = tile_offset + OffsetT(rows.ItemIndex(0, 0));
         input_start         = first == 0;
@@ -140,7 +140,7 @@ private:
     {
       KeyT keys[ITEMS_PER_THREAD];
       rows.Load(d_keys_in, tile_offset, valid, keys);
-      heads = Heads(rows, keys, tile_offset);
+      heads = Heads(rows, keys, tile_offset, valid);
     }
     PairT items[ITEMS_PER_THREAD];
     {
