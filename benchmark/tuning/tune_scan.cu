@@ -9,8 +9,13 @@
 
 #include "bench_common.cuh"
 
+#include <cuda/functional>
+
 #include <cstdint>
 #include <string>
+#include <random>
+#include <memory>
+#include <map>
 #include <vector>
 
 namespace
@@ -40,29 +45,38 @@ inline void* temp_storage(std::size_t& bytes)
   return temp.data();
 }
 
-//! Keys in runs of 8 (key i / 8).
-inline const std::uint32_t* run_keys()
+//! 2^28 keys in random runs of mean length `mean` (lengths uniform in [1, 2 * mean - 1]), as
+//! bench_device_scan.cu has them.
+inline const std::uint32_t* run_keys(int mean)
 {
-  static bench::device_buffer<std::uint32_t> keys(std::size_t(1) << 28);
-  static bool filled = false;
-  if (!filled)
+  static std::map<int, std::unique_ptr<bench::device_buffer<std::uint32_t>>> keys;
+  auto& slot = keys[mean];
+  if (!slot)
   {
-    std::vector<std::uint32_t> host(keys.size());
-    for (std::size_t i = 0; i < host.size(); ++i)
+    slot = std::make_unique<bench::device_buffer<std::uint32_t>>(std::size_t(1) << 28);
+    std::vector<std::uint32_t> host(slot->size());
+    std::mt19937 engine(2039u + unsigned(mean));
+    std::uniform_int_distribution<int> length(1, 2 * mean - 1);
+    std::uint32_t key = 0;
+    for (std::size_t i = 0; i < host.size();)
     {
-      host[i] = std::uint32_t(i / 8);
+      const std::size_t end = i + std::size_t(length(engine));
+      for (; i < end && i < host.size(); ++i)
+      {
+        host[i] = key;
+      }
+      ++key;
     }
-    bench::check(cudaMemcpy(keys.data(), host.data(), keys.bytes(), cudaMemcpyHostToDevice), "keys");
-    filled = true;
+    bench::check(cudaMemcpy(slot->data(), host.data(), slot->bytes(), cudaMemcpyHostToDevice), "keys");
   }
-  return keys.data();
+  return slot->data();
 }
 
-template <typename T, int THREADS, int ITEMS_4B, unsigned DELAY, unsigned SPIN>
+template <typename T, int THREADS, int ITEMS_4B, unsigned DELAY, unsigned SPIN, typename OpT = cuda::std::plus<>>
 void candidate(benchmark::State& state)
 {
-  using DispatchT = strata::DispatchScan<const T*, T*, cuda::std::plus<>, strata::detail::InputValue<T>, std::uint32_t,
-                                         T, false, candidate_hub<T, THREADS, ITEMS_4B, DELAY, SPIN>>;
+  using DispatchT     = strata::DispatchScan<const T*, T*, OpT, strata::detail::InputValue<T>, std::uint32_t, T, false,
+                                         candidate_hub<T, THREADS, ITEMS_4B, DELAY, SPIN>>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& in            = bench::shared_rotating_buffer<T>(n);
   std::size_t bytes   = 0;
@@ -70,7 +84,7 @@ void candidate(benchmark::State& state)
   bench::time_iterations(state,
                          [&](cudaStream_t stream)
                          {
-                           bench::check(DispatchT::Dispatch(temp, bytes, in.next(), output<T>(), cuda::std::plus<>{},
+                           bench::check(DispatchT::Dispatch(temp, bytes, in.next(), output<T>(), OpT{},
                                                             strata::detail::InputValue<T>(T{}), std::uint32_t(n),
                                                             stream),
                                         "scan");
@@ -91,8 +105,8 @@ void by_key_candidate(benchmark::State& state)
   bench::time_iterations(state,
                          [&](cudaStream_t stream)
                          {
-                           bench::check(DispatchT::Dispatch(temp, bytes, run_keys(), in.next(), output<T>(),
-                                                            cuda::std::equal_to<>{}, cuda::std::plus<>{},
+                           bench::check(DispatchT::Dispatch(temp, bytes, run_keys(int(state.range(1))), in.next(),
+                                                            output<T>(), cuda::std::equal_to<>{}, cuda::std::plus<>{},
                                                             strata::NullType{}, std::uint32_t(n), stream),
                                         "scan by key");
                          });
@@ -117,6 +131,23 @@ void cub_exclusive_sum(benchmark::State& state)
 }
 
 template <typename T>
+void cub_inclusive_max(benchmark::State& state)
+{
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  auto& in            = bench::shared_rotating_buffer<T>(n);
+  std::size_t bytes   = 0;
+  void* temp          = temp_storage(bytes);
+  bench::time_iterations(state,
+                         [&](cudaStream_t stream)
+                         {
+                           bench::check(cub::DeviceScan::InclusiveScan(temp, bytes, in.next(), output<T>(),
+                                                                       cuda::maximum<>{}, std::int64_t(n), stream),
+                                        "cub scan");
+                         });
+  bench::set_throughput(state, n, 2 * n * sizeof(T));
+}
+
+template <typename T>
 void cub_inclusive_sum_by_key(benchmark::State& state)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
@@ -126,8 +157,8 @@ void cub_inclusive_sum_by_key(benchmark::State& state)
   bench::time_iterations(state,
                          [&](cudaStream_t stream)
                          {
-                           bench::check(cub::DeviceScan::InclusiveSumByKey(temp, bytes, run_keys(), in.next(),
-                                                                           output<T>(), std::int64_t(n),
+                           bench::check(cub::DeviceScan::InclusiveSumByKey(temp, bytes, run_keys(int(state.range(1))),
+                                                                           in.next(), output<T>(), std::int64_t(n),
                                                                            cuda::std::equal_to<>{}, stream),
                                         "cub scan by key");
                          });
@@ -135,46 +166,41 @@ void cub_inclusive_sum_by_key(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_TUNE_AS(FUNC, T, THREADS, ITEMS, DELAY, SPIN, TAG)                                                      \
-  BENCHMARK(FUNC<T, THREADS, ITEMS, DELAY, SPIN>)                                                                      \
+#define STRATA_TUNE_AS(FUNC, T, THREADS, ITEMS, DELAY, SPIN, TAG, ...)                                                 \
+  BENCHMARK(FUNC<T, THREADS, ITEMS, DELAY, SPIN __VA_ARGS__>)                                                          \
       ->Name(#T TAG "/" #THREADS "x" #ITEMS "/" #DELAY "-" #SPIN)                                                      \
-      ->Arg(1 << 24)                                                                                                   \
-      ->Arg(1 << 28)                                                                                                   \
+      ->ArgsProduct({{1 << 24, 1 << 28}, {8, 1000}})                                                                   \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
 #define STRATA_TUNE(T, THREADS, ITEMS, DELAY, SPIN) STRATA_TUNE_AS(candidate, T, THREADS, ITEMS, DELAY, SPIN, "")
+#define STRATA_TUNE_MAX(T, THREADS, ITEMS, DELAY, SPIN)                                                                \
+  STRATA_TUNE_AS(candidate, T, THREADS, ITEMS, DELAY, SPIN, "/max", , cuda::maximum<>)
 #define STRATA_TUNE_BY_KEY(T, THREADS, ITEMS, DELAY, SPIN)                                                             \
   STRATA_TUNE_AS(by_key_candidate, T, THREADS, ITEMS, DELAY, SPIN, "/by_key")
 #define STRATA_TUNE_CUB(FUNC, NAME)                                                                                    \
-  BENCHMARK(FUNC)->Name(NAME)->Arg(1 << 24)->Arg(1 << 28)->UseManualTime()->Unit(benchmark::kMicrosecond)
+  BENCHMARK(FUNC)                                                                                                      \
+      ->Name(NAME)                                                                                                     \
+      ->ArgsProduct({{1 << 24, 1 << 28}, {8, 1000}})                                                                   \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
 
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-STRATA_TUNE_CUB(cub_exclusive_sum<u32>, "u32/cub");
+// The second argument is the keys' mean run length (scans by key only).
 STRATA_TUNE_CUB(cub_exclusive_sum<u64>, "u64/cub");
-STRATA_TUNE_CUB(cub_inclusive_sum_by_key<u32>, "u32/by_key/cub");
+STRATA_TUNE_CUB(cub_inclusive_max<u64>, "u64/max/cub");
 STRATA_TUNE_CUB(cub_inclusive_sum_by_key<u64>, "u64/by_key/cub");
 
-STRATA_TUNE(u32, 256, 20, 1200, 600);
-STRATA_TUNE(u32, 256, 20, 1600, 800);
-STRATA_TUNE(u32, 256, 20, 1000, 500);
-STRATA_TUNE(u32, 256, 24, 1200, 600);
-STRATA_TUNE(u32, 320, 16, 1200, 600);
-STRATA_TUNE(u32, 320, 20, 1200, 600);
-STRATA_TUNE(u32, 384, 16, 1200, 600);
-STRATA_TUNE(u32, 224, 20, 1200, 600);
-STRATA_TUNE(u32, 512, 16, 1200, 600);
-STRATA_TUNE(u64, 256, 32, 1200, 600);
-STRATA_TUNE(u64, 256, 32, 1600, 800);
 STRATA_TUNE(u64, 256, 40, 1200, 600);
-STRATA_TUNE(u64, 320, 32, 1200, 600);
-STRATA_TUNE(u64, 384, 32, 1200, 600);
-STRATA_TUNE_BY_KEY(u32, 256, 16, 1200, 600);
-STRATA_TUNE_BY_KEY(u32, 256, 20, 1200, 600);
-STRATA_TUNE_BY_KEY(u32, 320, 16, 1200, 600);
-STRATA_TUNE_BY_KEY(u32, 256, 16, 1600, 800);
+STRATA_TUNE_MAX(u64, 256, 40, 1200, 600);
+STRATA_TUNE_MAX(u64, 256, 32, 1200, 600);
+STRATA_TUNE_MAX(u64, 256, 24, 1200, 600);
+STRATA_TUNE_MAX(u64, 384, 32, 1200, 600);
 STRATA_TUNE_BY_KEY(u64, 256, 24, 1200, 600);
+STRATA_TUNE_BY_KEY(u64, 256, 16, 1200, 600);
+STRATA_TUNE_BY_KEY(u64, 128, 24, 1200, 600);
+STRATA_TUNE_BY_KEY(u64, 384, 16, 1200, 600);
 STRATA_TUNE_BY_KEY(u64, 256, 20, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 320, 24, 1200, 600);
+STRATA_TUNE_BY_KEY(u64, 256, 24, 2000, 800);
 BENCHMARK_MAIN();

@@ -35,14 +35,16 @@ struct policy_hub
     using ScanPolicy = AgentScanPolicy<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
   };
 
-  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (ExclusiveSum at 2^28 items):
-  //! u32 256 x 20 items (775 us; 256 x 16 789, 256 x 24 777, 384 x 16 790, 128 x 24 793), u64
-  //! 256 x 20 items (1481 us; 256 x 16 1499, 384 x 16 1488). Its results against CUB are in
-  //! docs/performance.md.
+  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (scans of 2^28 items):
+  //! 4-byte values 256 x 20 items (ExclusiveSum u32 775 us; 256 x 16 789, 256 x 24 777, 384 x 16
+  //! 790, 128 x 24 793); 8-byte values 384 x 16 items (u64 sum 1488 us, maximum 1491; 256 x 20
+  //! sums in 1481 us but needs 68 registers for maximum, one block per SM fewer: 1512). Its results
+  //! against CUB are in docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
-    using ScanPolicy = AgentScanPolicy<256, nominal_items_v<AccumT, sizeof(AccumT) == 8 ? 40 : 20>, AccumT,
-                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>>;
+    static constexpr bool WIDE = sizeof(AccumT) == 8;
+    using ScanPolicy = AgentScanPolicy<WIDE ? 384 : 256, nominal_items_v<AccumT, WIDE ? 32 : 20>, AccumT, LOAD_DEFAULT,
+                                       LookbackPolicy<1200, 600, 600>>;
   };
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>

@@ -34,13 +34,13 @@ struct policy_hub
     using ScanPolicy = AgentScanPolicy<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
   };
 
-  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (InclusiveSumByKey, runs of 8,
-  //! 2^28 items): u32 values 320 x 16 (1059 us; 256 x 16 1063, 256 x 20 1065), u64 values
-  //! 256 x 12 (1763 us; 256 x 10 1777, 256 x 8 1764). Its results against CUB are in
-  //! docs/performance.md.
+  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (InclusiveSumByKey of 2^28
+  //! items, keys in random runs of mean length 8 / 1000): u32 values 320 x 16 (1059 us; 256 x 16
+  //! 1063, 256 x 20 1065), u64 values 128 x 12 (1878 / 1918 us; 256 x 10 1885 / 1950, 256 x 12
+  //! 1961 / 2016, 256 x 8 1974 / 2038). Its results against CUB are in docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
-    using ScanPolicy = AgentScanPolicy<WIDE ? 256 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>, ScaleT,
+    using ScanPolicy = AgentScanPolicy<WIDE ? 128 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>, ScaleT,
                                        LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>>;
   };
 
