@@ -31,7 +31,7 @@ class AgentScanByKey
 {
   static constexpr bool IS_INCLUSIVE = ::cuda::std::is_same_v<InitValueT, NullType>;
 
-  using KeyT    = detail::scan::iterator_value_t<KeysInputIteratorT>;
+  using KeyT    = detail::it_value_t<KeysInputIteratorT>;
   using PairT   = KeyValuePair<unsigned int, AccumT>; // (a head is among the items, running value)
   using PairOpT = detail::ScanBySegmentOp<ScanOpT>;
   using RowsT =

@@ -18,16 +18,13 @@ namespace detail
 {
 namespace scan
 {
-template <typename IteratorT>
-using iterator_value_t = ::cuda::std::remove_cv_t<typename ::cuda::std::iterator_traits<IteratorT>::value_type>;
-
 //! Items of a 16-byte vector behind a pointer to T, or 1 (other iterators, odd sizes).
 template <typename IteratorT>
 constexpr int PointerVectorItems()
 {
   if constexpr (::cuda::std::is_pointer_v<IteratorT>)
   {
-    using T = iterator_value_t<IteratorT>;
+    using T = it_value_t<IteratorT>;
     if constexpr (!::cuda::std::is_void_v<T> && ::cuda::std::is_trivially_copyable_v<T>)
     {
       if constexpr (16 % sizeof(T) == 0)
@@ -145,7 +142,7 @@ struct ScanTileRows
   {
     if constexpr (VEC > 1)
     {
-      using T = iterator_value_t<IteratorT>;
+      using T = it_value_t<IteratorT>;
       return reinterpret_cast<::cuda::std::uintptr_t>(it) % (sizeof(T) * VEC) == 0;
     }
     else
@@ -167,7 +164,7 @@ struct ScanTileRows
       {
         if (VectorAligned(d_in))
         {
-          using T                = iterator_value_t<IteratorT>;
+          using T                = it_value_t<IteratorT>;
           using VectorT          = VectorOf<T, VEC>;
           const VectorT* vectors = reinterpret_cast<const VectorT*>(d_in + tile_offset + OffsetT(ItemIndex(0, 0)));
 #pragma unroll
@@ -218,7 +215,7 @@ struct ScanTileRows
       {
         if (VectorAligned(d_out))
         {
-          using T          = iterator_value_t<IteratorT>;
+          using T          = it_value_t<IteratorT>;
           using VectorT    = VectorOf<T, VEC>;
           VectorT* vectors = reinterpret_cast<VectorT*>(d_out + tile_offset + OffsetT(ItemIndex(0, 0)));
 #pragma unroll

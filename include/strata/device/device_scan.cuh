@@ -30,7 +30,7 @@ template <typename InputT, typename OutputIteratorT>
 struct sum_accumulator
 {
   using cub_type = accumulator_t<::cuda::std::plus<>, InputT, InputT>;
-  using output_t = iterator_value_t<OutputIteratorT>;
+  using output_t = it_value_t<OutputIteratorT>;
   static constexpr bool WIDEN =
       ::cuda::std::is_integral_v<
           cub_type> && ::cuda::std::is_signed_v<cub_type> && ::cuda::std::is_integral_v<output_t> && sizeof(output_t) > sizeof(cub_type);
@@ -108,7 +108,7 @@ struct DeviceScan
                                                           NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::ExclusiveSum");
-    using AccumT = detail::scan::sum_accumulator_t<detail::scan::iterator_value_t<InputIteratorT>, OutputIteratorT>;
+    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<InputIteratorT>, OutputIteratorT>;
     return detail::scan::Run<AccumT>(d_temp_storage, temp_storage_bytes, d_in, d_out, ::cuda::std::plus<>{},
                                      detail::InputValue<AccumT>(AccumT{}), num_items, stream);
   }
@@ -129,7 +129,7 @@ struct DeviceScan
                                                           NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::InclusiveSum");
-    using AccumT = detail::scan::sum_accumulator_t<detail::scan::iterator_value_t<InputIteratorT>, OutputIteratorT>;
+    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<InputIteratorT>, OutputIteratorT>;
     return detail::scan::Run<AccumT>(d_temp_storage, temp_storage_bytes, d_in, d_out, ::cuda::std::plus<>{}, NullType{},
                                      num_items, stream);
   }
@@ -156,7 +156,7 @@ struct DeviceScan
                 ScanOpT scan_op, InitValueT init_value, NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::ExclusiveScan");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::scan::iterator_value_t<InputIteratorT>, InitValueT>;
+    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
     return detail::scan::Run<AccumT>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op,
                                      detail::InputValue<InitValueT>(init_value), num_items, stream);
   }
@@ -185,7 +185,7 @@ struct DeviceScan
                                                            NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::ExclusiveScan");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::scan::iterator_value_t<InputIteratorT>, InitValueT>;
+    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
     return detail::scan::Run<AccumT>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op,
                                      detail::InputValue<InitValueT, InitValueIterT>(init_value), num_items, stream);
   }
@@ -208,7 +208,7 @@ struct DeviceScan
                                                            NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::InclusiveScan");
-    using InputT = detail::scan::iterator_value_t<InputIteratorT>;
+    using InputT = detail::it_value_t<InputIteratorT>;
     using AccumT = detail::accumulator_t<ScanOpT, InputT, InputT>;
     return detail::scan::Run<AccumT>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, NullType{}, num_items,
                                      stream);
@@ -233,7 +233,7 @@ struct DeviceScan
                     ScanOpT scan_op, InitValueT init_value, NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::InclusiveScanInit");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::scan::iterator_value_t<InputIteratorT>, InitValueT>;
+    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
     return detail::scan::Run<AccumT, true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op,
                                            detail::InputValue<InitValueT>(init_value), num_items, stream);
   }
@@ -259,7 +259,7 @@ struct DeviceScan
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::ExclusiveSumByKey");
     using AccumT =
-        detail::scan::sum_accumulator_t<detail::scan::iterator_value_t<ValuesInputIteratorT>, ValuesOutputIteratorT>;
+        detail::scan::sum_accumulator_t<detail::it_value_t<ValuesInputIteratorT>, ValuesOutputIteratorT>;
     return detail::scan::RunByKey<AccumT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                           equality_op, ::cuda::std::plus<>{}, AccumT{}, num_items, stream);
   }
@@ -276,7 +276,7 @@ struct DeviceScan
                      cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::ExclusiveScanByKey");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::scan::iterator_value_t<ValuesInputIteratorT>, InitValueT>;
+    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<ValuesInputIteratorT>, InitValueT>;
     return detail::scan::RunByKey<AccumT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                           equality_op, scan_op, init_value, num_items, stream);
   }
@@ -291,7 +291,7 @@ struct DeviceScan
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::InclusiveSumByKey");
     using AccumT =
-        detail::scan::sum_accumulator_t<detail::scan::iterator_value_t<ValuesInputIteratorT>, ValuesOutputIteratorT>;
+        detail::scan::sum_accumulator_t<detail::it_value_t<ValuesInputIteratorT>, ValuesOutputIteratorT>;
     return detail::scan::RunByKey<AccumT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                           equality_op, ::cuda::std::plus<>{}, NullType{}, num_items, stream);
   }
@@ -306,7 +306,7 @@ struct DeviceScan
                      NumItemsT num_items, EqualityOpT equality_op = EqualityOpT(), cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::InclusiveScanByKey");
-    using InputT = detail::scan::iterator_value_t<ValuesInputIteratorT>;
+    using InputT = detail::it_value_t<ValuesInputIteratorT>;
     using AccumT = detail::accumulator_t<ScanOpT, InputT, InputT>;
     return detail::scan::RunByKey<AccumT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                           equality_op, scan_op, NullType{}, num_items, stream);

@@ -42,7 +42,7 @@ STRATA_KERNELS_END
 template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
           typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT, typename AccumT,
           typename PolicyHubT =
-              detail::scan_by_key::policy_hub<detail::scan::iterator_value_t<KeysInputIteratorT>, AccumT, ScanOpT>>
+              detail::scan_by_key::policy_hub<detail::it_value_t<KeysInputIteratorT>, AccumT, ScanOpT>>
 struct DispatchScanByKey
 {
   void* d_temp_storage;
