@@ -1,8 +1,10 @@
 // Tuning sweep of DeviceScan's single pass (not built by default: -DSTRATA_ENABLE_TUNING=ON):
-// ExclusiveSum and InclusiveSumByKey (keys in runs of 8) of u32 and u64 through DispatchScan and
-// DispatchScanByKey with one policy hub per candidate (threads, items per thread for 4-byte
-// values, look-back initial delay and spin in ns), next to CUB, at 2^24 and 2^28 items of
-// rotating input. Names: "<type>[/by_key]/<threads>x<items>/<delay>-<spin>".
+// ExclusiveSum, InclusiveSum, InclusiveScan(max) and InclusiveSumByKey (keys in random runs of
+// mean length 8 and 1000) of u32 and u64 through DispatchScan and DispatchScanByKey with one
+// policy hub per candidate (threads, items per thread for 4-byte values, blocks per SM the
+// registers must allow, look-back initial delay and spin in ns), next to CUB, at 2^24 and 2^28
+// items of rotating input.
+// Names: "<type>/<function>/<threads>x<items>/<blocks per SM>/<delay>-<spin>".
 #include <strata/device/device_scan.cuh>
 
 #include <cub/device/device_scan.cuh>
@@ -13,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <random>
 #include <memory>
 #include <map>
@@ -20,13 +23,13 @@
 
 namespace
 {
-template <typename T, int THREADS, int ITEMS_4B, unsigned DELAY, unsigned SPIN>
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN>
 struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
     using ScanPolicy = strata::AgentScanPolicy<THREADS, ITEMS_4B, T, strata::LOAD_DEFAULT,
-                                               strata::detail::LookbackPolicy<DELAY, SPIN, SPIN>>;
+                                               strata::detail::LookbackPolicy<DELAY, SPIN, SPIN>, BLOCKS>;
   };
   using MaxPolicy = Policy;
 };
@@ -72,32 +75,54 @@ inline const std::uint32_t* run_keys(int mean)
   return slot->data();
 }
 
-template <typename T, int THREADS, int ITEMS_4B, unsigned DELAY, unsigned SPIN, typename OpT = cuda::std::plus<>>
+//! Which scan a candidate runs: ExclusiveScan, InclusiveScan, or InclusiveScanInit.
+enum class scan_kind
+{
+  exclusive,
+  inclusive,
+  inclusive_init
+};
+
+//! A scan (the initial value, where there is one, is T{} + 1) by OpT.
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN, scan_kind KIND,
+          typename OpT = cuda::std::plus<>>
 void candidate(benchmark::State& state)
 {
-  using DispatchT     = strata::DispatchScan<const T*, T*, OpT, strata::detail::InputValue<T>, std::uint32_t, T, false,
-                                         candidate_hub<T, THREADS, ITEMS_4B, DELAY, SPIN>>;
+  constexpr bool HAS_INIT = KIND != scan_kind::inclusive;
+  using HubT              = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, DELAY, SPIN>;
+  using InitT             = std::conditional_t<HAS_INIT, strata::detail::InputValue<T>, strata::NullType>;
+  using DispatchT =
+      strata::DispatchScan<const T*, T*, OpT, InitT, std::uint32_t, T, KIND == scan_kind::inclusive_init, HubT>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& in            = bench::shared_rotating_buffer<T>(n);
   std::size_t bytes   = 0;
   void* temp          = temp_storage(bytes);
+  const InitT init    = [] {
+    if constexpr (HAS_INIT)
+    {
+      return InitT(T(T{} + 1));
+    }
+    else
+    {
+      return InitT{};
+    }
+  }();
   bench::time_iterations(state,
                          [&](cudaStream_t stream)
                          {
-                           bench::check(DispatchT::Dispatch(temp, bytes, in.next(), output<T>(), OpT{},
-                                                            strata::detail::InputValue<T>(T{}), std::uint32_t(n),
-                                                            stream),
+                           bench::check(DispatchT::Dispatch(temp, bytes, in.next(), output<T>(), OpT{}, init,
+                                                            std::uint32_t(n), stream),
                                         "scan");
                          });
   bench::set_throughput(state, n, 2 * n * sizeof(T));
 }
 
-template <typename T, int THREADS, int ITEMS_4B, unsigned DELAY, unsigned SPIN>
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN>
 void by_key_candidate(benchmark::State& state)
 {
   using DispatchT =
       strata::DispatchScanByKey<const std::uint32_t*, const T*, T*, cuda::std::equal_to<>, cuda::std::plus<>,
-                                strata::NullType, std::uint32_t, T, candidate_hub<T, THREADS, ITEMS_4B, DELAY, SPIN>>;
+                                strata::NullType, std::uint32_t, T, candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, DELAY, SPIN>>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& in            = bench::shared_rotating_buffer<T>(n);
   std::size_t bytes   = 0;
@@ -125,6 +150,23 @@ void cub_exclusive_sum(benchmark::State& state)
       [&](cudaStream_t stream)
       {
         bench::check(cub::DeviceScan::ExclusiveSum(temp, bytes, in.next(), output<T>(), std::int64_t(n), stream),
+                     "cub scan");
+      });
+  bench::set_throughput(state, n, 2 * n * sizeof(T));
+}
+
+template <typename T>
+void cub_inclusive_sum(benchmark::State& state)
+{
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  auto& in            = bench::shared_rotating_buffer<T>(n);
+  std::size_t bytes   = 0;
+  void* temp          = temp_storage(bytes);
+  bench::time_iterations(
+      state,
+      [&](cudaStream_t stream)
+      {
+        bench::check(cub::DeviceScan::InclusiveSum(temp, bytes, in.next(), output<T>(), std::int64_t(n), stream),
                      "cub scan");
       });
   bench::set_throughput(state, n, 2 * n * sizeof(T));
@@ -166,41 +208,58 @@ void cub_inclusive_sum_by_key(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_TUNE_AS(FUNC, T, THREADS, ITEMS, DELAY, SPIN, TAG, ...)                                                 \
-  BENCHMARK(FUNC<T, THREADS, ITEMS, DELAY, SPIN __VA_ARGS__>)                                                          \
-      ->Name(#T TAG "/" #THREADS "x" #ITEMS "/" #DELAY "-" #SPIN)                                                      \
-      ->ArgsProduct({{1 << 24, 1 << 28}, {8, 1000}})                                                                   \
+#define STRATA_SCAN_SIZES {1 << 24, 1 << 28}
+#define STRATA_RUN_LENGTHS {8, 1000}
+#define STRATA_CANDIDATE_NAME(T, FUNC, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                            \
+  #T "/" FUNC "/" #THREADS "x" #ITEMS "/" #BLOCKS "/" #DELAY "-" #SPIN
+#define STRATA_TUNE(T, FUNC, THREADS, ITEMS, BLOCKS, DELAY, SPIN, ...)                                                 \
+  BENCHMARK(candidate<T, THREADS, ITEMS, BLOCKS, DELAY, SPIN, __VA_ARGS__>)                                            \
+      ->Name(STRATA_CANDIDATE_NAME(T, FUNC, THREADS, ITEMS, BLOCKS, DELAY, SPIN))                                      \
+      ->ArgsProduct({STRATA_SCAN_SIZES})                                                                               \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
-#define STRATA_TUNE(T, THREADS, ITEMS, DELAY, SPIN) STRATA_TUNE_AS(candidate, T, THREADS, ITEMS, DELAY, SPIN, "")
-#define STRATA_TUNE_MAX(T, THREADS, ITEMS, DELAY, SPIN)                                                                \
-  STRATA_TUNE_AS(candidate, T, THREADS, ITEMS, DELAY, SPIN, "/max", , cuda::maximum<>)
-#define STRATA_TUNE_BY_KEY(T, THREADS, ITEMS, DELAY, SPIN)                                                             \
-  STRATA_TUNE_AS(by_key_candidate, T, THREADS, ITEMS, DELAY, SPIN, "/by_key")
-#define STRATA_TUNE_CUB(FUNC, NAME)                                                                                    \
-  BENCHMARK(FUNC)                                                                                                      \
-      ->Name(NAME)                                                                                                     \
-      ->ArgsProduct({{1 << 24, 1 << 28}, {8, 1000}})                                                                   \
+#define STRATA_TUNE_EXCLUSIVE_SUM(T, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                              \
+  STRATA_TUNE(T, "exclusive_sum", THREADS, ITEMS, BLOCKS, DELAY, SPIN, scan_kind::exclusive)
+#define STRATA_TUNE_INCLUSIVE_SUM(T, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                              \
+  STRATA_TUNE(T, "inclusive_sum", THREADS, ITEMS, BLOCKS, DELAY, SPIN, scan_kind::inclusive)
+#define STRATA_TUNE_INCLUSIVE_SUM_INIT(T, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                         \
+  STRATA_TUNE(T, "inclusive_sum_init", THREADS, ITEMS, BLOCKS, DELAY, SPIN, scan_kind::inclusive_init)
+#define STRATA_TUNE_INCLUSIVE_MAX(T, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                              \
+  STRATA_TUNE(T, "inclusive_max", THREADS, ITEMS, BLOCKS, DELAY, SPIN, scan_kind::inclusive, cuda::maximum<>)
+#define STRATA_TUNE_BY_KEY(T, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                                     \
+  BENCHMARK(by_key_candidate<T, THREADS, ITEMS, BLOCKS, DELAY, SPIN>)                                                  \
+      ->Name(STRATA_CANDIDATE_NAME(T, "inclusive_sum_by_key", THREADS, ITEMS, BLOCKS, DELAY, SPIN))                    \
+      ->ArgsProduct({STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS})                                                           \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
+// The second argument of scans by key is the keys' mean run length.
+#define STRATA_TUNE_CUB(FUNC, NAME, ...)                                                                               \
+  BENCHMARK(FUNC)->Name(NAME)->ArgsProduct({__VA_ARGS__})->UseManualTime()->Unit(benchmark::kMicrosecond)
 
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-// The second argument is the keys' mean run length (scans by key only).
-STRATA_TUNE_CUB(cub_exclusive_sum<u64>, "u64/cub");
-STRATA_TUNE_CUB(cub_inclusive_max<u64>, "u64/max/cub");
-STRATA_TUNE_CUB(cub_inclusive_sum_by_key<u64>, "u64/by_key/cub");
+STRATA_TUNE_CUB(cub_exclusive_sum<u32>, "u32/exclusive_sum/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB(cub_inclusive_sum<u32>, "u32/inclusive_sum/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB(cub_exclusive_sum<u64>, "u64/exclusive_sum/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB(cub_inclusive_sum<u64>, "u64/inclusive_sum/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB(cub_inclusive_max<u64>, "u64/inclusive_max/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB(cub_inclusive_sum_by_key<u32>, "u32/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS);
+STRATA_TUNE_CUB(cub_inclusive_sum_by_key<u64>, "u64/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS);
 
-STRATA_TUNE(u64, 256, 40, 1200, 600);
-STRATA_TUNE_MAX(u64, 256, 40, 1200, 600);
-STRATA_TUNE_MAX(u64, 256, 32, 1200, 600);
-STRATA_TUNE_MAX(u64, 256, 24, 1200, 600);
-STRATA_TUNE_MAX(u64, 384, 32, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 256, 24, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 256, 16, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 128, 24, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 384, 16, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 256, 20, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 256, 24, 2000, 800);
+// Blocks per SM: 1 leaves the registers to the compiler.
+STRATA_TUNE_EXCLUSIVE_SUM(u32, 256, 20, 5, 1200, 600);
+STRATA_TUNE_INCLUSIVE_SUM(u32, 256, 20, 5, 1200, 600);
+STRATA_TUNE_EXCLUSIVE_SUM(u64, 384, 32, 3, 1200, 600);
+STRATA_TUNE_INCLUSIVE_SUM(u64, 384, 32, 3, 1200, 600);
+STRATA_TUNE_INCLUSIVE_SUM_INIT(u64, 384, 32, 3, 1200, 600);
+STRATA_TUNE_EXCLUSIVE_SUM(u64, 384, 28, 3, 1200, 600);
+STRATA_TUNE_INCLUSIVE_SUM(u64, 384, 28, 3, 1200, 600);
+STRATA_TUNE_INCLUSIVE_SUM_INIT(u64, 384, 28, 3, 1200, 600);
+STRATA_TUNE_INCLUSIVE_MAX(u64, 384, 28, 3, 1200, 600);
+STRATA_TUNE_EXCLUSIVE_SUM(u64, 256, 32, 4, 1200, 600);
+STRATA_TUNE_INCLUSIVE_SUM(u64, 256, 32, 4, 1200, 600);
+STRATA_TUNE_INCLUSIVE_SUM_INIT(u64, 256, 32, 4, 1200, 600);
+STRATA_TUNE_INCLUSIVE_MAX(u64, 256, 32, 4, 1200, 600);
+STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 1200, 600);
 BENCHMARK_MAIN();

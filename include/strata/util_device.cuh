@@ -245,6 +245,43 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t MaxSmOccupancy(int& max_sm_occupancy,
 
 namespace detail
 {
+//! Programmatic dependent launch (sm_90 and later): a kernel launched by LaunchKernel with
+//! `programmatic` may start while the stream's previous kernel still runs, once every block of
+//! that one has called TriggerDependentLaunch (or ended); it must call WaitForPrimaryGrid before
+//! it touches what the previous kernel writes. Both are no-ops before sm_90, and the wait is one
+//! for a kernel launched the ordinary way.
+STRATA_DEVICE STRATA_FORCEINLINE void TriggerDependentLaunch()
+{
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaTriggerProgrammaticLaunchCompletion();));
+}
+STRATA_DEVICE STRATA_FORCEINLINE void WaitForPrimaryGrid()
+{
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();));
+}
+
+//! Launches kernel<<<grid, block, 0, stream>>>(args...), as a programmatic dependent launch when
+//! `programmatic` (from the host; device-side launches are ordinary) and returns the launch's
+//! error. Only for a kernel that calls WaitForPrimaryGrid first and runs code that has it
+//! (PTX version 900 or later).
+template <typename... ParamTs, typename... ArgTs>
+STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programmatic, void (*kernel)(ParamTs...),
+                                                 int grid, int block, cudaStream_t stream, ArgTs... args)
+{
+  NV_IF_TARGET(NV_IS_HOST,
+               (cudaLaunchAttribute attribute[1];
+                attribute[0].id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+                attribute[0].val.programmaticStreamSerializationAllowed = 1;
+                cudaLaunchConfig_t config{};
+                config.gridDim          = dim3(unsigned(grid));
+                config.blockDim         = dim3(unsigned(block));
+                config.dynamicSmemBytes = 0;
+                config.stream           = stream;
+                config.attrs            = programmatic ? attribute : nullptr;
+                config.numAttrs         = programmatic ? 1u : 0u;
+                return cudaLaunchKernelEx(&config, kernel, args...);),
+               (kernel<<<grid, block, 0, stream>>>(args...); return cudaPeekAtLastError();));
+}
+
 //! The architecture of this compilation pass (__CUDA_ARCH__, e.g. 900), 0 in the host pass: the
 //! one place where a policy chain looks at it.
 #if defined(__CUDA_ARCH__)

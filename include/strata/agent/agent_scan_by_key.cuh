@@ -37,7 +37,8 @@ class AgentScanByKey
   using RowsT =
       detail::scan::ScanTileRows<AgentScanPolicyT, PairT,
                                  detail::scan::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, KeysInputIteratorT,
-                                                           ValuesInputIteratorT, ValuesOutputIteratorT>()>;
+                                                           ValuesInputIteratorT, ValuesOutputIteratorT>(),
+                                 false, false>;
   static constexpr int ITEMS_PER_THREAD = RowsT::ITEMS_PER_THREAD;
   static constexpr int VEC              = RowsT::VEC;
   static constexpr int ROWS             = RowsT::ROWS;
@@ -153,8 +154,8 @@ private:
       }
     }
     PairOpT pair_op(scan_op);
-    PairT local[ROWS];
-    const PairT aggregate = rows.ScanTile(items, local, pair_op);
+    typename RowsT::Prefixes prefixes;
+    const PairT aggregate = rows.template ScanTile<IS_INCLUSIVE>(items, prefixes, pair_op);
 
     // A tile that starts a segment (tile 0 always does) needs nothing from before it.
     bool tile_starts_segment = tile == 0;
@@ -205,7 +206,7 @@ private:
       }
     }
 
-    rows.template Finish<IS_INCLUSIVE>(items, local, PairT(0u, tile_prefix), !tile_starts_segment, pair_op);
+    rows.template Finish<IS_INCLUSIVE>(items, prefixes, PairT(0u, tile_prefix), !tile_starts_segment, pair_op);
     AccumT results[ITEMS_PER_THREAD];
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)

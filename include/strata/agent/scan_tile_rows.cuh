@@ -64,7 +64,11 @@ struct alignas(sizeof(T) * ITEMS) VectorOf
 //! then one coalesced 16-byte access per lane and row, with no shared-memory transpose, and the
 //! scan needs one warp scan per row: within a vector, along the row (lanes), down the rows of the
 //! warp, across warps.
-template <typename PolicyT, typename AccumT, int VEC_>
+//!
+//! Registers while a tile waits for its look-back: FOLD_ROWS applies the rows' prefixes to the
+//! items in ScanTile (one operator per item) instead of keeping them for Finish (one per row),
+//! and PARK gives warp 0 shared memory to keep its items in while it looks back (Park, Unpark).
+template <typename PolicyT, typename AccumT, int VEC_, bool FOLD_ROWS, bool PARK>
 struct ScanTileRows
 {
   static_assert(::cuda::std::is_trivially_copyable_v<AccumT>, "single-pass scans shuffle AccumT between lanes");
@@ -86,6 +90,7 @@ struct ScanTileRows
     AccumT warp_aggregates[WARPS];
     AccumT tile_prefix;
     int tile;
+    AccumT parked[PARK ? ITEMS_PER_THREAD * warp_threads : 1]; // warp 0's items during the look-back
   };
   struct TempStorage : Uninitialized<_TempStorage>
   {
@@ -248,12 +253,24 @@ struct ScanTileRows
     }
   }
 
-  //! The tile-local scan. Afterwards items[r * VEC + j] combines this lane's vector of row r up
-  //! to item j, and local[r] everything in the tile before that vector (undefined for the tile's
-  //! first vector: warp 0, lane 0, row 0). Returns the tile's aggregate (in every thread).
-  //! Synchronizes the block.
-  template <typename ScanOpT>
-  STRATA_DEVICE STRATA_FORCEINLINE AccumT ScanTile(AccumT (&items)[ITEMS_PER_THREAD], AccumT (&local)[ROWS],
+  //! What the tile-local scan leaves for Finish besides the items: the combination of everything
+  //! in the tile before the warp's part (undefined for warp 0) and, unless FOLD_ROWS, of
+  //! everything in the warp's part before this lane's vector of each row (undefined for the
+  //! warp's first vector).
+  struct Prefixes
+  {
+    AccumT warp;
+    AccumT rows[FOLD_ROWS ? 1 : ROWS];
+  };
+
+  //! The tile-local scan; returns the tile's aggregate (in every thread) and synchronizes the
+  //! block. With FOLD_ROWS, items[r * VEC + j] then combines everything in the warp's part of
+  //! the tile up to that item (INCLUSIVE) or before it (exclusive; undefined for the warp's first
+  //! item), so that only the items and one prefix stay live while the tile waits for its
+  //! look-back (fewer registers, one more operator per item). Otherwise the items hold the scans
+  //! within their vectors and `prefixes.rows` the rest (one operator per row instead).
+  template <bool INCLUSIVE, typename ScanOpT>
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT ScanTile(AccumT (&items)[ITEMS_PER_THREAD], Prefixes& prefixes,
                                                    ScanOpT& scan_op)
   {
 #pragma unroll
@@ -267,7 +284,7 @@ struct ScanTileRows
     }
     typename WarpScanT::TempStorage no_storage; // the shuffle scan uses none
     WarpScanT warp_scan(no_storage);
-    AccumT running{}; // the rows so far, the same in every lane
+    AccumT running{}; // the warp's rows so far, the same in every lane
 #pragma unroll
     for (int r = 0; r < ROWS; ++r)
     {
@@ -275,16 +292,21 @@ struct ScanTileRows
       AccumT exclusive;
       warp_scan.Scan(items[r * VEC + VEC - 1], inclusive, exclusive, scan_op);
       const AccumT row_total = warp_scan.Broadcast(inclusive, warp_threads - 1);
-      if (r == 0)
+      // Everything in the warp before this lane's vector (nothing for the warp's first vector).
+      AccumT before = exclusive;
+      if (r > 0)
       {
-        local[0] = exclusive;
-        running  = row_total;
+        before = lane == 0 ? running : AccumT(scan_op(running, exclusive));
+      }
+      if constexpr (FOLD_ROWS)
+      {
+        ApplyRowPrefix<INCLUSIVE>(items, r, before, !(r == 0 && lane == 0), scan_op);
       }
       else
       {
-        local[r] = lane == 0 ? running : AccumT(scan_op(running, exclusive));
-        running  = scan_op(running, row_total);
+        prefixes.rows[r] = before;
       }
+      running = r == 0 ? row_total : AccumT(scan_op(running, row_total));
     }
     if (lane == 0)
     {
@@ -292,25 +314,38 @@ struct ScanTileRows
     }
     __syncthreads();
     AccumT block_aggregate = temp_storage.warp_aggregates[0];
-    AccumT warp_prefix     = block_aggregate;
+    prefixes.warp          = block_aggregate;
 #pragma unroll
     for (int w = 1; w < WARPS; ++w)
     {
       if (w == warp)
       {
-        warp_prefix = block_aggregate;
+        prefixes.warp = block_aggregate;
       }
       block_aggregate = scan_op(block_aggregate, temp_storage.warp_aggregates[w]);
     }
-    if (warp > 0)
-    {
-#pragma unroll
-      for (int r = 0; r < ROWS; ++r)
-      {
-        local[r] = r == 0 && lane == 0 ? warp_prefix : AccumT(scan_op(warp_prefix, local[r]));
-      }
-    }
     return block_aggregate;
+  }
+
+  //! With PARK, warp 0 keeps its items in shared memory while it looks back, so that the
+  //! look-back's registers need not come on top of the items' (which sets the kernel's register
+  //! count).
+  STRATA_DEVICE STRATA_FORCEINLINE void Park(const AccumT (&items)[ITEMS_PER_THREAD])
+  {
+    static_assert(PARK, "parking needs the shared memory of PARK");
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      temp_storage.parked[k * warp_threads + lane] = items[k];
+    }
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE void Unpark(AccumT (&items)[ITEMS_PER_THREAD]) const
+  {
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      items[k] = temp_storage.parked[k * warp_threads + lane];
+    }
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE void ShareTilePrefix(const AccumT& tile_prefix)
@@ -322,48 +357,78 @@ struct ScanTileRows
     return temp_storage.tile_prefix;
   }
 
-  //! Turns the tile-local scan into the scan's results: inclusive (item i: everything up to i)
-  //! or exclusive (everything before i), with `tile_prefix` (when `has_tile_prefix`) in front.
-  //! Without a tile prefix, the tile's first item has no exclusive result (left undefined).
+  //! Turns the tile-local scan into the scan's results, with `tile_prefix` (when
+  //! `has_tile_prefix`) in front of every item. Without a tile prefix, the tile's first item has
+  //! no exclusive result (left undefined).
   template <bool INCLUSIVE, typename ScanOpT>
-  STRATA_DEVICE STRATA_FORCEINLINE void Finish(AccumT (&items)[ITEMS_PER_THREAD], const AccumT (&local)[ROWS],
+  STRATA_DEVICE STRATA_FORCEINLINE void Finish(AccumT (&items)[ITEMS_PER_THREAD], const Prefixes& prefixes,
                                                const AccumT& tile_prefix, bool has_tile_prefix, ScanOpT& scan_op) const
   {
-    const bool first_vector_lane = warp == 0 && lane == 0;
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r)
+    // Everything in the tile's input before the warp's part.
+    AccumT prefix   = tile_prefix;
+    bool has_prefix = has_tile_prefix;
+    if (warp > 0)
     {
-      const bool no_local = r == 0 && first_vector_lane;
-      AccumT prefix       = local[r];
-      bool has_prefix     = !no_local;
-      if (has_tile_prefix)
+      prefix     = has_tile_prefix ? AccumT(scan_op(tile_prefix, prefixes.warp)) : prefixes.warp;
+      has_prefix = true;
+    }
+    if constexpr (FOLD_ROWS)
+    {
+      if (has_prefix)
       {
-        prefix     = no_local ? tile_prefix : AccumT(scan_op(tile_prefix, local[r]));
-        has_prefix = true;
+        // The exclusive result of the warp's first item is the prefix itself.
+        const bool first_item = !INCLUSIVE && lane == 0;
+#pragma unroll
+        for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+        {
+          items[k] = k == 0 && first_item ? prefix : AccumT(scan_op(prefix, items[k]));
+        }
       }
-      if constexpr (INCLUSIVE)
+    }
+    else
+    {
+#pragma unroll
+      for (int r = 0; r < ROWS; ++r)
       {
+        const bool first_vector = r == 0 && lane == 0; // of the warp: no row prefix
+        AccumT row_prefix       = prefixes.rows[r];
         if (has_prefix)
         {
-#pragma unroll
-          for (int j = 0; j < VEC; ++j)
-          {
-            items[r * VEC + j] = scan_op(prefix, items[r * VEC + j]);
-          }
+          row_prefix = first_vector ? prefix : AccumT(scan_op(prefix, row_prefix));
         }
+        ApplyRowPrefix<INCLUSIVE>(items, r, row_prefix, has_prefix || !first_vector, scan_op);
       }
-      else
+    }
+  }
+
+private:
+  //! Turns row r's scans within vectors into inclusive or exclusive results with `row_prefix` in
+  //! front (when `has_row_prefix`; otherwise the exclusive result of the vector's first item is
+  //! left undefined).
+  template <bool INCLUSIVE, typename ScanOpT>
+  STRATA_DEVICE STRATA_FORCEINLINE static void ApplyRowPrefix(AccumT (&items)[ITEMS_PER_THREAD], int r,
+                                                              const AccumT& row_prefix, bool has_row_prefix,
+                                                              ScanOpT& scan_op)
+  {
+    if constexpr (INCLUSIVE)
+    {
+      if (has_row_prefix)
       {
 #pragma unroll
-        for (int j = VEC - 1; j > 0; --j)
+        for (int j = 0; j < VEC; ++j)
         {
-          items[r * VEC + j] = has_prefix ? AccumT(scan_op(prefix, items[r * VEC + j - 1])) : items[r * VEC + j - 1];
-        }
-        if (has_prefix)
-        {
-          items[r * VEC] = prefix;
+          items[r * VEC + j] = scan_op(row_prefix, items[r * VEC + j]);
         }
       }
+    }
+    else
+    {
+#pragma unroll
+      for (int j = VEC - 1; j > 0; --j)
+      {
+        items[r * VEC + j] = has_row_prefix ? AccumT(scan_op(row_prefix, items[r * VEC + j - 1])) : items[r * VEC + j - 1];
+      }
+      items[r * VEC] = row_prefix;
     }
   }
 };

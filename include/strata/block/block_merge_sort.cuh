@@ -43,7 +43,8 @@ STRATA_DEVICE STRATA_FORCEINLINE OffsetT MergePath(KeyIt1 keys1, KeyIt2 keys2, O
 //! Merges ITEMS_PER_THREAD keys from two sorted runs of `keys_shared`, keys1_count keys from
 //! keys1_beg and keys2_count from keys2_beg (together at least ITEMS_PER_THREAD), into `output`,
 //! with `indices` the position in keys_shared each output key came from. Stable: on equal keys
-//! the first run's goes first. Reads only positions inside the two runs.
+//! the first run's goes first. Reads the positions of the two runs and the one just past the
+//! first run (which it never uses: in the merge of adjacent runs, the second run's first key).
 template <typename KeyIt, typename KeyT, typename CompareOp, int ITEMS_PER_THREAD>
 STRATA_DEVICE STRATA_FORCEINLINE void SerialMerge(KeyIt keys_shared, int keys1_beg, int keys2_beg, int keys1_count,
                                                   int keys2_count, KeyT (&output)[ITEMS_PER_THREAD],
@@ -59,24 +60,21 @@ STRATA_DEVICE STRATA_FORCEINLINE void SerialMerge(KeyIt keys_shared, int keys1_b
 #pragma unroll
   for (int item = 0; item < ITEMS_PER_THREAD; ++item)
   {
+    // Selects rather than branches, and the next head read without a bounds check where that is
+    // harmless: past the end of the first run (measured on the H100 against branching with
+    // checked reads: u32 x 8 per thread 1% faster, u32 x 16 7%, u64 x 8 5%). Past the end of the
+    // second run lies another merge's part of the memory, which a warp-local round may be
+    // rewriting, so that read stays in the run.
     const bool from2 = next2 < end2 && (next1 >= end1 || compare_op(head2, head1));
+    output[item]     = from2 ? head2 : head1;
+    indices[item]    = from2 ? next2++ : next1++;
     if (from2)
     {
-      output[item]  = head2;
-      indices[item] = next2++;
-      if (next2 < end2)
-      {
-        head2 = keys_shared[next2];
-      }
+      head2 = keys_shared[next2 < end2 ? next2 : end2 - 1];
     }
     else
     {
-      output[item]  = head1;
-      indices[item] = next1++;
-      if (next1 < end1)
-      {
-        head1 = keys_shared[next1];
-      }
+      head1 = keys_shared[next1];
     }
   }
 }

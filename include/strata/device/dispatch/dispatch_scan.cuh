@@ -24,6 +24,7 @@ STRATA_KERNELS_BEGIN
 template <typename TileStateT>
 STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, int num_tiles, unsigned int* d_tile_counter)
 {
+  detail::TriggerDependentLaunch(); // the single pass may launch now; it waits for this grid's writes
   tile_state.InitializeStatus(num_tiles);
   if (blockIdx.x == 0 && threadIdx.x == 0)
   {
@@ -34,7 +35,8 @@ STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, int nu
 //! The single pass: each block scans the tile it takes from the counter.
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
           typename OffsetT, typename AccumT, bool FORCE_INCLUSIVE>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS) void
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
+                                           MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
 DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<AccumT> tile_state,
                  unsigned int* d_tile_counter, ScanOpT scan_op, InitValueT init_value, OffsetT num_items,
                  int num_tiles)
@@ -43,6 +45,7 @@ DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<Accum
   using AgentT =
       AgentScan<PolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, FORCE_INCLUSIVE>;
   __shared__ typename AgentT::TempStorage temp_storage;
+  detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from DeviceScanInitKernel
   AgentT(temp_storage, d_in, d_out, scan_op, init_value, num_items).ConsumeRange(num_tiles, tile_state, d_tile_counter);
 }
 
@@ -54,12 +57,15 @@ namespace scan
 {
 //! The host side of every single-pass algorithm: sizes and carves the temporary storage (a tile
 //! counter and the descriptors of TileStateT), and launches. No tiles launch nothing; one tile
-//! launches `launch(TileStateT{}, nullptr, 1)` alone; more launch DeviceScanInitKernel, then
-//! `launch(tile_state, d_tile_counter, num_tiles)`.
+//! launches `launch(TileStateT{}, nullptr, 1, false)` alone; more launch DeviceScanInitKernel,
+//! then `launch(tile_state, d_tile_counter, num_tiles, programmatic)`: with `programmatic`, the
+//! single pass is a programmatic dependent launch (detail::LaunchKernel; its kernel calls
+//! detail::WaitForPrimaryGrid first), so that its blocks start while the initialization ends. That
+//! needs the kernels' code for sm_90 or later: `ptx_version` is the device's (PtxVersion).
 template <typename TileStateT, typename OffsetT, typename LaunchT>
 STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_t& temp_storage_bytes,
-                                                     OffsetT num_items, OffsetT tile_items, cudaStream_t stream,
-                                                     LaunchT launch)
+                                                     OffsetT num_items, OffsetT tile_items, int ptx_version,
+                                                     cudaStream_t stream, LaunchT launch)
 {
   constexpr int INIT_BLOCK_THREADS = 256;
   const OffsetT tiles              = num_items / tile_items + (num_items % tile_items != 0);
@@ -77,7 +83,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_
     {
       return error;
     }
-    return launch(TileStateT{}, static_cast<unsigned int*>(nullptr), 1);
+    return launch(TileStateT{}, static_cast<unsigned int*>(nullptr), 1, false);
   }
 
   size_t tile_state_bytes = 0;
@@ -111,7 +117,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_
   {
     return error;
   }
-  return launch(tile_state, d_tile_counter, num_tiles);
+  return launch(tile_state, d_tile_counter, num_tiles, ptx_version >= 900);
 }
 } // namespace scan
 } // namespace detail
@@ -133,6 +139,7 @@ struct DispatchScan
   InitValueT init_value;
   OffsetT num_items;
   cudaStream_t stream;
+  int ptx_version;
 
   using MaxPolicyT = typename PolicyHubT::MaxPolicy;
   using TileStateT = ScanTileState<AccumT>;
@@ -144,13 +151,15 @@ struct DispatchScan
     using AgentT =
         AgentScan<PolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, FORCE_INCLUSIVE>;
     return detail::scan::SinglePassInvoke<TileStateT>(
-        d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), stream,
-        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles)
+        d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), ptx_version, stream,
+        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
         {
-          DeviceScanKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT,
-                           FORCE_INCLUSIVE><<<num_tiles, PolicyT::BLOCK_THREADS, 0, stream>>>(
-              d_in, d_out, tile_state, d_tile_counter, scan_op, init_value, num_items, num_tiles);
-          const cudaError_t error = cudaPeekAtLastError();
+          const cudaError_t error = detail::LaunchKernel(
+              programmatic,
+              DeviceScanKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT,
+                               FORCE_INCLUSIVE>,
+              num_tiles, PolicyT::BLOCK_THREADS, stream, d_in, d_out, tile_state, d_tile_counter, scan_op, init_value,
+              num_items, num_tiles);
           return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
         });
   }
@@ -170,7 +179,8 @@ struct DispatchScan
     {
       return error;
     }
-    DispatchScan dispatch{d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream};
+    DispatchScan dispatch{d_temp_storage, temp_storage_bytes, d_in,  d_out,
+                          scan_op,        init_value,         num_items, stream, ptx_version};
     return MaxPolicyT::Invoke(ptx_version, dispatch);
   }
 };

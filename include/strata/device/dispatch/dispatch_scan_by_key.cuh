@@ -21,7 +21,8 @@ STRATA_KERNELS_BEGIN
 template <typename MaxPolicyT, typename KeysInputIteratorT, typename ValuesInputIteratorT,
           typename ValuesOutputIteratorT, typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT,
           typename AccumT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS) void
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
+                                           MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
 DeviceScanByKeyKernel(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
                       ValuesOutputIteratorT d_values_out, ScanTileState<AccumT> tile_state,
                       unsigned int* d_tile_counter, EqualityOpT equality_op, ScanOpT scan_op, InitValueT init_value,
@@ -31,6 +32,7 @@ DeviceScanByKeyKernel(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_value
   using AgentT  = AgentScanByKey<PolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT,
                                 ScanOpT, InitValueT, OffsetT, AccumT>;
   __shared__ typename AgentT::TempStorage temp_storage;
+  detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from DeviceScanInitKernel
   AgentT(temp_storage, d_keys_in, d_values_in, d_values_out, equality_op, scan_op, init_value, num_items)
       .ConsumeRange(num_tiles, tile_state, d_tile_counter);
 }
@@ -55,6 +57,7 @@ struct DispatchScanByKey
   InitValueT init_value;
   OffsetT num_items;
   cudaStream_t stream;
+  int ptx_version;
 
   using MaxPolicyT = typename PolicyHubT::MaxPolicy;
   using TileStateT = ScanTileState<AccumT>;
@@ -66,15 +69,15 @@ struct DispatchScanByKey
     using AgentT = AgentScanByKey<PolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT,
                                   ScanOpT, InitValueT, OffsetT, AccumT>;
     return detail::scan::SinglePassInvoke<TileStateT>(
-        d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), stream,
-        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles)
+        d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), ptx_version, stream,
+        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
         {
-          DeviceScanByKeyKernel<MaxPolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT,
-                                EqualityOpT, ScanOpT, InitValueT, OffsetT, AccumT>
-              <<<num_tiles, PolicyT::BLOCK_THREADS, 0, stream>>>(d_keys_in, d_values_in, d_values_out, tile_state,
-                                                                 d_tile_counter, equality_op, scan_op, init_value,
-                                                                 num_items, num_tiles);
-          const cudaError_t error = cudaPeekAtLastError();
+          const cudaError_t error = detail::LaunchKernel(
+              programmatic,
+              DeviceScanByKeyKernel<MaxPolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT,
+                                    EqualityOpT, ScanOpT, InitValueT, OffsetT, AccumT>,
+              num_tiles, PolicyT::BLOCK_THREADS, stream, d_keys_in, d_values_in, d_values_out, tile_state,
+              d_tile_counter, equality_op, scan_op, init_value, num_items, num_tiles);
           return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
         });
   }
@@ -99,7 +102,7 @@ struct DispatchScanByKey
       return error;
     }
     DispatchScanByKey dispatch{d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, equality_op,
-                               scan_op,        init_value,         num_items, stream};
+                               scan_op,        init_value,         num_items, stream,    ptx_version};
     return MaxPolicyT::Invoke(ptx_version, dispatch);
   }
 };

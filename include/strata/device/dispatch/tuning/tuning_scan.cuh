@@ -35,16 +35,23 @@ struct policy_hub
     using ScanPolicy = AgentScanPolicy<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
   };
 
-  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (scans of 2^28 items):
-  //! 4-byte values 256 x 20 items (ExclusiveSum u32 775 us; 256 x 16 789, 256 x 24 777, 384 x 16
-  //! 790, 128 x 24 793); 8-byte values 384 x 16 items (u64 sum 1488 us, maximum 1491; 256 x 20
-  //! sums in 1481 us but needs 68 registers for maximum, one block per SM fewer: 1512). Its results
-  //! against CUB are in docs/performance.md.
+  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (scans of 2^28 items), with
+  //! registers bounded for a number of blocks per SM (the compiler takes more when free, and loses
+  //! a block per SM):
+  //! - 4-byte values: 256 x 20 items at 5 blocks (ExclusiveSum u32 776-780 us, InclusiveSum 777-781;
+  //!   unbounded 51-52 registers, 4 blocks: 795; 6 blocks spill: 884; 256 x 24 at 5: 838; 384 x 16
+  //!   at 4: 777).
+  //! - 8-byte values: 256 x 16 items at 4 blocks (u64 ExclusiveSum 1499-1505 us, InclusiveSum
+  //!   1500-1511, InclusiveScanInit 1508, maximum 1512-1524; 384 x 16 at 3 blocks: 1491 / 1492 /
+  //!   1522 / -, but InclusiveScanInit spills 16 bytes; 384 x 14 at 3: 1504 / 1513 / 1506 / 1524;
+  //!   unbounded 384 x 16: 2060 / 1537).
+  //! Other sizes leave the registers to the compiler. Its results against CUB are in
+  //! docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
-    static constexpr bool WIDE = sizeof(AccumT) == 8;
-    using ScanPolicy = AgentScanPolicy<WIDE ? 384 : 256, nominal_items_v<AccumT, WIDE ? 32 : 20>, AccumT, LOAD_DEFAULT,
-                                       LookbackPolicy<1200, 600, 600>>;
+    static constexpr int MIN_BLOCKS = sizeof(AccumT) == 4 ? 5 : sizeof(AccumT) == 8 ? 4 : 1;
+    using ScanPolicy = AgentScanPolicy<256, nominal_items_v<AccumT, sizeof(AccumT) == 8 ? 32 : 20>, AccumT,
+                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>, MIN_BLOCKS>;
   };
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>

@@ -40,8 +40,9 @@ struct policy_hub
   //! 1961 / 2016, 256 x 8 1974 / 2038). Its results against CUB are in docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
+    static constexpr int MIN_BLOCKS = sizeof(KeyT) > 4 ? 1 : sizeof(AccumT) == 4 ? 3 : sizeof(AccumT) == 8 ? 8 : 1;
     using ScanPolicy = AgentScanPolicy<WIDE ? 128 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>, ScaleT,
-                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>>;
+                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>, MIN_BLOCKS>;
   };
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
