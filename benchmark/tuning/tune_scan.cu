@@ -138,73 +138,61 @@ void by_key_candidate(benchmark::State& state)
   bench::set_throughput(state, n, n * (2 * sizeof(T) + 4));
 }
 
-template <typename T>
-void cub_exclusive_sum(benchmark::State& state)
+//! CUB's scans, with the candidates' inputs (keys only for the scans by key).
+struct cub_exclusive_sum
 {
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = bench::shared_rotating_buffer<T>(n);
-  std::size_t bytes   = 0;
-  void* temp          = temp_storage(bytes);
-  bench::time_iterations(
-      state,
-      [&](cudaStream_t stream)
-      {
-        bench::check(cub::DeviceScan::ExclusiveSum(temp, bytes, in.next(), output<T>(), std::int64_t(n), stream),
-                     "cub scan");
-      });
-  bench::set_throughput(state, n, 2 * n * sizeof(T));
-}
+  template <typename T>
+  cudaError_t operator()(void* temp, std::size_t& bytes, const std::uint32_t*, const T* in, T* out, std::int64_t n,
+                         cudaStream_t stream) const
+  {
+    return cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, n, stream);
+  }
+};
+struct cub_inclusive_sum
+{
+  template <typename T>
+  cudaError_t operator()(void* temp, std::size_t& bytes, const std::uint32_t*, const T* in, T* out, std::int64_t n,
+                         cudaStream_t stream) const
+  {
+    return cub::DeviceScan::InclusiveSum(temp, bytes, in, out, n, stream);
+  }
+};
+struct cub_inclusive_max
+{
+  template <typename T>
+  cudaError_t operator()(void* temp, std::size_t& bytes, const std::uint32_t*, const T* in, T* out, std::int64_t n,
+                         cudaStream_t stream) const
+  {
+    return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, cuda::maximum<>{}, n, stream);
+  }
+};
+struct cub_inclusive_sum_by_key
+{
+  template <typename T>
+  cudaError_t operator()(void* temp, std::size_t& bytes, const std::uint32_t* keys, const T* in, T* out,
+                         std::int64_t n, cudaStream_t stream) const
+  {
+    return cub::DeviceScan::InclusiveSumByKey(temp, bytes, keys, in, out, n, cuda::std::equal_to<>{}, stream);
+  }
+};
 
-template <typename T>
-void cub_inclusive_sum(benchmark::State& state)
+//! One of CUB's scans (CallT above) of the candidates' input; BY_KEY: with the keys in runs of
+//! mean length range(1).
+template <typename T, typename CallT, bool BY_KEY = false>
+void cub_scan(benchmark::State& state)
 {
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = bench::shared_rotating_buffer<T>(n);
-  std::size_t bytes   = 0;
-  void* temp          = temp_storage(bytes);
-  bench::time_iterations(
-      state,
-      [&](cudaStream_t stream)
-      {
-        bench::check(cub::DeviceScan::InclusiveSum(temp, bytes, in.next(), output<T>(), std::int64_t(n), stream),
-                     "cub scan");
-      });
-  bench::set_throughput(state, n, 2 * n * sizeof(T));
-}
-
-template <typename T>
-void cub_inclusive_max(benchmark::State& state)
-{
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = bench::shared_rotating_buffer<T>(n);
-  std::size_t bytes   = 0;
-  void* temp          = temp_storage(bytes);
+  const std::size_t n        = static_cast<std::size_t>(state.range(0));
+  auto& in                   = bench::shared_rotating_buffer<T>(n);
+  std::size_t bytes          = 0;
+  void* temp                 = temp_storage(bytes);
+  const std::uint32_t* keys  = BY_KEY ? run_keys(int(state.range(1))) : nullptr;
   bench::time_iterations(state,
                          [&](cudaStream_t stream)
                          {
-                           bench::check(cub::DeviceScan::InclusiveScan(temp, bytes, in.next(), output<T>(),
-                                                                       cuda::maximum<>{}, std::int64_t(n), stream),
+                           bench::check(CallT{}(temp, bytes, keys, in.next(), output<T>(), std::int64_t(n), stream),
                                         "cub scan");
                          });
-  bench::set_throughput(state, n, 2 * n * sizeof(T));
-}
-
-template <typename T>
-void cub_inclusive_sum_by_key(benchmark::State& state)
-{
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = bench::shared_rotating_buffer<T>(n);
-  std::size_t bytes   = 0;
-  void* temp          = temp_storage(bytes);
-  bench::time_iterations(state,
-                         [&](cudaStream_t stream)
-                         {
-                           bench::check(cub::DeviceScan::InclusiveSumByKey(temp, bytes, run_keys(int(state.range(1))),
-                                                                           in.next(), output<T>(), std::int64_t(n),
-                                                                           cuda::std::equal_to<>{}, stream),
-                                        "cub scan by key");
-                         });
-  bench::set_throughput(state, n, n * (2 * sizeof(T) + 4));
+  bench::set_throughput(state, n, n * (2 * sizeof(T) + (BY_KEY ? sizeof(std::uint32_t) : 0)));
 }
 } // namespace
 
@@ -239,13 +227,15 @@ void cub_inclusive_sum_by_key(benchmark::State& state)
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-STRATA_TUNE_CUB(cub_exclusive_sum<u32>, "u32/exclusive_sum/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB(cub_inclusive_sum<u32>, "u32/inclusive_sum/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB(cub_exclusive_sum<u64>, "u64/exclusive_sum/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB(cub_inclusive_sum<u64>, "u64/inclusive_sum/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB(cub_inclusive_max<u64>, "u64/inclusive_max/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB(cub_inclusive_sum_by_key<u32>, "u32/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS);
-STRATA_TUNE_CUB(cub_inclusive_sum_by_key<u64>, "u64/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS);
+STRATA_TUNE_CUB((cub_scan<u32, cub_exclusive_sum>), "u32/exclusive_sum/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB((cub_scan<u32, cub_inclusive_sum>), "u32/inclusive_sum/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB((cub_scan<u64, cub_exclusive_sum>), "u64/exclusive_sum/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum>), "u64/inclusive_sum/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_max>), "u64/inclusive_max/cub", STRATA_SCAN_SIZES);
+STRATA_TUNE_CUB((cub_scan<u32, cub_inclusive_sum_by_key, true>), "u32/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES,
+                STRATA_RUN_LENGTHS);
+STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum_by_key, true>), "u64/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES,
+                STRATA_RUN_LENGTHS);
 
 // Blocks per SM: 1 leaves the registers to the compiler.
 STRATA_TUNE_EXCLUSIVE_SUM(u32, 256, 20, 5, 1200, 600);

@@ -9,6 +9,7 @@
 #include <strata/device/device_reduce.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 
+#include "common/streams.cuh"
 #include "common/test_common.cuh"
 #include "device_reduce_checks.cuh"
 
@@ -679,9 +680,7 @@ TEST_CASE("DeviceFor in CUDA graphs and on two streams", "[device][for]")
   strata_test::device_buffer<std::int32_t> d_other(in);
   strata_test::device_buffer<std::int32_t> d_index(n);
   strata_test::device_buffer<std::int32_t> d_scatter(n);
-  cudaStream_t streams[2];
-  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&streams[0], cudaStreamNonBlocking));
-  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&streams[1], cudaStreamNonBlocking));
+  const strata_test::stream_pair streams;
   std::vector<std::int32_t> iota(n);
   for (int i = 0; i < n; ++i)
   {
@@ -734,8 +733,6 @@ TEST_CASE("DeviceFor in CUDA graphs and on two streams", "[device][for]")
   strata_test::check_equal(scattered, d_scatter.download());
   STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
   STRATA_TEST_CUDA(cudaGraphDestroy(graph));
-  STRATA_TEST_CUDA(cudaStreamDestroy(streams[0]));
-  STRATA_TEST_CUDA(cudaStreamDestroy(streams[1]));
 }
 
 TEST_CASE("DeviceFor over more than 2^31 items", "[device][for][slow]")

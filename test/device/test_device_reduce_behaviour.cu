@@ -5,6 +5,7 @@
 // once; more than 2^31 items reduce correctly ([slow]: 2 GiB buffers).
 #include <strata/device/device_reduce.cuh>
 
+#include "common/streams.cuh"
 #include "common/test_common.cuh"
 #include "device_reduce_checks.cuh"
 
@@ -94,46 +95,29 @@ TEST_CASE("DeviceReduce runs inside a CUDA graph and on two streams at once", "[
   STRATA_TEST_CUDA(strata::DeviceReduce::Sum(nullptr, bytes, d_a.data(), d_out.data(), n));
   strata_test::device_buffer<unsigned char> d_temp_a(bytes);
   strata_test::device_buffer<unsigned char> d_temp_b(bytes);
-  cudaStream_t streams[2];
-  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&streams[0], cudaStreamNonBlocking));
-  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&streams[1], cudaStreamNonBlocking));
+  const strata_test::stream_pair streams;
 
   SECTION("graph capture and replay")
   {
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    STRATA_TEST_CUDA(cudaStreamBeginCapture(streams[0], cudaStreamCaptureModeThreadLocal));
-    const cudaError_t captured =
-        strata::DeviceReduce::Sum(d_temp_a.data(), bytes, d_a.data(), d_out.data(), n, streams[0]);
-    STRATA_TEST_CUDA(cudaStreamEndCapture(streams[0], &graph));
-    STRATA_TEST_CUDA(captured);
-    STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-    for (int replay = 0; replay < 3; ++replay)
-    {
-      d_out.poison();
-      STRATA_TEST_CUDA(cudaGraphLaunch(exec, streams[0]));
-      STRATA_TEST_CUDA(cudaStreamSynchronize(streams[0]));
-      CHECK(d_out.download()[0] == expected_a);
-    }
-    STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
-    STRATA_TEST_CUDA(cudaGraphDestroy(graph));
+    strata_test::check_graph_replay(
+        streams[0],
+        [&](cudaStream_t stream)
+        { return strata::DeviceReduce::Sum(d_temp_a.data(), bytes, d_a.data(), d_out.data(), n, stream); },
+        [&] { d_out.poison(); }, [&] { CHECK(d_out.download()[0] == expected_a); });
   }
   SECTION("two streams")
   {
     d_out.poison();
-    for (int round = 0; round < 4; ++round)
-    {
-      STRATA_TEST_CUDA(strata::DeviceReduce::Sum(d_temp_a.data(), bytes, d_a.data(), d_out.data(), n, streams[0]));
-      STRATA_TEST_CUDA(
-          strata::DeviceReduce::Sum(d_temp_b.data(), bytes, d_b.data(), d_out.data() + 1, n, streams[1]));
-    }
-    STRATA_TEST_CUDA(cudaDeviceSynchronize());
+    strata_test::run_on_two_streams(
+        streams,
+        [&](cudaStream_t stream)
+        { return strata::DeviceReduce::Sum(d_temp_a.data(), bytes, d_a.data(), d_out.data(), n, stream); },
+        [&](cudaStream_t stream)
+        { return strata::DeviceReduce::Sum(d_temp_b.data(), bytes, d_b.data(), d_out.data() + 1, n, stream); });
     const std::vector<std::int64_t> out = d_out.download();
     CHECK(out[0] == expected_a);
     CHECK(out[1] == expected_b);
   }
-  STRATA_TEST_CUDA(cudaStreamDestroy(streams[0]));
-  STRATA_TEST_CUDA(cudaStreamDestroy(streams[1]));
 }
 
 TEMPLATE_TEST_CASE("DeviceReduce::Sum and Max over more than 2^31 items", "[device][reduce][slow]", std::int8_t,

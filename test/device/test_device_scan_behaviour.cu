@@ -6,6 +6,7 @@
 // output).
 #include <strata/device/device_scan.cuh>
 
+#include "common/streams.cuh"
 #include "common/test_common.cuh"
 #include "device_scan_checks.cuh"
 
@@ -143,47 +144,29 @@ TEST_CASE("DeviceScan runs inside a CUDA graph and on two streams at once", "[de
   STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveSum(nullptr, bytes, d_a.data(), d_out_a.data(), n));
   strata_test::device_buffer<unsigned char> d_temp_a(bytes);
   strata_test::device_buffer<unsigned char> d_temp_b(bytes);
-  cudaStream_t streams[2];
-  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&streams[0], cudaStreamNonBlocking));
-  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&streams[1], cudaStreamNonBlocking));
+  const strata_test::stream_pair streams;
 
   SECTION("graph capture and replay")
   {
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    STRATA_TEST_CUDA(cudaStreamBeginCapture(streams[0], cudaStreamCaptureModeThreadLocal));
-    const cudaError_t captured =
-        strata::DeviceScan::ExclusiveSum(d_temp_a.data(), bytes, d_a.data(), d_out_a.data(), n, streams[0]);
-    STRATA_TEST_CUDA(cudaStreamEndCapture(streams[0], &graph));
-    STRATA_TEST_CUDA(captured);
-    STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-    for (int replay = 0; replay < 3; ++replay)
-    {
-      d_out_a.poison();
-      STRATA_TEST_CUDA(cudaGraphLaunch(exec, streams[0]));
-      STRATA_TEST_CUDA(cudaStreamSynchronize(streams[0]));
-      strata_test::check_equal(expected_a, d_out_a.download());
-    }
-    STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
-    STRATA_TEST_CUDA(cudaGraphDestroy(graph));
+    strata_test::check_graph_replay(
+        streams[0],
+        [&](cudaStream_t stream)
+        { return strata::DeviceScan::ExclusiveSum(d_temp_a.data(), bytes, d_a.data(), d_out_a.data(), n, stream); },
+        [&] { d_out_a.poison(); }, [&] { strata_test::check_equal(expected_a, d_out_a.download()); });
   }
   SECTION("two streams")
   {
     d_out_a.poison();
     d_out_b.poison();
-    for (int round = 0; round < 4; ++round)
-    {
-      STRATA_TEST_CUDA(
-          strata::DeviceScan::ExclusiveSum(d_temp_a.data(), bytes, d_a.data(), d_out_a.data(), n, streams[0]));
-      STRATA_TEST_CUDA(
-          strata::DeviceScan::InclusiveSum(d_temp_b.data(), bytes, d_b.data(), d_out_b.data(), n, streams[1]));
-    }
-    STRATA_TEST_CUDA(cudaDeviceSynchronize());
+    strata_test::run_on_two_streams(
+        streams,
+        [&](cudaStream_t stream)
+        { return strata::DeviceScan::ExclusiveSum(d_temp_a.data(), bytes, d_a.data(), d_out_a.data(), n, stream); },
+        [&](cudaStream_t stream)
+        { return strata::DeviceScan::InclusiveSum(d_temp_b.data(), bytes, d_b.data(), d_out_b.data(), n, stream); });
     strata_test::check_equal(expected_a, d_out_a.download());
     strata_test::check_equal(expected_b, d_out_b.download());
   }
-  STRATA_TEST_CUDA(cudaStreamDestroy(streams[0]));
-  STRATA_TEST_CUDA(cudaStreamDestroy(streams[1]));
 }
 
 TEST_CASE("DeviceScan::ExclusiveSum of more than 2^31 uint8 items into 64 bits", "[device][scan][slow]")

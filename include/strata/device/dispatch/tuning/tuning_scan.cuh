@@ -41,10 +41,10 @@ struct policy_hub
   //! - 4-byte values: 256 x 20 items at 5 blocks (ExclusiveSum u32 776-780 us, InclusiveSum 777-781;
   //!   unbounded 51-52 registers, 4 blocks: 795; 6 blocks spill: 884; 256 x 24 at 5: 838; 384 x 16
   //!   at 4: 777).
-  //! - 8-byte values: 256 x 16 items at 4 blocks (u64 ExclusiveSum 1499-1505 us, InclusiveSum
-  //!   1500-1511, InclusiveScanInit 1508, maximum 1512-1524; 384 x 16 at 3 blocks: 1491 / 1492 /
-  //!   1522 / -, but InclusiveScanInit spills 16 bytes; 384 x 14 at 3: 1504 / 1513 / 1506 / 1524;
-  //!   unbounded 384 x 16: 2060 / 1537).
+  //! - 8-byte values: 256 x 16 items at 4 blocks (u64 ExclusiveSum 1503 us, InclusiveSum
+  //!   1507-1511, InclusiveScanInit 1508, maximum 1518-1524; 384 x 16 at 3 blocks: 1491 / 1513 /
+  //!   1522 / -, InclusiveScanInit spilling 16 bytes; 384 x 14 at 3: 1504 / 1513 / 1506 / 1524;
+  //!   384 x 16 unbounded, rows folded, nothing parked: 2060 / 1537).
   //! Other sizes leave the registers to the compiler. Its results against CUB are in
   //! docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>

@@ -37,7 +37,10 @@ struct policy_hub
   //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (InclusiveSumByKey of 2^28
   //! items, keys in random runs of mean length 8 / 1000): u32 values 320 x 16 (1059 us; 256 x 16
   //! 1063, 256 x 20 1065), u64 values 128 x 12 (1878 / 1918 us; 256 x 10 1885 / 1950, 256 x 12
-  //! 1961 / 2016, 256 x 8 1974 / 2038). Its results against CUB are in docs/performance.md.
+  //! 1961 / 2016, 256 x 8 1974 / 2038). Registers bounded for 3 blocks per SM (4-byte values,
+  //! what the compiler takes anyway) and 8 (8-byte values: it takes 72 registers, 7 blocks, when
+  //! free; bounded, u64 InclusiveSumByKey 1854 / 1872 us instead of 1879 / 1914). Its results
+  //! against CUB are in docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     static constexpr int MIN_BLOCKS = sizeof(KeyT) > 4 ? 1 : sizeof(AccumT) == 4 ? 3 : sizeof(AccumT) == 8 ? 8 : 1;
