@@ -317,7 +317,7 @@ public:
       tile_state.SetPartial(tile_idx, block_aggregate);
       temp_storage.block_aggregate = block_aggregate;
     }
-    exclusive_prefix         = Lookback(tile_state, scan_op, tile_idx);
+    const T exclusive_prefix = Lookback(tile_state, scan_op, tile_idx);
     const T inclusive_prefix = scan_op(exclusive_prefix, block_aggregate);
     if (lane == 0)
     {
@@ -398,7 +398,6 @@ private:
   ScanTileStateT& tile_state;
   ScanOpT scan_op;
   int tile_idx;
-  T exclusive_prefix;
 
   //! values[from] op values[from + 1] op ... op values[31], in every lane: after the step with
   //! offset d, lane i holds lanes [i, i + 2d) combined in order (clipped at lane 31).

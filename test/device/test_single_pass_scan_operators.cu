@@ -1,0 +1,249 @@
+// Tests of strata/agent/single_pass_scan_operators.cuh used directly, as CUB's users use it in
+// their own single-pass kernels: TilePrefixCallbackOp as the prefix callback of BlockScan (tiles
+// taken from a counter in launch order), its accessors, and ScanTileState's WaitForValid over a
+// chain of tiles. One-word descriptors (4, 8 and 12-byte values) and the two-array path (a 16-byte
+// 2x2 matrix under a non-commutative product).
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_scan.cuh>
+
+#include <cuda/std/functional>
+
+#include "common/test_common.cuh"
+#include "device_scan_checks.cuh"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace
+{
+constexpr int block_threads = 128;
+constexpr int block_items   = 4;
+constexpr int tile_items    = block_threads * block_items;
+
+template <typename T>
+__global__ void init_status(strata::ScanTileState<T> tile_state, int num_tiles, unsigned int* counter)
+{
+  tile_state.InitializeStatus(num_tiles);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+  {
+    *counter = 0;
+  }
+}
+
+//! Out of each tile's look-back, what the callback kept: its tile id, exclusive and inclusive
+//! prefix and aggregate, read through the accessors after the scan.
+template <typename T>
+struct kept_t
+{
+  int tile;
+  T exclusive;
+  T inclusive;
+  T aggregate;
+};
+
+//! An inclusive scan of in[0, num_tiles * tile_items): each block takes a tile from the counter,
+//! scans it with BlockScan, and tiles after the first get their prefix from TilePrefixCallbackOp.
+template <typename T, typename OpT>
+__global__ void __launch_bounds__(block_threads)
+    scan_tiles(const T* in, T* out, kept_t<T>* kept, strata::ScanTileState<T> tile_state, unsigned int* counter,
+               OpT op)
+{
+  using BlockScanT = strata::BlockScan<T, block_threads>;
+  using PrefixOpT  = strata::TilePrefixCallbackOp<T, OpT, strata::ScanTileState<T>>;
+  __shared__ typename BlockScanT::TempStorage scan_storage;
+  __shared__ typename PrefixOpT::TempStorage prefix_storage;
+  __shared__ int tile_shared;
+  if (threadIdx.x == 0)
+  {
+    tile_shared = int(atomicAdd(counter, 1u));
+  }
+  __syncthreads();
+  const int tile = tile_shared;
+  T items[block_items];
+  strata::LoadDirectBlocked(int(threadIdx.x), in + std::size_t(tile) * tile_items, items);
+  if (tile == 0)
+  {
+    T aggregate;
+    BlockScanT(scan_storage).InclusiveScan(items, items, op, aggregate);
+    if (threadIdx.x == 0)
+    {
+      tile_state.SetInclusive(0, aggregate);
+    }
+  }
+  else
+  {
+    PrefixOpT prefix_op(tile_state, prefix_storage, op, tile);
+    BlockScanT(scan_storage).InclusiveScan(items, items, op, prefix_op);
+    __syncthreads();
+    if (threadIdx.x == 0)
+    {
+      kept[tile] = kept_t<T>{prefix_op.GetTileIdx(), prefix_op.GetExclusivePrefix(), prefix_op.GetInclusivePrefix(),
+                             prefix_op.GetBlockAggregate()};
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < block_items; ++i)
+  {
+    out[std::size_t(tile) * tile_items + threadIdx.x * block_items + i] = items[i];
+  }
+}
+
+//! One thread per block: block b takes tile t from the counter, waits for tile t - 1 with
+//! WaitForValid (which must see it INCLUSIVE: each tile publishes only that) and publishes
+//! in[0] op ... op in[t]; seen[t] records the status it saw.
+template <typename T, typename OpT>
+__global__ void wait_chain(const T* in, T* out, int* seen, strata::ScanTileState<T> tile_state, unsigned int* counter,
+                           OpT op)
+{
+  const int tile = int(atomicAdd(counter, 1u));
+  T inclusive    = in[tile];
+  if (tile > 0)
+  {
+    strata::ScanTileStatus status;
+    T before;
+    tile_state.WaitForValid(tile - 1, status, before);
+    seen[tile] = int(status);
+    inclusive  = op(before, inclusive);
+  }
+  tile_state.SetInclusive(tile, inclusive);
+  out[tile] = inclusive;
+}
+
+template <typename T>
+struct tile_state_buffer
+{
+  strata::ScanTileState<T> state;
+  strata_test::device_buffer<unsigned char> bytes;
+  strata_test::device_buffer<unsigned int> counter{1};
+
+  explicit tile_state_buffer(int num_tiles)
+      : bytes(allocation(num_tiles))
+  {
+    STRATA_TEST_CUDA(state.Init(num_tiles, bytes.data(), bytes.size()));
+    init_status<T><<<(num_tiles + 127) / 128, 128>>>(state, num_tiles, counter.data());
+    strata_test::check_launch();
+  }
+  static std::size_t allocation(int num_tiles)
+  {
+    std::size_t size = 0;
+    REQUIRE(strata::ScanTileState<T>::AllocationSize(num_tiles, size) == cudaSuccess);
+    return size;
+  }
+};
+
+template <typename T, typename OpT>
+void check_block_scan_tiles(const std::vector<T>& in, OpT op)
+{
+  const int num_tiles = int(in.size() / tile_items);
+  INFO("tiles " << num_tiles);
+  const std::vector<T> expected = strata_test::reference_scan<true, T>(in, op, static_cast<const T*>(nullptr));
+  strata_test::device_buffer<T> d_in(in);
+  strata_test::device_buffer<T> d_out(in.size());
+  strata_test::device_buffer<kept_t<T>> d_kept{static_cast<std::size_t>(num_tiles)};
+  d_out.poison();
+  d_kept.poison();
+  tile_state_buffer<T> tile_state(num_tiles);
+  scan_tiles<<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), d_kept.data(), tile_state.state,
+                                           tile_state.counter.data(), op);
+  strata_test::check_launch();
+  strata_test::check_equal(expected, d_out.download());
+  const std::vector<kept_t<T>> kept = d_kept.download();
+  for (int tile = 1; tile < num_tiles; ++tile)
+  {
+    INFO("tile " << tile);
+    const std::size_t first = std::size_t(tile) * tile_items;
+    T aggregate             = in[first];
+    for (std::size_t i = first + 1; i < first + tile_items; ++i)
+    {
+      aggregate = op(aggregate, in[i]);
+    }
+    CHECK(kept[tile].tile == tile);
+    CHECK(kept[tile].exclusive == expected[first - 1]);
+    CHECK(kept[tile].inclusive == expected[first + tile_items - 1]);
+    CHECK(kept[tile].aggregate == aggregate);
+  }
+}
+
+template <typename T, typename OpT>
+void check_wait_chain(const std::vector<T>& in, OpT op)
+{
+  const int num_tiles = int(in.size());
+  INFO("tiles " << num_tiles);
+  const std::vector<T> expected = strata_test::reference_scan<true, T>(in, op, static_cast<const T*>(nullptr));
+  strata_test::device_buffer<T> d_in(in);
+  strata_test::device_buffer<T> d_out(in.size());
+  strata_test::device_buffer<int> d_seen(in.size());
+  d_out.poison();
+  d_seen.poison();
+  tile_state_buffer<T> tile_state(num_tiles);
+  wait_chain<<<num_tiles, 1>>>(d_in.data(), d_out.data(), d_seen.data(), tile_state.state, tile_state.counter.data(),
+                               op);
+  strata_test::check_launch();
+  strata_test::check_equal(expected, d_out.download());
+  const std::vector<int> seen = d_seen.download();
+  for (int tile = 1; tile < num_tiles; ++tile)
+  {
+    INFO("tile " << tile);
+    CHECK(seen[tile] == int(strata::SCAN_TILE_INCLUSIVE));
+  }
+}
+
+std::vector<strata_test::matrix2> random_matrices(std::size_t n, std::uint64_t seed)
+{
+  const std::vector<std::uint32_t> words = strata_test::random_vector<std::uint32_t>(4 * n, seed, 0.0, 3.0);
+  std::vector<strata_test::matrix2> matrices(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    matrices[i] = strata_test::matrix2{{words[4 * i] | 1, words[4 * i + 1], words[4 * i + 2], words[4 * i + 3] | 1}};
+  }
+  return matrices;
+}
+} // namespace
+
+TEMPLATE_TEST_CASE("TilePrefixCallbackOp as BlockScan's prefix callback, and its accessors", "[agent][scan]",
+                   std::int32_t, std::uint64_t)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(271);
+  INFO("seed " << seed);
+  for (const int tiles : {1, 2, 33, 401})
+  {
+    check_block_scan_tiles(
+        strata_test::random_vector<TestType>(std::size_t(tiles) * tile_items, seed + tiles, 0.0, 1000.0),
+        cuda::std::plus<TestType>{});
+  }
+}
+
+TEST_CASE("TilePrefixCallbackOp with non-commutative operators", "[agent][scan]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(277);
+  INFO("seed " << seed);
+  SECTION("affine composition of 12-byte values (one-word descriptors)")
+  {
+    check_block_scan_tiles(strata_test::random_vector<strata_test::custom_t>(std::size_t(67) * tile_items, seed),
+                           strata_test::affine_op{});
+  }
+  SECTION("2x2 matrix product (16 bytes: values and status apart)")
+  {
+    check_block_scan_tiles(random_matrices(std::size_t(67) * tile_items, seed), strata_test::matrix_product{});
+  }
+}
+
+TEST_CASE("ScanTileState::WaitForValid sees each predecessor's inclusive prefix", "[agent][scan]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(281);
+  INFO("seed " << seed);
+  SECTION("4-byte values")
+  {
+    check_wait_chain(strata_test::random_vector<std::int32_t>(3001, seed, -1000.0, 1000.0),
+                     cuda::std::plus<std::int32_t>{});
+  }
+  SECTION("2x2 matrices")
+  {
+    check_wait_chain(random_matrices(1001, seed), strata_test::matrix_product{});
+  }
+}
