@@ -14,11 +14,13 @@ STRATA_NAMESPACE_BEGIN
 
 //! The tuning of AgentScan: threads per block and items per thread for 4-byte accumulators
 //! (scaled so that a tile holds about the same bytes for other sizes), the cache operator of the
-//! loads, how the look-back reads its predecessors (detail::LookbackPolicy), and the blocks per SM
-//! the kernel's registers must allow (its __launch_bounds__; 1 leaves the compiler free).
+//! loads, how the look-back reads its predecessors (detail::LookbackPolicy), the blocks per SM
+//! the kernel's registers must allow (its __launch_bounds__; 1 leaves the compiler free), and how
+//! far ahead of its own tile, in bytes of input, each block has L2 prefetch a later tile (sm_90
+//! and later; 0: none).
 template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT,
           CacheLoadModifier _LOAD_MODIFIER, typename _LookbackPolicyT = detail::DefaultLookbackPolicy,
-          int _MIN_BLOCKS_PER_SM = 1>
+          int _MIN_BLOCKS_PER_SM = 1, int _PREFETCH_BYTES = 0>
 struct AgentScanPolicy
 {
   static constexpr int BLOCK_THREADS               = NOMINAL_BLOCK_THREADS_4B;
@@ -28,6 +30,7 @@ struct AgentScanPolicy
   static constexpr CacheLoadModifier LOAD_MODIFIER = _LOAD_MODIFIER;
   using LookbackPolicyT                            = _LookbackPolicyT;
   static constexpr int MIN_BLOCKS_PER_SM           = _MIN_BLOCKS_PER_SM;
+  static constexpr int PREFETCH_BYTES              = _PREFETCH_BYTES;
 };
 
 //! One thread block's part of a device-wide scan of num_items items: it takes tiles of
@@ -59,6 +62,16 @@ public:
   using PrefixOpT  = TilePrefixCallbackOp<AccumT, ScanOpT, TileStateT, typename AgentScanPolicyT::LookbackPolicyT>;
 
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
+
+private:
+  //! The L2 prefetch distance in tiles (at least one when there is one).
+  static constexpr int TILE_INPUT_BYTES = TILE_ITEMS * int(sizeof(detail::it_value_t<InputIteratorT>));
+  static constexpr int PREFETCH_TILES =
+      AgentScanPolicyT::PREFETCH_BYTES <= 0                    ? 0
+      : AgentScanPolicyT::PREFETCH_BYTES < TILE_INPUT_BYTES ? 1
+                                                              : AgentScanPolicyT::PREFETCH_BYTES / TILE_INPUT_BYTES;
+
+public:
 
   using TempStorage = typename RowsT::TempStorage;
 
@@ -96,6 +109,14 @@ private:
     const OffsetT remaining   = num_items - tile_offset;
     const int valid           = remaining >= OffsetT(RowsT::TILE_ITEMS) ? RowsT::TILE_ITEMS : int(remaining);
 
+    if constexpr (PREFETCH_TILES > 0)
+    {
+      // L2 fetches a tile some way ahead, so that its loads hit L2 when a block takes it.
+      if (threadIdx.x == 0 && tile + PREFETCH_TILES < num_tiles - 1)
+      {
+        rows.PrefetchTile(d_in, OffsetT(tile + PREFETCH_TILES) * OffsetT(RowsT::TILE_ITEMS));
+      }
+    }
     AccumT items[RowsT::ITEMS_PER_THREAD];
     rows.Load(d_in, tile_offset, valid, items);
     // Each thread's items become their scan within the warp's part of the tile.

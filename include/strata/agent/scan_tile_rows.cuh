@@ -156,6 +156,28 @@ struct ScanTileRows
     }
   }
 
+  //! Asks L2 to fetch the tile at `tile_offset` of `d_in` ahead of its load (sm_90: one bulk
+  //! prefetch by the calling thread; full tiles of 16-byte aligned pointers only, nothing else).
+  template <typename IteratorT, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE static void PrefetchTile([[maybe_unused]] IteratorT d_in,
+                                                            [[maybe_unused]] OffsetT tile_offset)
+  {
+    if constexpr (::cuda::std::is_pointer_v<IteratorT>)
+    {
+      using T                    = it_value_t<IteratorT>;
+      constexpr unsigned int BYTES = unsigned(TILE_ITEMS) * unsigned(sizeof(T));
+      if constexpr (BYTES % 16 == 0)
+      {
+        const T* tile = d_in + tile_offset;
+        if (reinterpret_cast<::cuda::std::uintptr_t>(tile) % 16 == 0)
+        {
+          NV_IF_TARGET(NV_PROVIDES_SM_90,
+                       (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(tile), "r"(BYTES) : "memory");));
+        }
+      }
+    }
+  }
+
   //! Loads this lane's items of the tile at `tile_offset` (`valid` of them exist) of `d_in`,
   //! converted to ItemT. Items past the end repeat the tile's first item: they follow every valid
   //! item, so they change no valid result.

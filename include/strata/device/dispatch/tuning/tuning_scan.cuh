@@ -45,13 +45,18 @@ struct policy_hub
   //!   1507-1511, InclusiveScanInit 1508, maximum 1518-1524; 384 x 16 at 3 blocks: 1491 / 1513 /
   //!   1522 / -, InclusiveScanInit spilling 16 bytes; 384 x 14 at 3: 1504 / 1513 / 1506 / 1524;
   //!   384 x 16 unbounded, rows folded, nothing parked: 2060 / 1537).
-  //! Other sizes leave the registers to the compiler. Its results against CUB are in
-  //! docs/performance.md.
+  //! Other sizes leave the registers to the compiler.
+  //! Each block has L2 prefetch the tile 3 MiB of input ahead of its own (bulk prefetch), so that
+  //! tiles mostly load from L2: u32 ExclusiveSum 745-748 us instead of 778-780 (1 MiB ahead 754,
+  //! 2 MiB 746-748, 4 MiB 747, 5 MiB 751, 13 MiB 1065: prefetched lines evicted before use); u64
+  //! 1450-1458 instead of 1499-1503 (2 MiB 1453, 5 MiB 1473). 4- and 8-byte values only (measured).
+  //! Its results against CUB are in docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
-    static constexpr int MIN_BLOCKS = sizeof(AccumT) == 4 ? 5 : sizeof(AccumT) == 8 ? 4 : 1;
+    static constexpr int MIN_BLOCKS     = sizeof(AccumT) == 4 ? 5 : sizeof(AccumT) == 8 ? 4 : 1;
+    static constexpr int PREFETCH_BYTES = sizeof(AccumT) == 4 || sizeof(AccumT) == 8 ? 3 << 20 : 0;
     using ScanPolicy = AgentScanPolicy<256, nominal_items_v<AccumT, sizeof(AccumT) == 8 ? 32 : 20>, AccumT,
-                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>, MIN_BLOCKS>;
+                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>, MIN_BLOCKS, PREFETCH_BYTES>;
   };
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
