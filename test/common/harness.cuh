@@ -105,12 +105,18 @@ public:
     }
     return host;
   }
-  //! Fills every byte with poison_byte.
+  //! Fills every byte with poison_byte, and waits for it: cudaMemset may return before it ran,
+  //! and work on a non-blocking stream does not wait for it (a value written there just after
+  //! could be overwritten by the poison).
   void poison()
   {
     if (size_ > 0)
     {
-      const cudaError_t error = cudaMemset(data_, poison_byte, bytes());
+      cudaError_t error = cudaMemset(data_, poison_byte, bytes());
+      if (error == cudaSuccess)
+      {
+        error = cudaDeviceSynchronize();
+      }
       INFO("poison: " << describe(error));
       REQUIRE(error == cudaSuccess);
     }
