@@ -6,6 +6,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 namespace strata_test
 {
 //! A new non-blocking stream.
@@ -43,6 +45,24 @@ private:
   cudaStream_t first_;
   cudaStream_t second_;
 };
+
+//! Calls `queries(stream)` inside a stream capture on a new non-blocking stream and checks that
+//! the captured graph stays empty: size queries (null temporary storage) must launch nothing.
+template <typename QueriesT>
+void check_capture_stays_empty(QueriesT queries)
+{
+  cudaStream_t stream = new_stream();
+  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  queries(stream);
+  cudaGraph_t graph;
+  STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+  std::size_t nodes = 0;
+  STRATA_TEST_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+  CHECK(nodes == 0);
+  STRATA_TEST_CUDA(cudaGraphDestroy(graph));
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+}
 
 //! Captures `run(stream)` (an algorithm's second call, returning its cudaError_t) into a graph,
 //! then replays the graph three times: `before()` ahead of each replay (to poison the outputs),

@@ -19,26 +19,19 @@ TEST_CASE("DeviceReduce size queries touch no device data and launch nothing", "
   // Pointers that fault if dereferenced.
   auto* bad_in  = reinterpret_cast<const std::int32_t*>(std::uintptr_t(16));
   auto* bad_out = reinterpret_cast<std::int32_t*>(std::uintptr_t(32));
-  cudaStream_t stream;
-  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  for (std::int64_t n : {std::int64_t(0), std::int64_t(10), std::int64_t(1) << 24})
-  {
-    std::size_t bytes = 0;
-    CHECK(strata::DeviceReduce::Sum(nullptr, bytes, bad_in, bad_out, n, stream) == cudaSuccess);
-    CHECK(bytes >= 1);
-    bytes = 0;
-    CHECK(strata::DeviceReduce::Max(nullptr, bytes, bad_in, bad_out, n, stream) == cudaSuccess);
-    CHECK(bytes >= 1);
-  }
-  cudaGraph_t graph;
-  STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
-  std::size_t nodes = 0;
-  STRATA_TEST_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
-  CHECK(nodes == 0);
-  STRATA_TEST_CUDA(cudaGraphDestroy(graph));
-  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  strata_test::check_capture_stays_empty(
+      [&](cudaStream_t stream)
+      {
+        for (std::int64_t n : {std::int64_t(0), std::int64_t(10), std::int64_t(1) << 24})
+        {
+          std::size_t bytes = 0;
+          CHECK(strata::DeviceReduce::Sum(nullptr, bytes, bad_in, bad_out, n, stream) == cudaSuccess);
+          CHECK(bytes >= 1);
+          bytes = 0;
+          CHECK(strata::DeviceReduce::Max(nullptr, bytes, bad_in, bad_out, n, stream) == cudaSuccess);
+          CHECK(bytes >= 1);
+        }
+      });
 }
 
 TEST_CASE("DeviceReduce rejects bad arguments with cudaErrorInvalidValue", "[device][reduce]")
@@ -64,9 +57,9 @@ TEST_CASE("DeviceReduce rejects bad arguments with cudaErrorInvalidValue", "[dev
   }
   SECTION("a null input with items")
   {
-    CHECK(strata::DeviceReduce::Sum(d_temp.data(), bytes, static_cast<const std::int32_t*>(nullptr), d_out.data(),
-                                    100000)
-          == cudaErrorInvalidValue);
+    CHECK(
+        strata::DeviceReduce::Sum(d_temp.data(), bytes, static_cast<const std::int32_t*>(nullptr), d_out.data(), 100000)
+        == cudaErrorInvalidValue);
   }
   SECTION("a negative item count")
   {
@@ -83,11 +76,11 @@ TEST_CASE("DeviceReduce runs inside a CUDA graph and on two streams at once", "[
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(103);
   INFO("seed " << seed);
-  const std::size_t n                  = 3000017;
-  const std::vector<std::int64_t> a    = strata_test::random_vector<std::int64_t>(n, seed, -1000.0, 1000.0);
-  const std::vector<std::int64_t> b    = strata_test::random_vector<std::int64_t>(n, seed + 1, -1000.0, 1000.0);
-  const std::int64_t expected_a        = std::accumulate(a.begin(), a.end(), std::int64_t(0));
-  const std::int64_t expected_b        = std::accumulate(b.begin(), b.end(), std::int64_t(0));
+  const std::size_t n               = 3000017;
+  const std::vector<std::int64_t> a = strata_test::random_vector<std::int64_t>(n, seed, -1000.0, 1000.0);
+  const std::vector<std::int64_t> b = strata_test::random_vector<std::int64_t>(n, seed + 1, -1000.0, 1000.0);
+  const std::int64_t expected_a     = std::accumulate(a.begin(), a.end(), std::int64_t(0));
+  const std::int64_t expected_b     = std::accumulate(b.begin(), b.end(), std::int64_t(0));
   strata_test::device_buffer<std::int64_t> d_a(a);
   strata_test::device_buffer<std::int64_t> d_b(b);
   strata_test::device_buffer<std::int64_t> d_out(2);
@@ -132,13 +125,13 @@ TEMPLATE_TEST_CASE("DeviceReduce::Sum and Max over more than 2^31 items", "[devi
   const T peak = T(100);
   STRATA_TEST_CUDA(cudaMemcpy(d_in.data() + top, &peak, 1, cudaMemcpyHostToDevice));
 
-  const std::int64_t sum = strata_test::run_reduce<std::int64_t>([&](void* d_temp, std::size_t& bytes, std::int64_t* d_out) {
-    return strata::DeviceReduce::Sum(d_temp, bytes, d_in.data(), d_out, n);
-  });
+  const std::int64_t sum = strata_test::run_reduce<std::int64_t>(
+      [&](void* d_temp, std::size_t& bytes, std::int64_t* d_out)
+      { return strata::DeviceReduce::Sum(d_temp, bytes, d_in.data(), d_out, n); });
   CHECK(sum == 3 * (n - 1) + 100);
-  const T max = strata_test::run_reduce<T>([&](void* d_temp, std::size_t& bytes, T* d_out) {
-    return strata::DeviceReduce::Max(d_temp, bytes, d_in.data(), d_out, static_cast<std::size_t>(n));
-  });
+  const T max = strata_test::run_reduce<T>(
+      [&](void* d_temp, std::size_t& bytes, T* d_out)
+      { return strata::DeviceReduce::Max(d_temp, bytes, d_in.data(), d_out, static_cast<std::size_t>(n)); });
   CHECK(int(max) == 100);
   // The first maximum's index needs 64 bits.
   strata_test::device_buffer<T> d_value(1);

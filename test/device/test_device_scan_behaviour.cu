@@ -42,37 +42,30 @@ TEST_CASE("DeviceScan size queries touch no device data and launch nothing", "[d
   STRATA_TEST_REQUIRE_GPU();
   auto* bad_in  = reinterpret_cast<const std::int32_t*>(std::uintptr_t(16));
   auto* bad_out = reinterpret_cast<std::int32_t*>(std::uintptr_t(32));
-  cudaStream_t stream;
-  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  for (std::int64_t n : {std::int64_t(0), std::int64_t(10), std::int64_t(1) << 24})
-  {
-    std::size_t bytes = 0;
-    CHECK(strata::DeviceScan::ExclusiveSum(nullptr, bytes, bad_in, bad_out, n, stream) == cudaSuccess);
-    CHECK(bytes >= 1);
-    bytes = 0;
-    CHECK(strata::DeviceScan::InclusiveScan(nullptr, bytes, bad_in, bad_out, cuda::std::plus<>{}, n, stream)
-          == cudaSuccess);
-    CHECK(bytes >= 1);
-    bytes = 0;
-    CHECK(strata::DeviceScan::ExclusiveScan(nullptr, bytes, bad_in, bad_out, cuda::std::plus<>{},
-                                            strata::FutureValue<std::int32_t>(bad_out), n, stream)
-          == cudaSuccess);
-    CHECK(bytes >= 1);
-    bytes = 0;
-    CHECK(strata::DeviceScan::InclusiveSumByKey(nullptr, bytes, bad_in, bad_in, bad_out, n, cuda::std::equal_to<>{},
-                                                stream)
-          == cudaSuccess);
-    CHECK(bytes >= 1);
-  }
-  cudaGraph_t graph;
-  STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
-  std::size_t nodes = 0;
-  STRATA_TEST_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
-  CHECK(nodes == 0);
-  STRATA_TEST_CUDA(cudaGraphDestroy(graph));
-  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  strata_test::check_capture_stays_empty(
+      [&](cudaStream_t stream)
+      {
+        for (std::int64_t n : {std::int64_t(0), std::int64_t(10), std::int64_t(1) << 24})
+        {
+          std::size_t bytes = 0;
+          CHECK(strata::DeviceScan::ExclusiveSum(nullptr, bytes, bad_in, bad_out, n, stream) == cudaSuccess);
+          CHECK(bytes >= 1);
+          bytes = 0;
+          CHECK(strata::DeviceScan::InclusiveScan(nullptr, bytes, bad_in, bad_out, cuda::std::plus<>{}, n, stream)
+                == cudaSuccess);
+          CHECK(bytes >= 1);
+          bytes = 0;
+          CHECK(strata::DeviceScan::ExclusiveScan(nullptr, bytes, bad_in, bad_out, cuda::std::plus<>{},
+                                                  strata::FutureValue<std::int32_t>(bad_out), n, stream)
+                == cudaSuccess);
+          CHECK(bytes >= 1);
+          bytes = 0;
+          CHECK(strata::DeviceScan::InclusiveSumByKey(nullptr, bytes, bad_in, bad_in, bad_out, n,
+                                                      cuda::std::equal_to<>{}, stream)
+                == cudaSuccess);
+          CHECK(bytes >= 1);
+        }
+      });
 }
 
 TEST_CASE("DeviceScan rejects bad arguments with cudaErrorInvalidValue", "[device][scan]")
