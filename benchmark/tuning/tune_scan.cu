@@ -23,14 +23,15 @@
 
 namespace
 {
-//! L2 prefetch 3 MiB ahead as DeviceScan's policy has it (scans by key: none).
-template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN>
+//! L2 prefetch PREFETCH_KIB ahead (DeviceScan's policy: 3 MiB).
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN, int PREFETCH_KIB = 3072>
 struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
     using ScanPolicy = strata::AgentScanPolicy<THREADS, ITEMS_4B, T, strata::LOAD_DEFAULT,
-                                               strata::detail::LookbackPolicy<DELAY, SPIN, SPIN>, BLOCKS, 3 << 20>;
+                                               strata::detail::LookbackPolicy<DELAY, SPIN, SPIN>, BLOCKS,
+                                               PREFETCH_KIB * 1024>;
   };
   using MaxPolicy = Policy;
 };
@@ -118,12 +119,12 @@ void candidate(benchmark::State& state)
   bench::set_throughput(state, n, 2 * n * sizeof(T));
 }
 
-template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN>
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN, int PREFETCH_KIB>
 void by_key_candidate(benchmark::State& state)
 {
-  using DispatchT =
-      strata::DispatchScanByKey<const std::uint32_t*, const T*, T*, cuda::std::equal_to<>, cuda::std::plus<>,
-                                strata::NullType, std::uint32_t, T, candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, DELAY, SPIN>>;
+  using DispatchT = strata::DispatchScanByKey<const std::uint32_t*, const T*, T*, cuda::std::equal_to<>,
+                                              cuda::std::plus<>, strata::NullType, std::uint32_t, T,
+                                              candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, DELAY, SPIN, PREFETCH_KIB>>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& in            = bench::shared_rotating_buffer<T>(n);
   std::size_t bytes   = 0;
@@ -215,9 +216,9 @@ void cub_scan(benchmark::State& state)
   STRATA_TUNE(T, "inclusive_sum_init", THREADS, ITEMS, BLOCKS, DELAY, SPIN, scan_kind::inclusive_init)
 #define STRATA_TUNE_INCLUSIVE_MAX(T, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                              \
   STRATA_TUNE(T, "inclusive_max", THREADS, ITEMS, BLOCKS, DELAY, SPIN, scan_kind::inclusive, cuda::maximum<>)
-#define STRATA_TUNE_BY_KEY(T, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                                     \
-  BENCHMARK(by_key_candidate<T, THREADS, ITEMS, BLOCKS, DELAY, SPIN>)                                                  \
-      ->Name(STRATA_CANDIDATE_NAME(T, "inclusive_sum_by_key", THREADS, ITEMS, BLOCKS, DELAY, SPIN))                    \
+#define STRATA_TUNE_BY_KEY(T, THREADS, ITEMS, BLOCKS, DELAY, SPIN, PREFETCH_KIB)                                       \
+  BENCHMARK(by_key_candidate<T, THREADS, ITEMS, BLOCKS, DELAY, SPIN, PREFETCH_KIB>)                                    \
+      ->Name(STRATA_CANDIDATE_NAME(T, "inclusive_sum_by_key", THREADS, ITEMS, BLOCKS, DELAY, SPIN) "/p" #PREFETCH_KIB) \
       ->ArgsProduct({STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS})                                                           \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
@@ -228,32 +229,22 @@ void cub_scan(benchmark::State& state)
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-STRATA_TUNE_CUB((cub_scan<u32, cub_exclusive_sum>), "u32/exclusive_sum/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB((cub_scan<u32, cub_inclusive_sum>), "u32/inclusive_sum/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB((cub_scan<u64, cub_exclusive_sum>), "u64/exclusive_sum/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum>), "u64/inclusive_sum/cub", STRATA_SCAN_SIZES);
-STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_max>), "u64/inclusive_max/cub", STRATA_SCAN_SIZES);
+// The sweeps before this one (docs/performance.md): blocks per SM (1 leaves the registers to the
+// compiler), tile shapes, look-back delays and the prefetch distance of the scans without keys.
+// This one: the L2 prefetch distance of the scans by key (KiB of keys and values ahead).
 STRATA_TUNE_CUB((cub_scan<u32, cub_inclusive_sum_by_key, true>), "u32/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES,
                 STRATA_RUN_LENGTHS);
 STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum_by_key, true>), "u64/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES,
                 STRATA_RUN_LENGTHS);
-
-// Blocks per SM: 1 leaves the registers to the compiler. The last sweeps (docs/performance.md):
-// blocks per SM, tile shapes and look-back delays around the policy; the prefetch distance was
-// swept with it as a compile-time constant.
-STRATA_TUNE_EXCLUSIVE_SUM(u32, 256, 20, 1, 1200, 600);
-STRATA_TUNE_EXCLUSIVE_SUM(u32, 256, 20, 5, 1200, 600);
-STRATA_TUNE_EXCLUSIVE_SUM(u32, 256, 20, 6, 1200, 600);
-STRATA_TUNE_EXCLUSIVE_SUM(u32, 384, 16, 4, 1200, 600);
-STRATA_TUNE_EXCLUSIVE_SUM(u32, 256, 20, 5, 1000, 400);
-STRATA_TUNE_EXCLUSIVE_SUM(u32, 256, 20, 5, 1500, 600);
-STRATA_TUNE_INCLUSIVE_SUM(u32, 256, 20, 5, 1200, 600);
-STRATA_TUNE_EXCLUSIVE_SUM(u64, 256, 32, 4, 1200, 600);
-STRATA_TUNE_EXCLUSIVE_SUM(u64, 384, 28, 3, 1200, 600);
-STRATA_TUNE_INCLUSIVE_SUM(u64, 256, 32, 4, 1200, 600);
-STRATA_TUNE_INCLUSIVE_SUM_INIT(u64, 256, 32, 4, 1200, 600);
-STRATA_TUNE_INCLUSIVE_MAX(u64, 256, 32, 4, 1200, 600);
-STRATA_TUNE_BY_KEY(u32, 320, 16, 3, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 1200, 600);
-STRATA_TUNE_BY_KEY(u64, 256, 24, 4, 1200, 600);
+STRATA_TUNE_BY_KEY(u32, 320, 16, 3, 1200, 600, 2048);
+STRATA_TUNE_BY_KEY(u32, 320, 16, 3, 600, 300, 2048);
+STRATA_TUNE_BY_KEY(u32, 320, 16, 3, 300, 300, 2048);
+STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 1200, 600, 1024);
+STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 1200, 600, 2048);
+STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 600, 300, 2048);
+STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 300, 300, 2048);
+STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 100, 200, 2048);
+STRATA_TUNE_BY_KEY(u64, 128, 20, 8, 600, 300, 2048);
+STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum_by_key, true>), "u64/inclusive_sum_by_key/cub-again",
+                STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS);
 BENCHMARK_MAIN();

@@ -1,5 +1,5 @@
 // strata/util_ptx.cuh: thread and lane ids, warp masks, shuffles of any trivially copyable
-// type, and MatchAny.
+// type, MatchAny, and the L2 bulk prefetch.
 #pragma once
 
 #include <strata/config.cuh>
@@ -9,6 +9,8 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/cstring>
 #include <cuda/std/type_traits>
+
+#include <nv/target>
 
 STRATA_NAMESPACE_BEGIN
 
@@ -161,5 +163,17 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int MatchAny(unsigned int label)
   constexpr unsigned int mask = 0xFFFFFFFFu >> (32 - LABEL_BITS);
   return __match_any_sync(0xFFFFFFFFu, label & mask);
 }
+
+namespace detail
+{
+//! Asks L2 to fetch `bytes` bytes at `ptr` from global memory, without waiting and without
+//! loading anything into registers (sm_90 and later: one bulk prefetch; nothing before). `ptr`
+//! and `bytes` must be multiples of 16.
+STRATA_DEVICE STRATA_FORCEINLINE void PrefetchL2([[maybe_unused]] const void* ptr, [[maybe_unused]] unsigned int bytes)
+{
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(ptr), "r"(bytes)
+                                                : "memory");));
+}
+} // namespace detail
 
 STRATA_NAMESPACE_END

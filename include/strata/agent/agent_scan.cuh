@@ -64,12 +64,9 @@ public:
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
 
 private:
-  //! The L2 prefetch distance in tiles (at least one when there is one).
-  static constexpr int TILE_INPUT_BYTES = TILE_ITEMS * int(sizeof(detail::it_value_t<InputIteratorT>));
-  static constexpr int PREFETCH_TILES =
-      AgentScanPolicyT::PREFETCH_BYTES <= 0                    ? 0
-      : AgentScanPolicyT::PREFETCH_BYTES < TILE_INPUT_BYTES ? 1
-                                                              : AgentScanPolicyT::PREFETCH_BYTES / TILE_INPUT_BYTES;
+  //! The L2 prefetch distance in tiles.
+  static constexpr int PREFETCH_TILES = detail::scan::PrefetchTiles(
+      AgentScanPolicyT::PREFETCH_BYTES, TILE_ITEMS * int(sizeof(detail::it_value_t<InputIteratorT>)));
 
 public:
 

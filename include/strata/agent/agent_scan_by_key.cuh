@@ -43,6 +43,10 @@ class AgentScanByKey
   static constexpr int VEC              = RowsT::VEC;
   static constexpr int ROWS             = RowsT::ROWS;
   static_assert(ITEMS_PER_THREAD <= 32, "a thread's segment heads are the bits of one word");
+  //! The L2 prefetch distance in tiles (a tile reads keys and values).
+  static constexpr int PREFETCH_TILES = detail::scan::PrefetchTiles(
+      AgentScanPolicyT::PREFETCH_BYTES,
+      RowsT::TILE_ITEMS * int(sizeof(KeyT) + sizeof(detail::it_value_t<ValuesInputIteratorT>)));
 
 public:
   using TileStateT = ScanTileState<AccumT>;
@@ -137,6 +141,17 @@ private:
     const OffsetT remaining   = num_items - tile_offset;
     const int valid           = remaining >= OffsetT(RowsT::TILE_ITEMS) ? RowsT::TILE_ITEMS : int(remaining);
 
+    if constexpr (PREFETCH_TILES > 0)
+    {
+      // L2 fetches the keys and values of a tile some way ahead, so that its loads hit L2 when a
+      // block takes it.
+      if (threadIdx.x == 0 && tile + PREFETCH_TILES < num_tiles - 1)
+      {
+        const OffsetT ahead = OffsetT(tile + PREFETCH_TILES) * OffsetT(RowsT::TILE_ITEMS);
+        rows.PrefetchTile(d_keys_in, ahead);
+        rows.PrefetchTile(d_values_in, ahead);
+      }
+    }
     unsigned int heads = 0;
     {
       KeyT keys[ITEMS_PER_THREAD];

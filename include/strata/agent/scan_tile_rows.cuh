@@ -36,6 +36,13 @@ constexpr int PointerVectorItems()
   return 1;
 }
 
+//! The L2 prefetch distance in tiles for PREFETCH_BYTES bytes of input ahead, where a tile reads
+//! TILE_INPUT_BYTES: 0 for no prefetch, otherwise at least one.
+constexpr int PrefetchTiles(int prefetch_bytes, int tile_input_bytes)
+{
+  return prefetch_bytes <= 0 ? 0 : prefetch_bytes < tile_input_bytes ? 1 : prefetch_bytes / tile_input_bytes;
+}
+
 //! The items of one vector access: at most 16 bytes behind each of the iterators, and a divisor
 //! of ITEMS_PER_THREAD.
 template <int ITEMS_PER_THREAD, typename... IteratorTs>
@@ -164,15 +171,14 @@ struct ScanTileRows
   {
     if constexpr (::cuda::std::is_pointer_v<IteratorT>)
     {
-      using T                    = it_value_t<IteratorT>;
+      using T                      = it_value_t<IteratorT>;
       constexpr unsigned int BYTES = unsigned(TILE_ITEMS) * unsigned(sizeof(T));
       if constexpr (BYTES % 16 == 0)
       {
         const T* tile = d_in + tile_offset;
         if (reinterpret_cast<::cuda::std::uintptr_t>(tile) % 16 == 0)
         {
-          NV_IF_TARGET(NV_PROVIDES_SM_90,
-                       (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(tile), "r"(BYTES) : "memory");));
+          PrefetchL2(tile, BYTES);
         }
       }
     }

@@ -39,13 +39,21 @@ struct policy_hub
   //! 1063, 256 x 20 1065), u64 values 128 x 12 (1878 / 1918 us; 256 x 10 1885 / 1950, 256 x 12
   //! 1961 / 2016, 256 x 8 1974 / 2038). Registers bounded for 3 blocks per SM (4-byte values,
   //! what the compiler takes anyway) and 8 (8-byte values: it takes 72 registers, 7 blocks, when
-  //! free; bounded, u64 InclusiveSumByKey 1854 / 1872 us instead of 1879 / 1914). Its results
-  //! against CUB are in docs/performance.md.
+  //! free; bounded, u64 InclusiveSumByKey 1854 / 1872 us instead of 1879 / 1914).
+  //! Each block has L2 prefetch the keys and values 2 MiB ahead of its tile (u32 1126 / 1168 us
+  //! without, 1091 / 1118 with; u64 1843 / 1867 without, 1819 / 1838 with; 3 MiB is as good for
+  //! u32 and 1% slower for u64 runs of 1000, 6 MiB 20% slower). The look-back of 8-byte values
+  //! starts after 100 ns instead of 1200 (u64 1812-1821 / 1828-1832 us; 1200 ns: 1817-1822 /
+  //! 1836-1841); u32 is 1-2% slower with shorter delays. Its results against CUB are in
+  //! docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
-    static constexpr int MIN_BLOCKS = sizeof(KeyT) > 4 ? 1 : sizeof(AccumT) == 4 ? 3 : sizeof(AccumT) == 8 ? 8 : 1;
+    static constexpr int MIN_BLOCKS     = sizeof(KeyT) > 4 ? 1 : sizeof(AccumT) == 4 ? 3 : sizeof(AccumT) == 8 ? 8 : 1;
+    static constexpr int PREFETCH_BYTES = sizeof(AccumT) == 4 || sizeof(AccumT) == 8 ? 2 << 20 : 0;
+    using LookbackT =
+        ::cuda::std::conditional_t<sizeof(AccumT) == 8, LookbackPolicy<100, 200, 200>, LookbackPolicy<1200, 600, 600>>;
     using ScanPolicy = AgentScanPolicy<WIDE ? 128 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>, ScaleT,
-                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>, MIN_BLOCKS>;
+                                       LOAD_DEFAULT, LookbackT, MIN_BLOCKS, PREFETCH_BYTES>;
   };
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
