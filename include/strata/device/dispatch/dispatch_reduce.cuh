@@ -150,7 +150,8 @@ struct DispatchReduce
       return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
     }
 
-    // An even share of whole tiles per block, over BLOCKS_PER_SM blocks per SM at most.
+    // An even share of whole tiles per block, over BLOCKS_PER_SM blocks per SM times SUBSCRIPTION
+    // at most.
     int device        = 0;
     int sm_count      = 0;
     cudaError_t error = cudaGetDevice(&device);
@@ -163,7 +164,8 @@ struct DispatchReduce
       return error;
     }
     constexpr OffsetT TILE_ITEMS = OffsetT(ReducePolicyT::BLOCK_THREADS) * OffsetT(ReducePolicyT::ITEMS_PER_THREAD);
-    const OffsetT max_blocks      = OffsetT(sm_count) * OffsetT(ActivePolicyT::BLOCKS_PER_SM);
+    const OffsetT max_blocks =
+        OffsetT(sm_count) * OffsetT(ActivePolicyT::BLOCKS_PER_SM) * OffsetT(ActivePolicyT::SUBSCRIPTION);
     const OffsetT tiles           = num_items / TILE_ITEMS + (num_items % TILE_ITEMS != 0);
     const OffsetT tiles_per_block = tiles / max_blocks + (tiles % max_blocks != 0);
     const OffsetT items_per_block = tiles_per_block * TILE_ITEMS;

@@ -19,8 +19,10 @@ namespace reduce
 //! Policies for reducing AccumT values. ReducePolicy reduces the input to one partial per block;
 //! SingleTilePolicy reduces small inputs, or the partials, in one block. SINGLE_BLOCK_MAX_ITEMS
 //! is the largest input reduced by one block in one launch: below it a second launch costs more
-//! than one block's slower pass over the data. BLOCKS_PER_SM sizes the grid of the first pass
-//! (each block then takes an even share of the tiles).
+//! than one block's slower pass over the data. The first pass's registers are bounded so that
+//! BLOCKS_PER_SM blocks fit on an SM, and its grid has SUBSCRIPTION times as many blocks as fit at
+//! once (each block takes an even share of the tiles; with several waves, SMs that stream faster
+//! take more blocks, so no SM's slower stream holds up the end).
 //! The type whose size scales the items per thread, so that a tile reads about the same bytes:
 //! the value of an (index, value) pair, which is what the input holds; the input items where a
 //! transform widens them into a larger accumulator (u32 squared into u64: 16 items per thread,
@@ -47,6 +49,7 @@ struct policy_hub
     using SingleTilePolicy = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     static constexpr int SINGLE_BLOCK_MAX_ITEMS = 4096;
     static constexpr int BLOCKS_PER_SM          = 4;
+    static constexpr int SUBSCRIPTION           = 1;
   };
 
   struct Policy800 : ChainedPolicy<800, Policy800, Policy750>
@@ -55,15 +58,21 @@ struct policy_hub
     using SingleTilePolicy = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     static constexpr int SINGLE_BLOCK_MAX_ITEMS = 4096;
     static constexpr int BLOCKS_PER_SM          = 4;
+    static constexpr int SUBSCRIPTION           = 1;
   };
 
-  //! The policy the H100 runs; its results against CUB are in docs/performance.md.
+  //! The policy the H100 runs, from benchmark/tuning/tune_reduce.cu: 4-byte values take five waves
+  //! of blocks (Sum u32 at 2^28: 355.7 / 354.3 us against one wave's 357.3 / 356.5, CUB 353-357);
+  //! 8-byte values one (u64: 698.6 / 701.3 us, five waves 706.4 / 703.1). 8 blocks per SM or an L2
+  //! prefetch of the block's next tiles are 4-50% slower. Its results against CUB are in
+  //! docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     using SingleTilePolicy = AgentReducePolicy<1024, 8, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     static constexpr int SINGLE_BLOCK_MAX_ITEMS = 16384;
     static constexpr int BLOCKS_PER_SM          = 4;
+    static constexpr int SUBSCRIPTION           = sizeof(ScaleT) <= 4 ? 5 : 1;
   };
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
@@ -72,6 +81,7 @@ struct policy_hub
     using SingleTilePolicy                      = typename Policy900::SingleTilePolicy;
     static constexpr int SINGLE_BLOCK_MAX_ITEMS = Policy900::SINGLE_BLOCK_MAX_ITEMS;
     static constexpr int BLOCKS_PER_SM          = Policy900::BLOCKS_PER_SM;
+    static constexpr int SUBSCRIPTION           = Policy900::SUBSCRIPTION;
   };
 
   using MaxPolicy = Policy1000;

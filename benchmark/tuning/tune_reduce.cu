@@ -1,0 +1,133 @@
+// Tuning sweep of DeviceReduce's first pass (not built by default: -DSTRATA_ENABLE_TUNING=ON):
+// Sum of u32, f32 and u64 and Min of f32 through DispatchReduce, one policy hub per candidate
+// (threads, items per thread for 4-byte values, blocks per SM the registers must allow, grid
+// subscription), next to CUB, at 2^24 and 2^28 items of rotating input.
+// Names: "<type>/<false: Sum, true: Min>/<threads>x<items>/<blocks per SM>x<subscription>".
+// An L2 prefetch of the tile 1 or 2 ahead in each block's range was also tried (a policy field
+// then): 6-50% slower at 2^28.
+#include <strata/device/device_reduce.cuh>
+
+#include <cub/device/device_reduce.cuh>
+
+#include "bench_common.cuh"
+
+#include <cuda/functional>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace
+{
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, int WAVES>
+struct candidate_hub
+{
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
+  {
+    using ReducePolicy =
+        strata::AgentReducePolicy<THREADS, ITEMS_4B, T, 4, strata::BLOCK_REDUCE_WARP_REDUCTIONS, strata::LOAD_LDG>;
+    using SingleTilePolicy =
+        strata::AgentReducePolicy<1024, 8, T, 4, strata::BLOCK_REDUCE_WARP_REDUCTIONS, strata::LOAD_LDG>;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS = 16384;
+    static constexpr int BLOCKS_PER_SM          = BLOCKS;
+    static constexpr int SUBSCRIPTION           = WAVES;
+  };
+  using MaxPolicy = Policy;
+};
+
+template <typename T>
+T* output()
+{
+  static bench::device_buffer<T> out(64);
+  return out.data();
+}
+
+inline void* temp_storage(std::size_t& bytes)
+{
+  static bench::device_buffer<unsigned char> temp(std::size_t(1) << 20);
+  bytes = temp.bytes();
+  return temp.data();
+}
+
+//! Sum (MIN false) or Min (MIN true).
+template <typename T, bool MIN>
+struct reduction
+{
+  using OpT = std::conditional_t<MIN, cuda::minimum<>, cuda::std::plus<>>;
+  static T init()
+  {
+    return MIN ? std::numeric_limits<T>::max() : T{};
+  }
+};
+
+template <typename T, bool MIN, int THREADS, int ITEMS_4B, int BLOCKS, int SUBSCRIPTION>
+void candidate(benchmark::State& state)
+{
+  using R             = reduction<T, MIN>;
+  using HubT          = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, SUBSCRIPTION>;
+  using DispatchT     = strata::DispatchReduce<const T*, T*, int, typename R::OpT, T, T, cuda::std::identity, HubT>;
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  auto& in            = bench::shared_rotating_buffer<T>(n);
+  std::size_t bytes   = 0;
+  void* temp          = temp_storage(bytes);
+  bench::time_iterations(state,
+                         [&](cudaStream_t stream)
+                         {
+                           bench::check(DispatchT::Dispatch(temp, bytes, in.next(), output<T>(), int(n),
+                                                            typename R::OpT{}, R::init(), stream),
+                                        "reduce");
+                         });
+  bench::set_throughput(state, n, n * sizeof(T));
+}
+
+template <typename T, bool MIN>
+void cub_reduce(benchmark::State& state)
+{
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  auto& in            = bench::shared_rotating_buffer<T>(n);
+  std::size_t bytes   = 0;
+  void* temp          = temp_storage(bytes);
+  bench::time_iterations(state,
+                         [&](cudaStream_t stream)
+                         {
+                           bench::check(
+                               MIN ? cub::DeviceReduce::Min(temp, bytes, in.next(), output<T>(), int(n), stream)
+                                   : cub::DeviceReduce::Sum(temp, bytes, in.next(), output<T>(), int(n), stream),
+                               "cub reduce");
+                         });
+  bench::set_throughput(state, n, n * sizeof(T));
+}
+} // namespace
+
+#define STRATA_REDUCE_SIZES {1 << 24, 1 << 28}
+#define STRATA_TUNE_REDUCE(T, MIN, THREADS, ITEMS, BLOCKS, SUBSCRIPTION)                                               \
+  BENCHMARK(candidate<T, MIN, THREADS, ITEMS, BLOCKS, SUBSCRIPTION>)                                                   \
+      ->Name(#T "/" #MIN "/" #THREADS "x" #ITEMS "/" #BLOCKS "x" #SUBSCRIPTION)                                        \
+      ->ArgsProduct({STRATA_REDUCE_SIZES})                                                                             \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_TUNE_CUB(T, MIN, TAG)                                                                                   \
+  BENCHMARK(cub_reduce<T, MIN>)                                                                                        \
+      ->Name(#T "/" #MIN "/" TAG)                                                                                      \
+      ->ArgsProduct({STRATA_REDUCE_SIZES})                                                                             \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+// The second name part: false for Sum, true for Min.
+#define STRATA_TUNE_SWEEP(T, MIN)                                                                                      \
+  STRATA_TUNE_CUB(T, MIN, "cub");                                                                                      \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 1);                                                                           \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 2);                                                                           \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 5);                                                                           \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 8, 1);                                                                           \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 8, 5);                                                                           \
+  STRATA_TUNE_CUB(T, MIN, "cub-again")
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using f32 = float;
+
+STRATA_TUNE_SWEEP(u32, false);
+STRATA_TUNE_SWEEP(f32, false);
+STRATA_TUNE_SWEEP(u64, false);
+STRATA_TUNE_SWEEP(f32, true);
+BENCHMARK_MAIN();
