@@ -1,7 +1,8 @@
-// Tests of strata/device/device_transform.cuh: one input and several (of different item sizes,
-// so the item-wise path runs too), aligned and misaligned pointers (the vector path and its
-// fallback), a fancy input iterator, sizes from 0 to 2^24 + 13 with every item past the end left
-// untouched, the temporary-storage forms, and bad arguments.
+// Tests of strata/device/device_transform.cuh: one input and several (two of one item size, the
+// bulk-copy path on sm_90; three of one size, the vector path; three of different item sizes,
+// the item-wise path), aligned and misaligned pointers (each path's fallback), in place, a fancy
+// input iterator, sizes from 0 to 2^24 + 13 with every item past the end left untouched, the
+// temporary-storage forms, and bad arguments.
 #include <strata/device/device_transform.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 
@@ -30,6 +31,22 @@ struct mix
   __host__ __device__ double operator()(float a, std::int8_t b, std::uint64_t c) const
   {
     return double(a) * b + double(c % 1000);
+  }
+};
+
+struct weighted
+{
+  __host__ __device__ double operator()(double a, std::int64_t b) const
+  {
+    return a * 0.5 - double(b % 100000);
+  }
+};
+
+struct blend
+{
+  __host__ __device__ float operator()(float a, std::int32_t b, std::uint32_t c) const
+  {
+    return a * 0.25f + float(b % 16) - float(c % 1024u); // an exact product: contraction changes nothing
   }
 };
 
@@ -88,6 +105,80 @@ TEST_CASE("DeviceTransform::Transform of one input, aligned and misaligned", "[d
         return strata::DeviceTransform::Transform(d_in.data() + offset, d_out.data() + offset, n, affine{});
       },
       [&](std::size_t i) { return affine{}(in[i]); });
+}
+
+TEST_CASE("DeviceTransform::Transform of two inputs of one item size", "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(127);
+  INFO("seed " << seed);
+  const std::size_t size = (std::size_t(1) << 20) + 16;
+  const auto a           = strata_test::random_vector<double>(size, seed, -1e6, 1e6);
+  const auto b           = strata_test::random_vector<std::int64_t>(size, seed + 1, -1e12, 1e12);
+  strata_test::device_buffer<double> d_a(a);
+  strata_test::device_buffer<std::int64_t> d_b(b);
+  strata_test::device_buffer<double> d_out(size);
+  check_transform(
+      d_out,
+      [&](std::size_t offset, std::size_t n) {
+        return strata::DeviceTransform::Transform(cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset),
+                                                  d_out.data() + offset, static_cast<std::int64_t>(n), weighted{});
+      },
+      [&](std::size_t i) { return weighted{}(a[i], b[i]); });
+}
+
+TEST_CASE("DeviceTransform::Transform of three inputs of one item size", "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(131);
+  INFO("seed " << seed);
+  const std::size_t size = (std::size_t(1) << 20) + 16;
+  const auto a           = strata_test::random_vector<float>(size, seed, -4.0, 4.0);
+  const auto b           = strata_test::random_vector<std::int32_t>(size, seed + 1);
+  const auto c           = strata_test::random_vector<std::uint32_t>(size, seed + 2);
+  strata_test::device_buffer<float> d_a(a);
+  strata_test::device_buffer<std::int32_t> d_b(b);
+  strata_test::device_buffer<std::uint32_t> d_c(c);
+  strata_test::device_buffer<float> d_out(size);
+  check_transform(
+      d_out,
+      [&](std::size_t offset, std::size_t n) {
+        return strata::DeviceTransform::Transform(
+            cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset, d_c.data() + offset),
+            d_out.data() + offset, static_cast<int>(n), blend{});
+      },
+      [&](std::size_t i) { return blend{}(a[i], b[i], c[i]); });
+}
+
+TEST_CASE("DeviceTransform::Transform in place", "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(137);
+  INFO("seed " << seed);
+  const std::size_t size             = (std::size_t(1) << 20) + 16;
+  const std::vector<std::int32_t> in = strata_test::random_vector<std::int32_t>(size, seed);
+  strata_test::device_buffer<std::int32_t> d_data(size);
+  for (std::size_t offset : {std::size_t(0), std::size_t(1)})
+  {
+    for (std::size_t n : transform_sizes)
+    {
+      if (n + offset > size)
+      {
+        continue;
+      }
+      INFO("num_items " << n << ", pointer offset " << offset << " items");
+      STRATA_TEST_CUDA(cudaMemcpy(d_data.data(), in.data(), size * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+      STRATA_TEST_CUDA(
+          strata::DeviceTransform::Transform(d_data.data() + offset, d_data.data() + offset, n, affine{}));
+      STRATA_TEST_CUDA(cudaDeviceSynchronize());
+      std::vector<std::int32_t> want = in;
+      for (std::size_t i = offset; i < offset + n; ++i)
+      {
+        want[i] = affine{}(in[i]);
+      }
+      strata_test::check_equal(want, d_data.download());
+    }
+  }
 }
 
 TEST_CASE("DeviceTransform::Transform of three inputs of different item sizes", "[device][transform]")

@@ -30,7 +30,8 @@ DeviceTransformKernel(OffsetT num_items, TransformOpT transform_op, OutputIterat
   const OffsetT tile_offset = OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
   const OffsetT remaining   = num_items - tile_offset;
   const int tile_items      = remaining < OffsetT(AgentT::TILE_ITEMS) ? int(remaining) : AgentT::TILE_ITEMS;
-  AgentT(transform_op, out, ins...).ConsumeTile(tile_offset, tile_items);
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT(temp_storage, transform_op, out, ins...).ConsumeTile(tile_offset, tile_items);
 }
 
 STRATA_KERNELS_END
@@ -45,7 +46,7 @@ struct DispatchTransform
   ::cuda::std::tuple<InputIteratorTs...> ins;
   cudaStream_t stream;
 
-  using MaxPolicyT = detail::transform::policy_hub::MaxPolicy;
+  using MaxPolicyT = typename detail::transform::policy_hub<int(sizeof...(InputIteratorTs))>::MaxPolicy;
 
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()

@@ -4,6 +4,8 @@
 #include <strata/config.cuh>
 #include <strata/util_device.cuh>
 
+#include <cuda/std/type_traits>
+
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
@@ -12,14 +14,19 @@ namespace transform
 //! A tile of BLOCK_THREADS threads, each moving VECTORS_PER_THREAD 16-byte vectors of every
 //! array (or, where the arrays cannot be read as vectors, ITEMS_PER_THREAD items), all loads
 //! issued before the first store: enough bytes in flight per SM to run at memory bandwidth.
-template <int _BLOCK_THREADS, int _VECTORS_PER_THREAD, int _ITEMS_PER_THREAD>
+//! BULK_COPY (sm_90 and later): full tiles of one or two inputs arrive in shared memory by bulk
+//! copy instead (AgentTransform).
+template <int _BLOCK_THREADS, int _VECTORS_PER_THREAD, int _ITEMS_PER_THREAD, bool _BULK_COPY = false>
 struct TransformPolicy
 {
   static constexpr int BLOCK_THREADS      = _BLOCK_THREADS;
   static constexpr int VECTORS_PER_THREAD = _VECTORS_PER_THREAD;
   static constexpr int ITEMS_PER_THREAD   = _ITEMS_PER_THREAD;
+  static constexpr bool BULK_COPY         = _BULK_COPY;
 };
 
+//! Policies for transforms of INPUTS input sequences.
+template <int INPUTS>
 struct policy_hub
 {
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
@@ -30,10 +37,15 @@ struct policy_hub
   {
     using TransformPolicy = transform::TransformPolicy<256, 4, 8>;
   };
-  //! The policy the H100 runs; its results against CUB are in docs/performance.md.
+  //! The policy the H100 runs, from benchmark/tuning/tune_transform.cu (3 * x over 2^28 items):
+  //! one or two inputs take bulk copies of 4 KiB tiles (u32 712.6 / 712.6 us, u64 1420.6 / 1419.0;
+  //! CUB 717-720 and 1423-1429; 8 KiB tiles 717 and 1427-1431, 16 KiB 726 and 1441); more inputs
+  //! take 16-byte vector loads of 4 vectors per thread.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
-    using TransformPolicy = transform::TransformPolicy<256, 4, 8>;
+    using TransformPolicy =
+        ::cuda::std::conditional_t<(INPUTS >= 1 && INPUTS <= 2), transform::TransformPolicy<256, 1, 8, true>,
+                                   transform::TransformPolicy<256, 4, 8>>;
   };
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
   {
