@@ -4,7 +4,7 @@
 // subscription), next to CUB, at 2^24 and 2^28 items of rotating input.
 // Names: "<type>/<false: Sum, true: Min>/<threads>x<items>/<blocks per SM>x<subscription>".
 // An L2 prefetch of the tile 1 or 2 ahead in each block's range was also tried (a policy field
-// then): 6-50% slower at 2^28.
+// then): 6-38% slower at 2^28.
 #include <strata/device/device_reduce.cuh>
 
 #include <cub/device/device_reduce.cuh>

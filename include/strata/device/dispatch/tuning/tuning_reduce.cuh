@@ -64,7 +64,7 @@ struct policy_hub
   //! The policy the H100 runs, from benchmark/tuning/tune_reduce.cu: 4-byte values take five waves
   //! of blocks (Sum u32 at 2^28: 355.7 / 354.3 us against one wave's 357.3 / 356.5, CUB 353-357);
   //! 8-byte values one (u64: 698.6 / 701.3 us, five waves 706.4 / 703.1). 8 blocks per SM or an L2
-  //! prefetch of the block's next tiles are 4-50% slower. Its results against CUB are in
+  //! prefetch of the block's next tiles are 6-63% slower. Its results against CUB are in
   //! docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
