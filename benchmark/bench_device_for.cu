@@ -9,51 +9,17 @@
 #include <cub/device/device_for.cuh>
 
 #include "bench_common.cuh"
+#include "bench_for_operators.cuh"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace
 {
-struct affine_in_place
-{
-  template <typename T>
-  __device__ void operator()(T& x) const
-  {
-    x = x * T(3) + T(1);
-  }
-};
-
-//! Reads every item; writes only if one equals a value random data practically never holds.
-template <typename T>
-struct find_magic
-{
-  int* found;
-  __device__ void operator()(T x) const
-  {
-    if (x == T(12345))
-    {
-      *found = 1;
-    }
-  }
-};
-
-template <typename T>
-struct write_index
-{
-  T* out;
-  template <typename I>
-  __device__ void operator()(I i) const
-  {
-    out[i] = T(i);
-  }
-};
-
-int* found_flag()
-{
-  static bench::device_buffer<int> flag(1);
-  return flag.data();
-}
+using bench::affine_in_place;
+using bench::find_magic;
+using bench::found_flag;
+using bench::write_index;
 
 enum class kind
 {

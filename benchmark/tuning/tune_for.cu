@@ -10,41 +10,16 @@
 #include <cub/device/device_for.cuh>
 
 #include "bench_common.cuh"
+#include "bench_for_operators.cuh"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace
 {
-template <typename T>
-struct find_magic
-{
-  int* found;
-  __device__ void operator()(T x) const
-  {
-    if (x == T(12345))
-    {
-      *found = 1;
-    }
-  }
-};
-
-template <typename T>
-struct write_index
-{
-  T* out;
-  template <typename I>
-  __device__ void operator()(I i) const
-  {
-    out[i] = T(i);
-  }
-};
-
-int* found_flag()
-{
-  static bench::device_buffer<int> flag(1);
-  return flag.data();
-}
+using bench::find_magic;
+using bench::found_flag;
+using bench::write_index;
 
 template <typename PolicyT, typename OffsetT, typename T>
 __global__ __launch_bounds__(PolicyT::BLOCK_THREADS) void copy_kernel(const T* first, OffsetT num_items,

@@ -60,46 +60,44 @@ struct reduction
   }
 };
 
-template <typename T, bool MIN, int THREADS, int ITEMS_4B, int BLOCKS, int SUBSCRIPTION>
-void candidate(benchmark::State& state)
+//! Times `reduce(temp, bytes, in, out, n, stream)` over the rotating input of range(0) items of T.
+template <typename T, typename ReduceT>
+void time_reduction(benchmark::State& state, ReduceT reduce)
 {
-  using R             = reduction<T, MIN>;
-  using HubT          = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, SUBSCRIPTION>;
-  using DispatchT     = strata::DispatchReduce<const T*, T*, int, typename R::OpT, T, T, cuda::std::identity, HubT>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& in            = bench::shared_rotating_buffer<T>(n);
   std::size_t bytes   = 0;
   void* temp          = temp_storage(bytes);
-  bench::time_iterations(state,
-                         [&](cudaStream_t stream)
-                         {
-                           bench::check(DispatchT::Dispatch(temp, bytes, in.next(), output<T>(), int(n),
-                                                            typename R::OpT{}, R::init(), stream),
-                                        "reduce");
-                         });
+  bench::time_iterations(state, [&](cudaStream_t stream)
+                         { bench::check(reduce(temp, bytes, in.next(), output<T>(), int(n), stream), "reduce"); });
   bench::set_throughput(state, n, n * sizeof(T));
+}
+
+template <typename T, bool MIN, int THREADS, int ITEMS_4B, int BLOCKS, int SUBSCRIPTION>
+void candidate(benchmark::State& state)
+{
+  using R         = reduction<T, MIN>;
+  using HubT      = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, SUBSCRIPTION>;
+  using DispatchT = strata::DispatchReduce<const T*, T*, int, typename R::OpT, T, T, cuda::std::identity, HubT>;
+  time_reduction<T>(state, [](void* temp, std::size_t& bytes, const T* in, T* out, int n, cudaStream_t stream)
+                    { return DispatchT::Dispatch(temp, bytes, in, out, n, typename R::OpT{}, R::init(), stream); });
 }
 
 template <typename T, bool MIN>
 void cub_reduce(benchmark::State& state)
 {
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = bench::shared_rotating_buffer<T>(n);
-  std::size_t bytes   = 0;
-  void* temp          = temp_storage(bytes);
-  bench::time_iterations(state,
-                         [&](cudaStream_t stream)
-                         {
-                           bench::check(
-                               MIN ? cub::DeviceReduce::Min(temp, bytes, in.next(), output<T>(), int(n), stream)
-                                   : cub::DeviceReduce::Sum(temp, bytes, in.next(), output<T>(), int(n), stream),
-                               "cub reduce");
-                         });
-  bench::set_throughput(state, n, n * sizeof(T));
+  time_reduction<T>(state,
+                    [](void* temp, std::size_t& bytes, const T* in, T* out, int n, cudaStream_t stream)
+                    {
+                      return MIN ? cub::DeviceReduce::Min(temp, bytes, in, out, n, stream)
+                                 : cub::DeviceReduce::Sum(temp, bytes, in, out, n, stream);
+                    });
 }
 } // namespace
 
+// clang-format off
 #define STRATA_REDUCE_SIZES {1 << 24, 1 << 28}
+// clang-format on
 #define STRATA_TUNE_REDUCE(T, MIN, THREADS, ITEMS, BLOCKS, SUBSCRIPTION)                                               \
   BENCHMARK(candidate<T, MIN, THREADS, ITEMS, BLOCKS, SUBSCRIPTION>)                                                   \
       ->Name(#T "/" #MIN "/" #THREADS "x" #ITEMS "/" #BLOCKS "x" #SUBSCRIPTION)                                        \

@@ -52,9 +52,11 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(::cuda::std::tuple<InputIteratorTs...> i
 
 //! Element-wise transforms: output[i] = transform_op(inputs[i]...) for every i < num_items, on
 //! `stream`, in one launch (none for no items). Contiguous inputs and outputs of one item size
-//! move as 16-byte vectors. The forms with temporary storage exist for symmetry with the other
-//! device calls (they need none: the size query reports one byte). Returns cudaErrorInvalidValue
-//! for a negative item count or a null pointer (with items).
+//! move as 16-byte vectors; on sm_90 and later, one or two such inputs arrive in shared memory by
+//! bulk copy (the output may be one of the inputs: every tile is read before it is written). The
+//! forms with temporary storage exist for symmetry with the other device calls (they need none:
+//! the size query reports one byte). Returns cudaErrorInvalidValue for a negative item count or a
+//! null pointer (with items).
 //!
 //! \code
 //! // d_c[i] = d_a[i] + d_b[i]
