@@ -1,8 +1,10 @@
 // Tuning sweep of DeviceReduce's first pass (not built by default: -DSTRATA_ENABLE_TUNING=ON):
 // Sum of u32, f32 and u64 and Min of f32 through DispatchReduce, one policy hub per candidate
 // (threads, items per thread for 4-byte values, blocks per SM the registers must allow, grid
-// subscription), next to CUB, at 2^24 and 2^28 items of rotating input.
-// Names: "<type>/<false: Sum, true: Min>/<threads>x<items>/<blocks per SM>x<subscription>".
+// subscription, tile mapping), next to CUB, at 2^24 and 2^28 items of rotating input.
+// Names: "<type>/<false: Sum, true: Min>/<threads>x<items>/<blocks per SM>x<subscription>/<rake|strip>".
+// Earlier sweeps (docs/performance.md): blocks per SM 4 or 8, subscription 1, 2, 5, rake; then
+// strip-mined 4 x 2 and 256 x 8 items at 8 blocks per SM (x 1, x 5), no better than 4 x 5.
 // An L2 prefetch of the tile 1 or 2 ahead in each block's range was also tried (a policy field
 // then): 6-38% slower at 2^28.
 #include <strata/device/device_reduce.cuh>
@@ -16,10 +18,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace
 {
-template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, int WAVES>
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, int WAVES, bool STRIP>
 struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
@@ -31,6 +34,8 @@ struct candidate_hub
     static constexpr int SINGLE_BLOCK_MAX_ITEMS = 16384;
     static constexpr int BLOCKS_PER_SM          = BLOCKS;
     static constexpr int SUBSCRIPTION           = WAVES;
+    static constexpr strata::GridMappingStrategy GRID_MAPPING =
+        STRIP ? strata::GRID_MAPPING_STRIP_MINE : strata::GRID_MAPPING_RAKE;
   };
   using MaxPolicy = Policy;
 };
@@ -60,8 +65,11 @@ struct reduction
   }
 };
 
-//! Times `reduce(temp, bytes, in, out, n, stream)` over the rotating input of range(0) items of T.
-template <typename T, typename ReduceT>
+//! Times `reduce(temp, bytes, in, out, n, stream)` over the rotating input of range(0) items of T,
+//! then checks one result of an integer type against CUB's (Sum or, with MIN, Min) of the same
+//! input (the random bits of floating-point inputs include NaNs, whose results depend on the
+//! order of the reduction).
+template <typename T, bool MIN, typename ReduceT>
 void time_reduction(benchmark::State& state, ReduceT reduce)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
@@ -71,36 +79,51 @@ void time_reduction(benchmark::State& state, ReduceT reduce)
   bench::time_iterations(state, [&](cudaStream_t stream)
                          { bench::check(reduce(temp, bytes, in.next(), output<T>(), int(n), stream), "reduce"); });
   bench::set_throughput(state, n, n * sizeof(T));
+
+  const T* d_in = in.next();
+  T results[2];
+  bench::check(reduce(temp, bytes, d_in, output<T>(), int(n), cudaStream_t{}), "reduce");
+  bench::check(cudaMemcpy(&results[0], output<T>(), sizeof(T), cudaMemcpyDeviceToHost), "result");
+  bench::check(MIN ? cub::DeviceReduce::Min(temp, bytes, d_in, output<T>(), int(n))
+                   : cub::DeviceReduce::Sum(temp, bytes, d_in, output<T>(), int(n)),
+               "cub reduce");
+  bench::check(cudaMemcpy(&results[1], output<T>(), sizeof(T), cudaMemcpyDeviceToHost), "result");
+  if (std::is_integral_v<T> && results[0] != results[1])
+  {
+    state.SkipWithError("the result differs from CUB's");
+  }
 }
 
-template <typename T, bool MIN, int THREADS, int ITEMS_4B, int BLOCKS, int SUBSCRIPTION>
+template <typename T, bool MIN, int THREADS, int ITEMS_4B, int BLOCKS, int SUBSCRIPTION, bool STRIP>
 void candidate(benchmark::State& state)
 {
   using R         = reduction<T, MIN>;
-  using HubT      = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, SUBSCRIPTION>;
+  using HubT      = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, SUBSCRIPTION, STRIP>;
   using DispatchT = strata::DispatchReduce<const T*, T*, int, typename R::OpT, T, T, cuda::std::identity, HubT>;
-  time_reduction<T>(state, [](void* temp, std::size_t& bytes, const T* in, T* out, int n, cudaStream_t stream)
-                    { return DispatchT::Dispatch(temp, bytes, in, out, n, typename R::OpT{}, R::init(), stream); });
+  time_reduction<T, MIN>(state,
+                         [](void* temp, std::size_t& bytes, const T* in, T* out, int n, cudaStream_t stream) {
+                           return DispatchT::Dispatch(temp, bytes, in, out, n, typename R::OpT{}, R::init(), stream);
+                         });
 }
 
 template <typename T, bool MIN>
 void cub_reduce(benchmark::State& state)
 {
-  time_reduction<T>(state,
-                    [](void* temp, std::size_t& bytes, const T* in, T* out, int n, cudaStream_t stream)
-                    {
-                      return MIN ? cub::DeviceReduce::Min(temp, bytes, in, out, n, stream)
-                                 : cub::DeviceReduce::Sum(temp, bytes, in, out, n, stream);
-                    });
+  time_reduction<T, MIN>(state,
+                         [](void* temp, std::size_t& bytes, const T* in, T* out, int n, cudaStream_t stream)
+                         {
+                           return MIN ? cub::DeviceReduce::Min(temp, bytes, in, out, n, stream)
+                                      : cub::DeviceReduce::Sum(temp, bytes, in, out, n, stream);
+                         });
 }
 } // namespace
 
 // clang-format off
 #define STRATA_REDUCE_SIZES {1 << 24, 1 << 28}
 // clang-format on
-#define STRATA_TUNE_REDUCE(T, MIN, THREADS, ITEMS, BLOCKS, SUBSCRIPTION)                                               \
-  BENCHMARK(candidate<T, MIN, THREADS, ITEMS, BLOCKS, SUBSCRIPTION>)                                                   \
-      ->Name(#T "/" #MIN "/" #THREADS "x" #ITEMS "/" #BLOCKS "x" #SUBSCRIPTION)                                        \
+#define STRATA_TUNE_REDUCE(T, MIN, THREADS, ITEMS, BLOCKS, SUBSCRIPTION, MAPPING)                                      \
+  BENCHMARK(candidate<T, MIN, THREADS, ITEMS, BLOCKS, SUBSCRIPTION, MAPPING == strip>)                                 \
+      ->Name(#T "/" #MIN "/" #THREADS "x" #ITEMS "/" #BLOCKS "x" #SUBSCRIPTION "/" #MAPPING)                           \
       ->ArgsProduct({STRATA_REDUCE_SIZES})                                                                             \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
@@ -113,12 +136,17 @@ void cub_reduce(benchmark::State& state)
 // The second name part: false for Sum, true for Min.
 #define STRATA_TUNE_SWEEP(T, MIN)                                                                                      \
   STRATA_TUNE_CUB(T, MIN, "cub");                                                                                      \
-  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 1);                                                                           \
-  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 2);                                                                           \
-  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 5);                                                                           \
-  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 8, 1);                                                                           \
-  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 8, 5);                                                                           \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 5, rake);                                                                     \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 1, rake);                                                                     \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 1, strip);                                                                    \
+  STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 5, strip);                                                                    \
   STRATA_TUNE_CUB(T, MIN, "cub-again")
+
+enum mapping
+{
+  rake,
+  strip
+};
 
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;

@@ -86,7 +86,6 @@ class AgentReduce
 
   static constexpr int BLOCK_THREADS    = AgentReducePolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = AgentReducePolicyT::ITEMS_PER_THREAD;
-  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
   //! The policy's vector width, narrowed so that one vector is at most 16 bytes.
   static constexpr int VECTOR_LENGTH = sizeof(InputT) * AgentReducePolicyT::VECTOR_LOAD_LENGTH <= 16
                                        ? AgentReducePolicyT::VECTOR_LOAD_LENGTH
@@ -97,6 +96,9 @@ class AgentReduce
   using BlockReduceT = BlockReduce<AccumT, BLOCK_THREADS, AgentReducePolicyT::BLOCK_ALGORITHM>;
 
 public:
+  //! Items of one full tile.
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+
   struct TempStorage : BlockReduceT::TempStorage
   {
   };
@@ -113,23 +115,36 @@ public:
   //! The reduction of items [block_offset, block_end) (not empty), valid in thread 0.
   STRATA_DEVICE STRATA_FORCEINLINE AccumT ConsumeRange(OffsetT block_offset, OffsetT block_end)
   {
+    return ConsumeTiles(block_offset, OffsetT(TILE_ITEMS), block_end);
+  }
+
+  //! The reduction of the tiles at offset, offset + stride, offset + 2 * stride, ... below end
+  //! (the last one may be partial), valid in thread 0. stride is a multiple of TILE_ITEMS, and
+  //! offset < end: contiguous ranges have stride TILE_ITEMS (ConsumeRange), strip-mined grids
+  //! the grid's tiles.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT ConsumeTiles(OffsetT offset, OffsetT stride, OffsetT end)
+  {
     AccumT thread_aggregate{};
-    OffsetT offset       = block_offset;
-    const int tid        = int(threadIdx.x);
-    bool have_aggregate  = false;
-    if (block_end - block_offset >= OffsetT(TILE_ITEMS))
+    const int tid       = int(threadIdx.x);
+    bool have_aggregate = false;
+    // At least one full tile: every thread gets a value from it.
+    const bool full = end - offset >= OffsetT(TILE_ITEMS);
+    // The valid threads of a block without a full tile.
+    const int partial_valid = full || end - offset >= OffsetT(BLOCK_THREADS) ? BLOCK_THREADS : int(end - offset);
+    if (full)
     {
       // Software-pipelined: the loads of the next tile are issued before the current tile is
       // reduced, so a long chain of dependent operations (a sequential floating-point sum) never
       // leaves the memory system idle. The first full tile seeds every thread's value; no
-      // identity element is needed.
+      // identity element is needed. Every tile shares the alignment of the first (tiles and
+      // strides are whole vectors long).
       const bool aligned = IsAligned(offset);
       InputT items[ITEMS_PER_THREAD];
       LoadFullTile(offset, tid, aligned, items);
       OffsetT items_offset = offset;
-      offset += TILE_ITEMS;
-      bool first = true;
-      while (block_end - offset >= OffsetT(TILE_ITEMS))
+      offset               = Next(offset, stride, end);
+      bool first           = true;
+      while (end - offset >= OffsetT(TILE_ITEMS))
       {
         InputT next[ITEMS_PER_THREAD];
         LoadFullTile(offset, tid, aligned, next);
@@ -137,7 +152,7 @@ public:
         thread_aggregate            = first ? tile_aggregate : AccumT(reduction_op(thread_aggregate, tile_aggregate));
         first                       = false;
         items_offset                = offset;
-        offset += TILE_ITEMS;
+        offset                      = Next(offset, stride, end);
 #pragma unroll
         for (int i = 0; i < ITEMS_PER_THREAD; ++i)
         {
@@ -148,7 +163,7 @@ public:
       thread_aggregate            = first ? tile_aggregate : AccumT(reduction_op(thread_aggregate, tile_aggregate));
       have_aggregate              = true;
     }
-    const int remaining = int(block_end - offset); // < TILE_ITEMS
+    const int remaining = int(end - offset); // < TILE_ITEMS: a partial last tile, or none
     // Striped: thread t takes items t, t + BLOCK_THREADS, ... of the partial tile.
     for (int i = tid; i < remaining; i += BLOCK_THREADS)
     {
@@ -156,10 +171,9 @@ public:
       thread_aggregate  = have_aggregate ? AccumT(reduction_op(thread_aggregate, item)) : item;
       have_aggregate    = true;
     }
-    const OffsetT range = block_end - block_offset;
-    const int valid     = range >= OffsetT(BLOCK_THREADS) ? BLOCK_THREADS : int(range);
-    return valid == BLOCK_THREADS ? BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op)
-                                  : BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op, valid);
+    return partial_valid == BLOCK_THREADS
+             ? BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op)
+             : BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op, partial_valid);
   }
 
 private:
@@ -167,6 +181,13 @@ private:
   InputIteratorT d_in;
   ReductionOpT reduction_op;
   TransformOpT transform_op;
+
+  //! The tile after the one at `offset`: `offset + stride`, or `end` where that is at or past the
+  //! end (without computing a sum that could wrap).
+  STRATA_DEVICE STRATA_FORCEINLINE static OffsetT Next(OffsetT offset, OffsetT stride, OffsetT end)
+  {
+    return end - offset > stride ? offset + stride : end;
+  }
 
   STRATA_DEVICE STRATA_FORCEINLINE AccumT Transformed(OffsetT index)
   {

@@ -5,6 +5,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/grid/grid_mapping.cuh>
 #include <strata/device/dispatch/tuning/tuning_reduce.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -48,10 +49,12 @@ inline constexpr bool is_empty_problem_init_v<empty_problem_init_t<T>> = true;
 
 STRATA_KERNELS_BEGIN
 
-//! First pass: block b reduces items [b * items_per_block, (b + 1) * items_per_block) (clipped to
-//! num_items, never empty) into d_partials[b]. The grid is sized for BLOCKS_PER_SM resident blocks
-//! per SM; the launch bounds hold the compiler to that (a kernel that fits one block fewer runs its
-//! last blocks as a second, nearly empty wave: 0.93x CUB for ArgMin of float at 78 registers).
+//! First pass: block b reduces its tiles into d_partials[b]: under GRID_MAPPING_RAKE items
+//! [b * items_per_block, (b + 1) * items_per_block) (clipped to num_items, never empty), under
+//! GRID_MAPPING_STRIP_MINE tiles b, b + gridDim.x, ... (the grid has at most one block per tile).
+//! The grid is sized for BLOCKS_PER_SM resident blocks per SM (times SUBSCRIPTION); the launch
+//! bounds hold the compiler to that (a kernel that fits one block fewer runs its last blocks as a
+//! second, nearly empty wave: 0.93x CUB for ArgMin of float at 78 registers).
 template <typename MaxPolicyT, typename InputIteratorT, typename OffsetT, typename ReductionOpT, typename AccumT,
           typename TransformOpT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS,
@@ -62,9 +65,19 @@ DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, O
   using PolicyT = typename MaxPolicyT::ActivePolicy::ReducePolicy;
   using AgentT  = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
   __shared__ typename AgentT::TempStorage temp_storage;
-  const OffsetT begin = OffsetT(blockIdx.x) * items_per_block;
-  const OffsetT end   = num_items - begin < items_per_block ? num_items : begin + items_per_block;
-  const AccumT block_aggregate = AgentT(temp_storage, d_in, reduction_op, transform_op).ConsumeRange(begin, end);
+  AccumT block_aggregate{};
+  if constexpr (MaxPolicyT::ActivePolicy::GRID_MAPPING == GRID_MAPPING_STRIP_MINE)
+  {
+    block_aggregate = AgentT(temp_storage, d_in, reduction_op, transform_op)
+                          .ConsumeTiles(OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS),
+                                        OffsetT(gridDim.x) * OffsetT(AgentT::TILE_ITEMS), num_items);
+  }
+  else
+  {
+    const OffsetT begin = OffsetT(blockIdx.x) * items_per_block;
+    const OffsetT end   = num_items - begin < items_per_block ? num_items : begin + items_per_block;
+    block_aggregate     = AgentT(temp_storage, d_in, reduction_op, transform_op).ConsumeRange(begin, end);
+  }
   if (threadIdx.x == 0)
   {
     d_partials[blockIdx.x] = block_aggregate;
@@ -169,7 +182,9 @@ struct DispatchReduce
     const OffsetT tiles           = num_items / TILE_ITEMS + (num_items % TILE_ITEMS != 0);
     const OffsetT tiles_per_block = tiles / max_blocks + (tiles % max_blocks != 0);
     const OffsetT items_per_block = tiles_per_block * TILE_ITEMS;
-    const int blocks              = int(num_items / items_per_block + (num_items % items_per_block != 0));
+    const int blocks              = ActivePolicyT::GRID_MAPPING == GRID_MAPPING_STRIP_MINE
+                                    ? int(tiles < max_blocks ? tiles : max_blocks)
+                                    : int(num_items / items_per_block + (num_items % items_per_block != 0));
 
     AccumT* d_partials = nullptr;
     error = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_partials, blocks));

@@ -5,6 +5,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/block/block_reduce.cuh>
+#include <strata/grid/grid_mapping.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>
@@ -21,8 +22,10 @@ namespace reduce
 //! is the largest input reduced by one block in one launch: below it a second launch costs more
 //! than one block's slower pass over the data. The first pass's registers are bounded so that
 //! BLOCKS_PER_SM blocks fit on an SM, and its grid has SUBSCRIPTION times as many blocks as fit at
-//! once (each block takes an even share of the tiles; with several waves, SMs that stream faster
-//! take more blocks, so no SM's slower stream holds up the end).
+//! once. GRID_MAPPING_RAKE gives each block an even share of contiguous tiles,
+//! GRID_MAPPING_STRIP_MINE has block b take tiles b, b + grid, ... (the grid sweeps the input
+//! together); with several waves, SMs that stream faster take more blocks, so no SM's slower
+//! stream holds up the end.
 //! The type whose size scales the items per thread, so that a tile reads about the same bytes:
 //! the value of an (index, value) pair, which is what the input holds; the input items where a
 //! transform widens them into a larger accumulator (u32 squared into u64: 16 items per thread,
@@ -47,41 +50,46 @@ struct policy_hub
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     using SingleTilePolicy = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    static constexpr int SINGLE_BLOCK_MAX_ITEMS = 4096;
-    static constexpr int BLOCKS_PER_SM          = 4;
-    static constexpr int SUBSCRIPTION           = 1;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS       = 4096;
+    static constexpr int BLOCKS_PER_SM                = 4;
+    static constexpr int SUBSCRIPTION                 = 1;
+    static constexpr GridMappingStrategy GRID_MAPPING = GRID_MAPPING_RAKE;
   };
 
   struct Policy800 : ChainedPolicy<800, Policy800, Policy750>
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     using SingleTilePolicy = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    static constexpr int SINGLE_BLOCK_MAX_ITEMS = 4096;
-    static constexpr int BLOCKS_PER_SM          = 4;
-    static constexpr int SUBSCRIPTION           = 1;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS       = 4096;
+    static constexpr int BLOCKS_PER_SM                = 4;
+    static constexpr int SUBSCRIPTION                 = 1;
+    static constexpr GridMappingStrategy GRID_MAPPING = GRID_MAPPING_RAKE;
   };
 
-  //! The policy the H100 runs, from benchmark/tuning/tune_reduce.cu: 4-byte values take five waves
-  //! of blocks (Sum u32 at 2^28: 355.7 / 354.3 us against one wave's 357.3 / 356.5, CUB 353-357);
-  //! 8-byte values one (u64: 698.6 / 701.3 us, five waves 706.4 / 703.1). 8 blocks per SM or an L2
-  //! prefetch of the block's next tiles are 6-63% slower. Its results against CUB are in
-  //! docs/performance.md.
+  //! The policy the H100 runs, from benchmark/tuning/tune_reduce.cu (Sum at 2^28, two runs):
+  //! strip-mined grids, five waves for 4-byte values (u32 353.1 / 350.8 us, f32 351.8, Min f32
+  //! 353.4), one for 8-byte ones (u64 696.2 / 695.3; five waves 699.8 / 700.7); even shares of
+  //! contiguous tiles were 0.6-1.0% slower (u32 356.5 / 353.4 in five waves, u64 700.6 / 701.1 in
+  //! one); CUB 352.7-355.0 and 699.9-704.6. 8 blocks per SM or an L2 prefetch of the block's next
+  //! tiles are slower (up to 63%). Its results against CUB are in docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     using SingleTilePolicy = AgentReducePolicy<1024, 8, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    static constexpr int SINGLE_BLOCK_MAX_ITEMS = 16384;
-    static constexpr int BLOCKS_PER_SM          = 4;
-    static constexpr int SUBSCRIPTION           = sizeof(ScaleT) <= 4 ? 5 : 1;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS       = 16384;
+    static constexpr int BLOCKS_PER_SM                = 4;
+    static constexpr int SUBSCRIPTION                 = sizeof(ScaleT) <= 4 ? 5 : 1;
+    static constexpr GridMappingStrategy GRID_MAPPING = GRID_MAPPING_STRIP_MINE;
   };
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
   {
-    using ReducePolicy                          = typename Policy900::ReducePolicy;
-    using SingleTilePolicy                      = typename Policy900::SingleTilePolicy;
-    static constexpr int SINGLE_BLOCK_MAX_ITEMS = Policy900::SINGLE_BLOCK_MAX_ITEMS;
-    static constexpr int BLOCKS_PER_SM          = Policy900::BLOCKS_PER_SM;
-    static constexpr int SUBSCRIPTION           = Policy900::SUBSCRIPTION;
+    using ReducePolicy                                = typename Policy900::ReducePolicy;
+    using SingleTilePolicy                            = typename Policy900::SingleTilePolicy;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS       = Policy900::SINGLE_BLOCK_MAX_ITEMS;
+    static constexpr int BLOCKS_PER_SM                = Policy900::BLOCKS_PER_SM;
+    static constexpr int SUBSCRIPTION                 = Policy900::SUBSCRIPTION;
+    static constexpr GridMappingStrategy GRID_MAPPING = Policy900::GRID_MAPPING;
   };
 
   using MaxPolicy = Policy1000;
