@@ -5,8 +5,8 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/detail/device_arguments.cuh>
-#include <strata/grid/grid_mapping.cuh>
 #include <strata/device/dispatch/tuning/tuning_reduce.cuh>
+#include <strata/grid/grid_mapping.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
@@ -163,8 +163,8 @@ struct DispatchReduce
       return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
     }
 
-    // An even share of whole tiles per block, over BLOCKS_PER_SM blocks per SM times SUBSCRIPTION
-    // at most.
+    // At most BLOCKS_PER_SM blocks per SM times SUBSCRIPTION: strip-mined, one block per tile up
+    // to that; otherwise an even share of whole tiles per block.
     int device        = 0;
     int sm_count      = 0;
     cudaError_t error = cudaGetDevice(&device);
