@@ -22,7 +22,8 @@
 
 namespace
 {
-template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, int WAVES, bool STRIP>
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, int WAVES, bool STRIP, int SINGLE_MAX = 16384,
+          int SINGLE_ITEMS_4B = 8>
 struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
@@ -30,8 +31,8 @@ struct candidate_hub
     using ReducePolicy =
         strata::AgentReducePolicy<THREADS, ITEMS_4B, T, 4, strata::BLOCK_REDUCE_WARP_REDUCTIONS, strata::LOAD_LDG>;
     using SingleTilePolicy =
-        strata::AgentReducePolicy<1024, 8, T, 4, strata::BLOCK_REDUCE_WARP_REDUCTIONS, strata::LOAD_LDG>;
-    static constexpr int SINGLE_BLOCK_MAX_ITEMS = 16384;
+        strata::AgentReducePolicy<1024, SINGLE_ITEMS_4B, T, 4, strata::BLOCK_REDUCE_WARP_REDUCTIONS, strata::LOAD_LDG>;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS = SINGLE_MAX;
     static constexpr int BLOCKS_PER_SM          = BLOCKS;
     static constexpr int SUBSCRIPTION           = WAVES;
     static constexpr strata::GridMappingStrategy GRID_MAPPING =
@@ -94,11 +95,12 @@ void time_reduction(benchmark::State& state, ReduceT reduce)
   }
 }
 
-template <typename T, bool MIN, int THREADS, int ITEMS_4B, int BLOCKS, int SUBSCRIPTION, bool STRIP>
+template <typename T, bool MIN, int THREADS, int ITEMS_4B, int BLOCKS, int SUBSCRIPTION, bool STRIP,
+          int SINGLE_MAX = 16384, int SINGLE_ITEMS_4B = 8>
 void candidate(benchmark::State& state)
 {
   using R         = reduction<T, MIN>;
-  using HubT      = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, SUBSCRIPTION, STRIP>;
+  using HubT      = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, SUBSCRIPTION, STRIP, SINGLE_MAX, SINGLE_ITEMS_4B>;
   using DispatchT = strata::DispatchReduce<const T*, T*, int, typename R::OpT, T, T, cuda::std::identity, HubT>;
   time_reduction<T, MIN>(state,
                          [](void* temp, std::size_t& bytes, const T* in, T* out, int n, cudaStream_t stream) {
@@ -142,6 +144,28 @@ void cub_reduce(benchmark::State& state)
   STRATA_TUNE_REDUCE(T, MIN, 256, 16, 4, 5, strip);                                                                    \
   STRATA_TUNE_CUB(T, MIN, "cub-again")
 
+// Small inputs: the largest input that one block reduces in one launch (SINGLE_BLOCK_MAX_ITEMS)
+// and that block's items per thread (4-byte values), with the sm_90 first pass for the rest.
+// Names: "<type>/small/<single-block max>x<items>".
+#define STRATA_TUNE_SMALL(T, SINGLE_MAX, SINGLE_ITEMS)                                                                 \
+  BENCHMARK(candidate<T, false, 256, 16, 4, sizeof(T) <= 4 ? 5 : 1, true, SINGLE_MAX, SINGLE_ITEMS>)                   \
+      ->Name(#T "/small/" #SINGLE_MAX "x" #SINGLE_ITEMS)                                                               \
+      ->ArgsProduct({STRATA_SMALL_SIZES})                                                                              \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_TUNE_SMALL_CUB(T)                                                                                       \
+  BENCHMARK(cub_reduce<T, false>)                                                                                      \
+      ->Name(#T "/small/cub")                                                                                          \
+      ->ArgsProduct({STRATA_SMALL_SIZES})                                                                              \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_SMALL_SIZES {1 << 14, 1 << 15, 1 << 16, 1 << 17, 1 << 18, 1 << 20}
+#define STRATA_TUNE_SMALL_SWEEP(T)                                                                                     \
+  STRATA_TUNE_SMALL_CUB(T);                                                                                            \
+  STRATA_TUNE_SMALL(T, 16384, 8);                                                                                      \
+  STRATA_TUNE_SMALL(T, 262144, 8);                                                                                     \
+  STRATA_TUNE_SMALL(T, 262144, 16)
+
 enum mapping
 {
   rake,
@@ -156,4 +180,7 @@ STRATA_TUNE_SWEEP(u32, false);
 STRATA_TUNE_SWEEP(f32, false);
 STRATA_TUNE_SWEEP(u64, false);
 STRATA_TUNE_SWEEP(f32, true);
+STRATA_TUNE_SMALL_SWEEP(u32);
+STRATA_TUNE_SMALL_SWEEP(f32);
+STRATA_TUNE_SMALL_SWEEP(u64);
 BENCHMARK_MAIN();

@@ -230,21 +230,27 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
 // The sweeps before this one (docs/performance.md): blocks per SM (1 leaves the registers to the
-// compiler), tile shapes, look-back delays and the prefetch distance of the scans without keys.
-// This one: the L2 prefetch distance of the scans by key (KiB of keys and values ahead).
+// compiler), tile shapes, look-back delays and the prefetch distance of the scans without keys;
+// then the L2 prefetch distance of the scans by key (1-6 MiB of keys and values ahead) and the
+// look-back delays of 8-byte values (u64 128 x 24 at 8 blocks: 1200-600, 600-300, 300-300 and
+// 100-200 ns; 128 x 20). This one: larger tiles for 8-byte values, for u64 runs of 1000 at 2^24
+// (0.98-0.99x CUB). None was faster: 2^24, runs of 8 / 1000: 128 x 24 at 8 blocks 130.0 / 137.0
+// us, 256 x 24 at 4 132.7 / 139.5, 224 x 28 at 4 135.6 / 139.9, 128 x 32 at 6 131.9 / 141.4; CUB
+// 136.7 / 134.7. Without the prefetch 128 x 24 took 134.0 / 138.0 (2^28: 1894 / 1924 us, with it
+// 1827 / 1836).
 STRATA_TUNE_CUB((cub_scan<u32, cub_inclusive_sum_by_key, true>), "u32/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES,
                 STRATA_RUN_LENGTHS);
 STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum_by_key, true>), "u64/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES,
                 STRATA_RUN_LENGTHS);
 STRATA_TUNE_BY_KEY(u32, 320, 16, 3, 1200, 600, 2048);
-STRATA_TUNE_BY_KEY(u32, 320, 16, 3, 600, 300, 2048);
-STRATA_TUNE_BY_KEY(u32, 320, 16, 3, 300, 300, 2048);
-STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 1200, 600, 1024);
-STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 1200, 600, 2048);
-STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 600, 300, 2048);
-STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 300, 300, 2048);
 STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 100, 200, 2048);
-STRATA_TUNE_BY_KEY(u64, 128, 20, 8, 600, 300, 2048);
+STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 100, 200, 0);
+STRATA_TUNE_BY_KEY(u64, 224, 28, 3, 100, 200, 2048);
+STRATA_TUNE_BY_KEY(u64, 224, 28, 4, 100, 200, 2048);
+STRATA_TUNE_BY_KEY(u64, 224, 28, 3, 100, 200, 0);
+STRATA_TUNE_BY_KEY(u64, 256, 24, 4, 100, 200, 2048);
+STRATA_TUNE_BY_KEY(u64, 192, 28, 4, 100, 200, 2048);
+STRATA_TUNE_BY_KEY(u64, 128, 32, 6, 100, 200, 2048);
 STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum_by_key, true>), "u64/inclusive_sum_by_key/cub-again",
                 STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS);
 BENCHMARK_MAIN();

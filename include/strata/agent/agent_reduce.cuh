@@ -24,10 +24,14 @@ template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typenam
           BlockReduceAlgorithm _BLOCK_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER>
 struct AgentReducePolicy
 {
-  //! Items per thread scale with the item size so that a tile moves about the same bytes.
-  static constexpr int ITEMS_PER_THREAD = NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
-                                          ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
-                                          : 1;
+  //! Items per thread scale with the item size so that a tile moves about the same bytes, but
+  //! stay at the nominal count for items narrower than 4 bytes: each item takes a register of its
+  //! own (two, with the next tile's loads in flight), so 64 int8 items per thread would spill.
+  static constexpr int ITEMS_PER_THREAD =
+      sizeof(ComputeT) < 4 ? NOMINAL_ITEMS_PER_THREAD_4B
+      : NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
+        ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
+        : 1;
   static constexpr int BLOCK_THREADS                 = NOMINAL_BLOCK_THREADS_4B;
   static constexpr int VECTOR_LOAD_LENGTH            = _VECTOR_LOAD_LENGTH;
   static constexpr BlockReduceAlgorithm BLOCK_ALGORITHM = _BLOCK_ALGORITHM;
@@ -129,8 +133,9 @@ public:
     bool have_aggregate = false;
     // At least one full tile: every thread gets a value from it.
     const bool full = end - offset >= OffsetT(TILE_ITEMS);
-    // The valid threads of a block without a full tile.
-    const int partial_valid = full || end - offset >= OffsetT(BLOCK_THREADS) ? BLOCK_THREADS : int(end - offset);
+    // The threads that end with a value: every one when a full tile or at least BLOCK_THREADS
+    // items are there, else the first end - offset.
+    const int valid_threads = full || end - offset >= OffsetT(BLOCK_THREADS) ? BLOCK_THREADS : int(end - offset);
     if (full)
     {
       // Software-pipelined: the loads of the next tile are issued before the current tile is
@@ -171,9 +176,9 @@ public:
       thread_aggregate  = have_aggregate ? AccumT(reduction_op(thread_aggregate, item)) : item;
       have_aggregate    = true;
     }
-    return partial_valid == BLOCK_THREADS
+    return valid_threads == BLOCK_THREADS
              ? BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op)
-             : BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op, partial_valid);
+             : BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op, valid_threads);
   }
 
 private:

@@ -80,11 +80,11 @@ public:
 
 private:
   static constexpr int INPUTS = int(sizeof...(InputIteratorTs));
-  //! Bytes of one input's tile of 16-byte vectors.
+  //! Bytes of one input's tile of 16-byte vectors: a multiple of 16, as cp.async.bulk needs.
   static constexpr int TILE_BYTES = BLOCK_THREADS * PolicyT::VECTORS_PER_THREAD * 16;
   //! Bulk copies: up to two inputs, so that their tiles stay within 48 KiB of static shared memory.
   static constexpr bool BULK =
-      PolicyT::BULK_COPY && VECTORIZE && INPUTS >= 1 && INPUTS <= 2 && TILE_BYTES % 16 == 0 && INPUTS * TILE_BYTES <= 32768;
+      PolicyT::BULK_COPY && VECTORIZE && INPUTS >= 1 && INPUTS <= 2 && INPUTS * TILE_BYTES <= 32768;
 
   struct BulkStorage
   {

@@ -44,6 +44,15 @@ inline constexpr bool is_empty_problem_init_v = false;
 template <typename T>
 inline constexpr bool is_empty_problem_init_v<empty_problem_init_t<T>> = true;
 
+//! The policy of the second pass: SingleTilePolicyT's block, with items per thread scaled by the
+//! accumulator that the partials are. There are at most a few thousand partials, fewer than one
+//! tile, so the count only bounds the registers: the input's count of wide partials (an index and
+//! an 8-byte value, say) would need more than 1024 threads can have.
+template <typename SingleTilePolicyT, typename AccumT>
+using partials_policy_t =
+    AgentReducePolicy<SingleTilePolicyT::BLOCK_THREADS, 4, AccumT, SingleTilePolicyT::VECTOR_LOAD_LENGTH,
+                      SingleTilePolicyT::BLOCK_ALGORITHM, SingleTilePolicyT::LOAD_MODIFIER>;
+
 } // namespace reduce
 } // namespace detail
 
@@ -54,7 +63,8 @@ STRATA_KERNELS_BEGIN
 //! GRID_MAPPING_STRIP_MINE tiles b, b + gridDim.x, ... (the grid has at most one block per tile).
 //! The grid is sized for BLOCKS_PER_SM resident blocks per SM (times SUBSCRIPTION); the launch
 //! bounds hold the compiler to that (a kernel that fits one block fewer runs its last blocks as a
-//! second, nearly empty wave: 0.93x CUB for ArgMin of float at 78 registers).
+//! second, nearly empty wave: 0.93x CUB for ArgMin of float at 78 registers). Every block lets
+//! the second pass launch at once: that one waits for this grid's partials before reading them.
 template <typename MaxPolicyT, typename InputIteratorT, typename OffsetT, typename ReductionOpT, typename AccumT,
           typename TransformOpT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS,
@@ -65,6 +75,7 @@ DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, O
   using PolicyT = typename MaxPolicyT::ActivePolicy::ReducePolicy;
   using AgentT  = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
   __shared__ typename AgentT::TempStorage temp_storage;
+  detail::TriggerDependentLaunch();
   AccumT block_aggregate{};
   if constexpr (MaxPolicyT::ActivePolicy::GRID_MAPPING == GRID_MAPPING_STRIP_MINE)
   {
@@ -84,17 +95,22 @@ DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, O
   }
 }
 
-//! One block reduces all num_items items (the input of a small call, or the first pass's
-//! partials) and writes reduction_op(init, aggregate) to *d_out; init alone for no items.
+//! One block reduces all num_items items (the input of a small call, or with PARTIALS the first
+//! pass's partials) and writes reduction_op(init, aggregate) to *d_out; init alone for no items.
+//! As the second pass it is a programmatic dependent launch, and waits for the first pass's
+//! partials.
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename OffsetT,
-          typename ReductionOpT, typename InitT, typename AccumT, typename TransformOpT>
+          typename ReductionOpT, typename InitT, typename AccumT, typename TransformOpT, bool PARTIALS = false>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) void
 DeviceReduceSingleTileKernel(InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items,
                              ReductionOpT reduction_op, InitT init, TransformOpT transform_op)
 {
-  using PolicyT = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
+  using SingleTilePolicyT = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
+  using PolicyT           = ::cuda::std::
+    conditional_t<PARTIALS, detail::reduce::partials_policy_t<SingleTilePolicyT, AccumT>, SingleTilePolicyT>;
   using AgentT  = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
   __shared__ typename AgentT::TempStorage temp_storage;
+  detail::WaitForPrimaryGrid(); // the partials of DeviceReduceKernel (a no-op after an ordinary launch)
   if (num_items == 0)
   {
     if (threadIdx.x == 0)
@@ -122,7 +138,8 @@ STRATA_KERNELS_END
 //! Dispatches a reduction of num_items items of d_in, each first passed through transform_op,
 //! with reduction_op and init, into *d_out. Inputs up to the policy's SINGLE_BLOCK_MAX_ITEMS
 //! take one launch of one block; larger ones two launches (partials per block, then their
-//! reduction).
+//! reduction, which on sm_90 and later is a programmatic dependent launch: its block starts while
+//! the first pass's last blocks run, so no launch gap separates the two).
 template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT, typename InitT,
           typename AccumT, typename TransformOpT = ::cuda::std::identity,
           typename PolicyHubT = detail::reduce::policy_hub<
@@ -138,6 +155,7 @@ struct DispatchReduce
   InitT init;
   cudaStream_t stream;
   TransformOpT transform_op;
+  int ptx_version; // the device's (PtxVersion): programmatic launches need code for sm_90 or later
 
   using MaxPolicyT = typename PolicyHubT::MaxPolicy;
 
@@ -204,11 +222,11 @@ struct DispatchReduce
     {
       return error;
     }
-    DeviceReduceSingleTileKernel<MaxPolicyT, AccumT*, OutputIteratorT, int, ReductionOpT, InitT, AccumT,
-                                 ::cuda::std::identity>
-        <<<1, SingleTilePolicyT::BLOCK_THREADS, 0, stream>>>(d_partials, d_out, blocks, reduction_op, init,
-                                                              ::cuda::std::identity{});
-    error = cudaPeekAtLastError();
+    error = detail::LaunchKernel(ptx_version >= 900,
+                                 DeviceReduceSingleTileKernel<MaxPolicyT, AccumT*, OutputIteratorT, int, ReductionOpT,
+                                                              InitT, AccumT, ::cuda::std::identity, true>,
+                                 1, SingleTilePolicyT::BLOCK_THREADS, stream, d_partials, d_out, blocks, reduction_op,
+                                 init, ::cuda::std::identity{});
     return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
   }
 
@@ -230,8 +248,8 @@ struct DispatchReduce
     {
       return error;
     }
-    DispatchReduce dispatch{d_temp_storage, temp_storage_bytes, d_in,   d_out,       num_items,
-                            reduction_op,   init,               stream, transform_op};
+    DispatchReduce dispatch{d_temp_storage, temp_storage_bytes, d_in,   d_out,        num_items,
+                            reduction_op,   init,               stream, transform_op, ptx_version};
     return MaxPolicyT::Invoke(ptx_version, dispatch);
   }
 };

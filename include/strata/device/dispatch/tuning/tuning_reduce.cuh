@@ -18,7 +18,8 @@ namespace detail
 namespace reduce
 {
 //! Policies for reducing AccumT values. ReducePolicy reduces the input to one partial per block;
-//! SingleTilePolicy reduces small inputs, or the partials, in one block. SINGLE_BLOCK_MAX_ITEMS
+//! SingleTilePolicy reduces small inputs in one block (and gives its block size to the pass over
+//! the partials, detail::reduce::partials_policy_t). SINGLE_BLOCK_MAX_ITEMS
 //! is the largest input reduced by one block in one launch: below it a second launch costs more
 //! than one block's slower pass over the data. The first pass's registers are bounded so that
 //! BLOCKS_PER_SM blocks fit on an SM, and its grid has SUBSCRIPTION times as many blocks as fit at
@@ -71,12 +72,19 @@ struct policy_hub
   //! 353.4), one for 8-byte ones (u64 696.2 / 695.3; five waves 699.8 / 700.7); even shares of
   //! contiguous tiles were 0.6-1.0% slower (u32 356.5 / 353.4 in five waves, u64 700.6 / 701.1 in
   //! one); CUB 352.7-355.0 and 699.9-704.6. 8 blocks per SM or an L2 prefetch of the block's next
-  //! tiles are slower (up to 63%). Its results against CUB are in docs/performance.md.
+  //! tiles are slower (up to 63%).
+  //! Small inputs (tune_reduce's "small" sweep, Sum, two runs): one block of 1024 threads x 16
+  //! items reduces 2^16 items in one launch in 9.3-9.7 us (u32) and 11.9-12.4 (u64), where two
+  //! launches take 11.7-12.8 and 12.1-13.1 and CUB 12.3-14.3; at 2^17 two launches are as fast
+  //! (u32) or faster (u64: 12.2-14.2 against 16.1-16.8). 1024 x 8 items was slower (u32 2^16:
+  //! 11.0-11.8 us). The arg reductions (16-byte pairs) keep two launches from 16384 items on: one
+  //! block took 15.6 us for ArgMin of u64 at 2^16, two launches 12.9. Its results against CUB are
+  //! in docs/performance.md.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    using SingleTilePolicy = AgentReducePolicy<1024, 8, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    static constexpr int SINGLE_BLOCK_MAX_ITEMS       = 16384;
+    using SingleTilePolicy = AgentReducePolicy<1024, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS       = sizeof(AccumT) <= 8 ? 65536 : 16384;
     static constexpr int BLOCKS_PER_SM                = 4;
     static constexpr int SUBSCRIPTION                 = sizeof(ScaleT) <= 4 ? 5 : 1;
     static constexpr GridMappingStrategy GRID_MAPPING = GRID_MAPPING_STRIP_MINE;
