@@ -158,6 +158,10 @@ private:
       rows.Load(d_keys_in, tile_offset, valid, keys);
       heads = Heads(rows, keys, tile_offset, valid);
     }
+    if (threadIdx.x == 0)
+    {
+      rows.ShareTileFlags(heads & 1u); // whether the tile's first item starts a segment
+    }
     PairT items[ITEMS_PER_THREAD];
     {
       AccumT values[ITEMS_PER_THREAD];
@@ -172,12 +176,10 @@ private:
     typename RowsT::Prefixes prefixes;
     const PairT aggregate = rows.template ScanTile<IS_INCLUSIVE>(items, prefixes, pair_op);
 
-    // A tile that starts a segment (tile 0 always does) needs nothing from before it.
-    bool tile_starts_segment = tile == 0;
-    if (tile > 0)
-    {
-      tile_starts_segment = !equality_op(KeyT(d_keys_in[tile_offset - 1]), KeyT(d_keys_in[tile_offset]));
-    }
+    // A tile that starts a segment (tile 0 always does) needs nothing from before it: bit 0 of
+    // thread 0's heads (Heads compared the tile's first key with the one before it), shared
+    // before the scan, whose barriers make it visible here.
+    const bool tile_starts_segment = tile == 0 || rows.SharedTileFlags() != 0;
     AccumT tile_prefix{};
     if (tile == 0)
     {

@@ -97,6 +97,7 @@ struct ScanTileRows
     AccumT warp_aggregates[WARPS];
     AccumT tile_prefix;
     int tile;
+    unsigned int tile_flags; // a word for the agent to share across the tile's scan
     AccumT parked[PARK ? ITEMS_PER_THREAD * warp_threads : 1]; // warp 0's items during the look-back
   };
   struct TempStorage : Uninitialized<_TempStorage>
@@ -374,6 +375,17 @@ struct ScanTileRows
     {
       items[k] = temp_storage.parked[k * warp_threads + lane];
     }
+  }
+
+  //! A word that one thread writes before ScanTile and every thread reads after it (the scan's
+  //! barriers order the two).
+  STRATA_DEVICE STRATA_FORCEINLINE void ShareTileFlags(unsigned int flags)
+  {
+    temp_storage.tile_flags = flags;
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned int SharedTileFlags() const
+  {
+    return temp_storage.tile_flags;
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE void ShareTilePrefix(const AccumT& tile_prefix)
