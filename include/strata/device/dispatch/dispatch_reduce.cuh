@@ -106,9 +106,10 @@ DeviceReduceSingleTileKernel(InputIteratorT d_in, OutputIteratorT d_out, OffsetT
                              ReductionOpT reduction_op, InitT init, TransformOpT transform_op)
 {
   using SingleTilePolicyT = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
-  using PolicyT           = ::cuda::std::
-    conditional_t<PARTIALS, detail::reduce::partials_policy_t<SingleTilePolicyT, AccumT>, SingleTilePolicyT>;
-  using AgentT  = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
+  using PolicyT           = ::cuda::std::conditional_t<PARTIALS,
+                                                       detail::reduce::partials_policy_t<SingleTilePolicyT, AccumT>,
+                                                       SingleTilePolicyT>;
+  using AgentT            = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::WaitForPrimaryGrid(); // the partials of DeviceReduceKernel (a no-op after an ordinary launch)
   if (num_items == 0)
