@@ -55,25 +55,49 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskGe()
 }
 
 //! The member mask of logical warp `warp_id` (of LOGICAL_WARP_THREADS lanes) in its hardware
-//! warp. Power-of-two logical warps tile the hardware warp, so warp_id selects the tile; other
-//! sizes occupy the lowest lanes of their own hardware warp.
+//! warp. Logical warps split every hardware warp into groups of consecutive lanes from lane 0, so
+//! logical warp w is lanes w * L .. w * L + L - 1 (for sizes that do not divide 32, the lanes past
+//! the last whole group form no logical warp). Power-of-two sizes also accept a logical warp's
+//! rank in its block, as they tile every hardware warp alike. CUB documents warp_id as the
+//! logical warp within the hardware warp but leaves non-power-of-two masks at lane 0; strata
+//! follows the documentation.
 template <int LOGICAL_WARP_THREADS>
 STRATA_HOST_DEVICE constexpr unsigned int WarpMask(unsigned int warp_id)
 {
   static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= detail::warp_threads,
                 "a logical warp has 1 to 32 threads");
-  constexpr bool tiles_warp    = ::cuda::std::has_single_bit(static_cast<unsigned int>(LOGICAL_WARP_THREADS));
   constexpr unsigned int lanes = 0xFFFFFFFFu >> (detail::warp_threads - LOGICAL_WARP_THREADS);
-  if constexpr (tiles_warp && LOGICAL_WARP_THREADS < detail::warp_threads)
-  {
-    return lanes << ((warp_id * LOGICAL_WARP_THREADS) % detail::warp_threads);
-  }
-  else
+  if constexpr (LOGICAL_WARP_THREADS == detail::warp_threads)
   {
     static_cast<void>(warp_id);
     return lanes;
   }
+  else
+  {
+    constexpr bool tiles_warp = ::cuda::std::has_single_bit(static_cast<unsigned int>(LOGICAL_WARP_THREADS));
+    const unsigned int first  = tiles_warp ? (warp_id * LOGICAL_WARP_THREADS) % detail::warp_threads
+                                           : warp_id * LOGICAL_WARP_THREADS;
+    return first < detail::warp_threads ? lanes << first : 0u;
+  }
 }
+
+namespace detail
+{
+//! The calling lane's rank in its logical warp of LOGICAL_WARP_THREADS lanes (see WarpMask for
+//! where logical warps sit).
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int LogicalLaneId()
+{
+  return LOGICAL_WARP_THREADS == warp_threads ? LaneId() : LaneId() % LOGICAL_WARP_THREADS;
+}
+
+//! The member mask of the calling lane's logical warp of LOGICAL_WARP_THREADS lanes.
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int LogicalWarpMask()
+{
+  return WarpMask<LOGICAL_WARP_THREADS>(LaneId() / LOGICAL_WARP_THREADS);
+}
+} // namespace detail
 
 namespace detail
 {
@@ -154,14 +178,24 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleIndex(T input, int src_lane, unsigned 
   return words.Value();
 }
 
-//! The mask of the lanes of the (converged, full) warp whose `label` agrees with the calling
-//! lane's in the low LABEL_BITS bits.
-template <int LABEL_BITS>
+//! The mask of the lanes of the warp whose `label` agrees with the calling lane's in the low
+//! LABEL_BITS bits. The lowest WARP_ACTIVE_THREADS lanes of the warp (all of them by default; fewer
+//! in the partial last warp of a block) call it together, and only they appear in the mask.
+template <int LABEL_BITS, int WARP_ACTIVE_THREADS = detail::warp_threads>
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int MatchAny(unsigned int label)
 {
   static_assert(LABEL_BITS >= 1 && LABEL_BITS <= 32, "MatchAny compares 1 to 32 label bits");
-  constexpr unsigned int mask = 0xFFFFFFFFu >> (32 - LABEL_BITS);
-  return __match_any_sync(0xFFFFFFFFu, label & mask);
+  static_assert(WARP_ACTIVE_THREADS >= 1 && WARP_ACTIVE_THREADS <= detail::warp_threads,
+                "a warp has 1 to 32 active threads");
+  constexpr unsigned int label_mask = 0xFFFFFFFFu >> (32 - LABEL_BITS);
+  constexpr unsigned int members    = 0xFFFFFFFFu >> (detail::warp_threads - WARP_ACTIVE_THREADS);
+  return __match_any_sync(members, label & label_mask);
+}
+
+//! Ends the calling thread (PTX `exit`); warp-synchronous operations after it must not name it.
+STRATA_DEVICE STRATA_FORCEINLINE void ThreadExit()
+{
+  asm volatile("exit;");
 }
 
 namespace detail

@@ -125,9 +125,12 @@ TEST_CASE("WarpMask selects the lanes of a logical warp", "[util][ptx]")
   STATIC_REQUIRE(strata::WarpMask<8>(2) == 0x00FF0000u);
   STATIC_REQUIRE(strata::WarpMask<4>(7) == 0xF0000000u);
   STATIC_REQUIRE(strata::WarpMask<1>(5) == 0x20u);
-  // Logical warps that do not tile the hardware warp start at its lane 0.
-  STATIC_REQUIRE(strata::WarpMask<7>(3) == 0x7Fu);
-  STATIC_REQUIRE(strata::WarpMask<19>(1) == 0x7FFFFu);
+  // Other sizes split the hardware warp from lane 0 too; past its last lane there is no warp.
+  STATIC_REQUIRE(strata::WarpMask<7>(0) == 0x7Fu);
+  STATIC_REQUIRE(strata::WarpMask<7>(3) == 0x7Fu << 21);
+  STATIC_REQUIRE(strata::WarpMask<12>(1) == 0xFFFu << 12);
+  STATIC_REQUIRE(strata::WarpMask<19>(0) == 0x7FFFFu);
+  STATIC_REQUIRE(strata::WarpMask<31>(2) == 0u);
 }
 
 TEST_CASE("RowMajorTid, LaneId, WarpId and lane masks", "[util][ptx][gpu]")

@@ -184,7 +184,10 @@ using load_cases = std::tuple<
     load_case<std::uint16_t, 4, 1, strata::WARP_LOAD_TRANSPOSE>,
     load_case<std::int32_t, 7, 4, strata::WARP_LOAD_TRANSPOSE>, load_case<float, 8, 8, strata::WARP_LOAD_TRANSPOSE>,
     load_case<strata_test::custom_t, 19, 1, strata::WARP_LOAD_TRANSPOSE>,
-    load_case<std::int8_t, 1, 4, strata::WARP_LOAD_TRANSPOSE>>;
+    load_case<std::int8_t, 1, 4, strata::WARP_LOAD_TRANSPOSE>,
+    // Several logical warps of a size that does not divide 32 in each hardware warp.
+    load_case<std::int32_t, 3, 4, strata::WARP_LOAD_TRANSPOSE>, load_case<float, 5, 2, strata::WARP_LOAD_STRIPED>,
+    load_case<std::uint8_t, 12, 3, strata::WARP_LOAD_TRANSPOSE>, load_case<double, 31, 2, strata::WARP_LOAD_DIRECT>>;
 
 //! The class documentation's example: four 32-lane warps, each loading 128 ints with
 //! WARP_LOAD_TRANSPOSE.

@@ -13,7 +13,6 @@
 
 namespace
 {
-constexpr int block_threads = 128;
 
 struct less_op
 {
@@ -33,15 +32,16 @@ struct greater_op
   }
 };
 
-template <typename KeyT, bool PAIRS, int LOGICAL, int IPT>
+template <typename KeyT, bool PAIRS, int LOGICAL, int IPT, int BLOCK_THREADS = 128>
 struct warp_sort_config
 {
+  static constexpr int block_threads = BLOCK_THREADS;
   using key_type               = KeyT;
   using value_type             = std::conditional_t<PAIRS, int, strata::NullType>;
   static constexpr bool pairs  = PAIRS;
   static constexpr int logical = LOGICAL;
   static constexpr int items   = IPT;
-  static constexpr int warps   = block_threads / LOGICAL;
+  static constexpr int warps   = BLOCK_THREADS / LOGICAL;
   static constexpr int tile    = LOGICAL * IPT; // per logical warp
   using sort_type              = strata::WarpMergeSort<KeyT, IPT, LOGICAL, value_type>;
 };
@@ -121,7 +121,7 @@ void check_warp_sort(std::uint64_t salt)
     INFO("mode " << mode);
     d_keys_out.poison();
     d_values_out.poison();
-    warp_sort_kernel<ConfigT><<<1, block_threads>>>(d_keys.data(), d_valid.data(), mode, KeyT(100),
+    warp_sort_kernel<ConfigT><<<1, ConfigT::block_threads>>>(d_keys.data(), d_valid.data(), mode, KeyT(100),
                                                     d_keys_out.data(), d_values_out.data());
     strata_test::check_launch();
     const std::vector<KeyT> keys_out  = d_keys_out.download();
@@ -160,7 +160,10 @@ using warp_sort_configs = std::tuple<
   warp_sort_config<std::int64_t,  true,  8, 3>,
   warp_sort_config<float,         true,  4, 1>,
   warp_sort_config<std::uint16_t, true,  2, 7>,
-  warp_sort_config<double,        false, 32, 3>>;
+  warp_sort_config<double,        false, 32, 3>,
+  // Blocks that are not a multiple of 32 threads: a last hardware warp of one logical warp.
+  warp_sort_config<std::int32_t,  true,  16, 3, 48>,
+  warp_sort_config<std::uint16_t, false, 4, 5, 28>>;
 // clang-format on
 } // namespace
 

@@ -17,7 +17,7 @@ using strata_test::affine_map;
 //! The logical warp sizes and the Reduce operator each type is tested with. Every type gets a
 //! power of two (shuffles) and most a size that is not (shared memory); every size in {1, 2, 4,
 //! 7, 8, 16, 19, 32} gets at least three types. The integers' operators are those of redux.sync,
-//! which sm_80+ takes for 32 lanes and sizes that are not powers of two.
+//! which sm_80+ takes for logical warps of 17 to 32 lanes (alone in their hardware warp).
 template <typename T>
 struct reduce_case;
 template <>
@@ -121,7 +121,7 @@ TEST_CASE("WarpReduce: Sum and Reduce over a non-commutative operator", "[warp][
 TEST_CASE("WarpReduce: every redux.sync operation, whole and partial", "[warp][reduce]")
 {
   STRATA_TEST_REQUIRE_GPU();
-  // The hardware path (sm_80+: 32 lanes or a size that is not a power of two) with each
+  // The hardware path (sm_80+: a logical warp alone in its hardware warp, 17 to 32 lanes) with each
   // operation, on 32-bit and on widened narrow integers; the sums of these calls add redux.sync's
   // addition. Logical warp 0 has one valid item, so a wrong identity for the lanes beyond
   // valid_items shows.
@@ -131,8 +131,29 @@ TEST_CASE("WarpReduce: every redux.sync operation, whole and partial", "[warp][r
   strata_test::check_warp_reduce<32, std::uint32_t>(cuda::std::bit_and<>{}, 6);
   strata_test::check_warp_reduce<19, std::int32_t>(cuda::std::bit_or<std::int32_t>{}, 6);
   strata_test::check_warp_reduce<32, std::uint8_t>(cuda::std::bit_and<>{}, 6);
-  strata_test::check_warp_reduce<7, std::uint16_t>(cuda::maximum<>{}, 6);
+  strata_test::check_warp_reduce<21, std::uint16_t>(cuda::maximum<>{}, 6);
   strata_test::check_warp_reduce<32, std::int16_t>(cuda::std::bit_xor<>{}, 6);
+}
+
+TEST_CASE("WarpReduce: several logical warps per hardware warp, blocks that are not multiples of 32",
+          "[warp][reduce]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  // Each logical warp of a size up to 16 shares its hardware warp with others and has a
+  // TempStorage of its own; lanes past the last whole group (and the threads of a partial last
+  // hardware warp that fill none) sit out. The affine maps pin the order of the lanes.
+  using strata_test::check_warp_reduce;
+  check_warp_reduce<1, std::int32_t, 14>(cuda::maximum<>{}, 7);
+  check_warp_reduce<2, affine_map, 14>(affine_compose{}, 7);
+  check_warp_reduce<3, affine_map, 30>(affine_compose{}, 7);
+  check_warp_reduce<5, std::int32_t, 28>(cuda::minimum<>{}, 7);
+  check_warp_reduce<7, std::int32_t, 28>(cuda::maximum<>{}, 7); // four logical warps in one hardware warp
+  check_warp_reduce<7, affine_map, 14>(affine_compose{}, 7);
+  check_warp_reduce<8, std::uint32_t, 48>(cuda::std::bit_xor<>{}, 7);
+  check_warp_reduce<12, affine_map, 48>(affine_compose{}, 7);
+  check_warp_reduce<16, float, 48>(cuda::maximum<>{}, 7);
+  check_warp_reduce<31, std::int32_t, 31>(cuda::minimum<>{}, 7);
+  check_warp_reduce<32, double, 48>(cuda::minimum<>{}, 7);
 }
 
 TEST_CASE("WarpReduce: the documented example", "[warp][reduce]")

@@ -125,6 +125,18 @@ TEST_CASE("WarpReduce: segmented reductions over a non-commutative operator", "[
   strata_test::check_warp_segmented_reduce<32, affine_map>(affine_compose{}, 4);
 }
 
+TEST_CASE("WarpReduce: segmented reductions of several logical warps per hardware warp", "[warp][reduce]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  // A head flag in the first lane of a logical warp must not end the segment of the logical warp
+  // before it in the same hardware warp; blocks that are not multiples of 32 threads.
+  strata_test::check_warp_segmented_reduce<3, affine_map, 30>(affine_compose{}, 9);
+  strata_test::check_warp_segmented_reduce<5, std::int32_t, 28>(cuda::std::plus<>{}, 9);
+  strata_test::check_warp_segmented_reduce<7, affine_map, 28>(affine_compose{}, 9);
+  strata_test::check_warp_segmented_reduce<12, affine_map, 48>(affine_compose{}, 9);
+  strata_test::check_warp_segmented_reduce<16, std::uint32_t, 48>(cuda::maximum<>{}, 9);
+}
+
 TEST_CASE("WarpReduce: the documented segmented examples", "[warp][reduce]")
 {
   STRATA_TEST_REQUIRE_GPU();

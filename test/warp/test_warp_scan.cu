@@ -115,6 +115,27 @@ TEST_CASE("WarpScan: every member over minimum and maximum", "[warp][scan]")
   strata_test::check_warp_scan<7, double>(cuda::minimum<>{}, 4);
 }
 
+TEST_CASE("WarpScan: several logical warps per hardware warp, blocks that are not multiples of 32",
+          "[warp][scan]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  // Each logical warp of a size up to 16 shares its hardware warp with others and has a
+  // TempStorage of its own; lanes past the last whole group (and the threads of a partial last
+  // hardware warp that fill none) sit out. The matrix product pins the order of the lanes.
+  using strata_test::check_warp_scan;
+  check_warp_scan<1, mat2x2, 14>(mat2x2_product{}, 8);
+  check_warp_scan<2, std::int32_t, 14>(cuda::std::plus<>{}, 8);
+  check_warp_scan<3, mat2x2, 30>(mat2x2_product{}, 8);
+  check_warp_scan<5, std::uint64_t, 28>(cuda::maximum<>{}, 8);
+  check_warp_scan<7, mat2x2, 28>(mat2x2_product{}, 8); // four logical warps in one hardware warp
+  check_warp_scan<7, std::int32_t, 14>(cuda::std::plus<>{}, 8);
+  check_warp_scan<8, float, 48>(cuda::std::plus<>{}, 8);
+  check_warp_scan<12, mat2x2, 48>(mat2x2_product{}, 8);
+  check_warp_scan<16, std::int16_t, 48>(cuda::minimum<>{}, 8);
+  check_warp_scan<31, mat2x2, 31>(mat2x2_product{}, 8);
+  check_warp_scan<32, std::uint32_t, 48>(cuda::std::plus<>{}, 8);
+}
+
 TEST_CASE("WarpScan: the documented example", "[warp][scan]")
 {
   STRATA_TEST_REQUIRE_GPU();

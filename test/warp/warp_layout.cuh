@@ -3,21 +3,32 @@
 
 namespace strata_test
 {
-//! Logical warps of LOGICAL_WARP_THREADS lanes in a block of BLOCK_THREADS threads: power-of-two
-//! sizes tile the block; other sizes take lanes 0 .. L-1 of every hardware warp (the rest sit
-//! out), as CUB defines them.
+//! Logical warps of LOGICAL_WARP_THREADS lanes in a block of BLOCK_THREADS threads: every hardware
+//! warp splits into groups of LOGICAL_WARP_THREADS consecutive lanes from lane 0 (several per
+//! hardware warp for sizes up to 16), and the lanes past its last whole group sit out, as do the
+//! threads of a partial last hardware warp that fill no whole group.
 template <int LOGICAL_WARP_THREADS, int BLOCK_THREADS>
 struct logical_warp_layout
 {
-  static constexpr bool TILES = (LOGICAL_WARP_THREADS & (LOGICAL_WARP_THREADS - 1)) == 0;
-  //! Logical warps per block, and the distance between the first threads of two of them.
-  static constexpr int WARPS  = TILES ? BLOCK_THREADS / LOGICAL_WARP_THREADS : BLOCK_THREADS / 32;
-  static constexpr int STRIDE = TILES ? LOGICAL_WARP_THREADS : 32;
+  static constexpr int PER_HARDWARE_WARP = 32 / LOGICAL_WARP_THREADS;
+  //! Logical warps per block.
+  static constexpr int WARPS =
+      BLOCK_THREADS / 32 * PER_HARDWARE_WARP + BLOCK_THREADS % 32 / LOGICAL_WARP_THREADS;
+  static_assert(WARPS > 0, "the block holds no whole logical warp");
 
   //! The thread that is lane `lane` of logical warp `warp`.
   __host__ __device__ static constexpr int thread(int warp, int lane)
   {
-    return warp * STRIDE + lane;
+    return warp / PER_HARDWARE_WARP * 32 + warp % PER_HARDWARE_WARP * LOGICAL_WARP_THREADS + lane;
+  }
+
+  //! The logical warp and lane of thread `tid`; false when the thread sits out.
+  __host__ __device__ static constexpr bool locate(int tid, int& warp, int& lane)
+  {
+    const int group = tid % 32 / LOGICAL_WARP_THREADS;
+    warp            = tid / 32 * PER_HARDWARE_WARP + group;
+    lane            = tid % 32 % LOGICAL_WARP_THREADS;
+    return group < PER_HARDWARE_WARP && warp < WARPS;
   }
 };
 } // namespace strata_test

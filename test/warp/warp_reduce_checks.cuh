@@ -59,13 +59,11 @@ struct affine_compose
   }
 };
 
-//! Threads per test block: three hardware warps, each with different data.
+//! Threads per test block unless a test says otherwise: three hardware warps, each with different
+//! data.
 inline constexpr int reduce_block_threads = 96;
 
-template <int LOGICAL_WARP_THREADS>
-using reduce_layout = strata_test::logical_warp_layout<LOGICAL_WARP_THREADS, reduce_block_threads>;
-
-//! The outputs of warp_reduce_kernel, one slot of reduce_block_threads values each.
+//! The outputs of warp_reduce_kernel, one slot of BLOCK_THREADS values each.
 enum reduce_slot : int
 {
   slot_sum,
@@ -75,7 +73,7 @@ enum reduce_slot : int
   reduce_slot_count
 };
 
-//! The outputs of warp_segmented_reduce_kernel, one slot of reduce_block_threads values each.
+//! The outputs of warp_segmented_reduce_kernel, one slot of BLOCK_THREADS values each.
 enum segmented_slot : int
 {
   slot_head_sum,
@@ -89,62 +87,60 @@ enum segmented_slot : int
 //! same TempStorage (with a __syncwarp in between, as reuse requires). Logical warp w has
 //! valid_items[w] valid items; the lanes beyond pass their (random) inputs all the same, which
 //! the partial members must ignore.
-template <int LOGICAL_WARP_THREADS, typename T, typename OpT>
+template <int LOGICAL_WARP_THREADS, int BLOCK_THREADS, typename T, typename OpT>
 __global__ void warp_reduce_kernel(const T* in, const int* valid_items, OpT op, T* out)
 {
-  using layout      = reduce_layout<LOGICAL_WARP_THREADS>;
+  using layout      = logical_warp_layout<LOGICAL_WARP_THREADS, BLOCK_THREADS>;
   using WarpReduceT = strata::WarpReduce<T, LOGICAL_WARP_THREADS>;
   __shared__ typename WarpReduceT::TempStorage temp_storage[layout::WARPS];
 
-  const int tid  = static_cast<int>(threadIdx.x);
-  const int warp = tid / layout::STRIDE;
-  const int lane = tid % layout::STRIDE;
-  if (lane >= LOGICAL_WARP_THREADS)
+  const int tid = static_cast<int>(threadIdx.x);
+  int warp, lane;
+  if (!layout::locate(tid, warp, lane))
   {
-    return; // not part of a logical warp (non-power-of-two sizes only)
+    return; // in no logical warp
   }
   const unsigned int member_mask = strata::WarpMask<LOGICAL_WARP_THREADS>(strata::LaneId() / LOGICAL_WARP_THREADS);
   const T item                   = in[tid];
   const int valid                = valid_items[warp];
   WarpReduceT warp_reduce(temp_storage[warp]);
 
-  out[slot_sum * reduce_block_threads + tid] = warp_reduce.Sum(item);
+  out[slot_sum * BLOCK_THREADS + tid] = warp_reduce.Sum(item);
   __syncwarp(member_mask);
-  out[slot_sum_partial * reduce_block_threads + tid] = warp_reduce.Sum(item, valid);
+  out[slot_sum_partial * BLOCK_THREADS + tid] = warp_reduce.Sum(item, valid);
   __syncwarp(member_mask);
-  out[slot_reduce * reduce_block_threads + tid] = warp_reduce.Reduce(item, op);
+  out[slot_reduce * BLOCK_THREADS + tid] = warp_reduce.Reduce(item, op);
   __syncwarp(member_mask);
-  out[slot_reduce_partial * reduce_block_threads + tid] = warp_reduce.Reduce(item, op, valid);
+  out[slot_reduce_partial * BLOCK_THREADS + tid] = warp_reduce.Reduce(item, op, valid);
 }
 
 //! The four segmented members, called in turn by each logical warp of the block on the same
 //! TempStorage, with the same flags as heads and as tails, passed as different flag types.
-template <int LOGICAL_WARP_THREADS, typename T, typename OpT>
+template <int LOGICAL_WARP_THREADS, int BLOCK_THREADS, typename T, typename OpT>
 __global__ void warp_segmented_reduce_kernel(const T* in, const std::uint8_t* flags, OpT op, T* out)
 {
-  using layout      = reduce_layout<LOGICAL_WARP_THREADS>;
+  using layout      = logical_warp_layout<LOGICAL_WARP_THREADS, BLOCK_THREADS>;
   using WarpReduceT = strata::WarpReduce<T, LOGICAL_WARP_THREADS>;
   __shared__ typename WarpReduceT::TempStorage temp_storage[layout::WARPS];
 
-  const int tid  = static_cast<int>(threadIdx.x);
-  const int warp = tid / layout::STRIDE;
-  const int lane = tid % layout::STRIDE;
-  if (lane >= LOGICAL_WARP_THREADS)
+  const int tid = static_cast<int>(threadIdx.x);
+  int warp, lane;
+  if (!layout::locate(tid, warp, lane))
   {
-    return; // not part of a logical warp (non-power-of-two sizes only)
+    return; // in no logical warp
   }
   const unsigned int member_mask = strata::WarpMask<LOGICAL_WARP_THREADS>(strata::LaneId() / LOGICAL_WARP_THREADS);
   const T item                   = in[tid];
   const std::uint8_t flag        = flags[tid];
   WarpReduceT warp_reduce(temp_storage[warp]);
 
-  out[slot_head_sum * reduce_block_threads + tid] = warp_reduce.HeadSegmentedSum(item, flag);
+  out[slot_head_sum * BLOCK_THREADS + tid] = warp_reduce.HeadSegmentedSum(item, flag);
   __syncwarp(member_mask);
-  out[slot_tail_sum * reduce_block_threads + tid] = warp_reduce.TailSegmentedSum(item, static_cast<int>(flag));
+  out[slot_tail_sum * BLOCK_THREADS + tid] = warp_reduce.TailSegmentedSum(item, static_cast<int>(flag));
   __syncwarp(member_mask);
-  out[slot_head_reduce * reduce_block_threads + tid] = warp_reduce.HeadSegmentedReduce(item, flag != 0, op);
+  out[slot_head_reduce * BLOCK_THREADS + tid] = warp_reduce.HeadSegmentedReduce(item, flag != 0, op);
   __syncwarp(member_mask);
-  out[slot_tail_reduce * reduce_block_threads + tid] = warp_reduce.TailSegmentedReduce(item, flag, op);
+  out[slot_tail_reduce * BLOCK_THREADS + tid] = warp_reduce.TailSegmentedReduce(item, flag, op);
 }
 
 //! The host reference computes floating-point values in double, everything else in T.
@@ -284,13 +280,13 @@ double reduce_tolerance()
 //! Runs Sum and Reduce (whole and partial) over a block of logical warps with different random
 //! data and valid-item counts, and checks the result of lane 0 of every logical warp (the only
 //! one CUB defines) against the host reference; sums use +, reductions `op`.
-template <int LOGICAL_WARP_THREADS, typename T, typename OpT>
+template <int LOGICAL_WARP_THREADS, typename T, int BLOCK_THREADS = reduce_block_threads, typename OpT>
 void check_warp_reduce(OpT op, std::uint64_t salt)
 {
-  using layout    = reduce_layout<LOGICAL_WARP_THREADS>;
-  constexpr int n = reduce_block_threads;
+  using layout    = logical_warp_layout<LOGICAL_WARP_THREADS, BLOCK_THREADS>;
+  constexpr int n = BLOCK_THREADS;
   const auto seed = strata_test::seed(salt * 64 + LOGICAL_WARP_THREADS);
-  INFO("logical warp " << LOGICAL_WARP_THREADS << ", seed " << seed);
+  INFO("logical warp " << LOGICAL_WARP_THREADS << ", block " << BLOCK_THREADS << ", seed " << seed);
   const std::vector<T> in = reduce_inputs<T>(n, seed);
   // Every logical warp its own count: one item, a full warp, and random ones in between.
   std::vector<int> valid_items(layout::WARPS);
@@ -304,7 +300,7 @@ void check_warp_reduce(OpT op, std::uint64_t salt)
   device_buffer<int> d_valid_items(valid_items);
   device_buffer<T> d_out(static_cast<std::size_t>(reduce_slot_count) * n);
   d_out.poison();
-  warp_reduce_kernel<LOGICAL_WARP_THREADS><<<1, n>>>(d_in.data(), d_valid_items.data(), op, d_out.data());
+  warp_reduce_kernel<LOGICAL_WARP_THREADS, BLOCK_THREADS><<<1, n>>>(d_in.data(), d_valid_items.data(), op, d_out.data());
   check_launch();
   const std::vector<T> out = d_out.download();
 
@@ -332,13 +328,13 @@ void check_warp_reduce(OpT op, std::uint64_t salt)
 //! flags (logical warp 0 has no flag, warp 1 every flag, the others random ones), and checks the
 //! result of the first lane of every segment against the host reference; sums use +,
 //! reductions `op`.
-template <int LOGICAL_WARP_THREADS, typename T, typename OpT>
+template <int LOGICAL_WARP_THREADS, typename T, int BLOCK_THREADS = reduce_block_threads, typename OpT>
 void check_warp_segmented_reduce(OpT op, std::uint64_t salt)
 {
-  using layout    = reduce_layout<LOGICAL_WARP_THREADS>;
-  constexpr int n = reduce_block_threads;
+  using layout    = logical_warp_layout<LOGICAL_WARP_THREADS, BLOCK_THREADS>;
+  constexpr int n = BLOCK_THREADS;
   const auto seed = strata_test::seed(salt * 64 + LOGICAL_WARP_THREADS);
-  INFO("logical warp " << LOGICAL_WARP_THREADS << ", seed " << seed);
+  INFO("logical warp " << LOGICAL_WARP_THREADS << ", block " << BLOCK_THREADS << ", seed " << seed);
   const std::vector<T> in = reduce_inputs<T>(n, seed);
   std::vector<std::uint8_t> flags(n, 0);
   generator<int> coin(seed + 1);
@@ -354,7 +350,7 @@ void check_warp_segmented_reduce(OpT op, std::uint64_t salt)
   device_buffer<std::uint8_t> d_flags(flags);
   device_buffer<T> d_out(static_cast<std::size_t>(segmented_slot_count) * n);
   d_out.poison();
-  warp_segmented_reduce_kernel<LOGICAL_WARP_THREADS><<<1, n>>>(d_in.data(), d_flags.data(), op, d_out.data());
+  warp_segmented_reduce_kernel<LOGICAL_WARP_THREADS, BLOCK_THREADS><<<1, n>>>(d_in.data(), d_flags.data(), op, d_out.data());
   check_launch();
   const std::vector<T> out = d_out.download();
 

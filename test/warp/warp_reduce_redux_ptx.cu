@@ -1,7 +1,7 @@
 // Kernels whose WarpReduce calls qualify for the hardware reduction (redux.sync), named redux_*:
-// every operation it has, signed and unsigned, narrow integers widened, partial, and
-// non-power-of-two logical warps; and kernels named tree_* whose calls must keep the shuffle tree
-// (sub-warps, segments). Compiled to PTX only (not linked or run), so that
+// every operation it has, signed and unsigned, narrow integers widened, partial, and logical
+// warps of 17 to 31 lanes (alone in their hardware warp); and kernels named tree_* whose calls
+// must keep the tree (several logical warps per hardware warp, segments). Compiled to PTX only (not linked or run), so that
 // check_warp_reduce_ptx.cmake can check which instructions they use without a GPU.
 #include <strata/warp/warp_reduce.cuh>
 
@@ -35,12 +35,12 @@ extern "C" __global__ void redux_min_u32(const std::uint32_t* in, std::uint32_t*
   out[threadIdx.x] = WarpReduceT(temp_storage).Reduce(in[threadIdx.x], cuda::minimum<std::uint32_t>{});
 }
 
-//! The maximum of 8-bit signed integers over a 7-lane logical warp (redux.sync.max.s32).
+//! The maximum of 8-bit signed integers over a 21-lane logical warp (redux.sync.max.s32).
 extern "C" __global__ void redux_max_s8(const std::int8_t* in, std::int8_t* out)
 {
-  using WarpReduceT = strata::WarpReduce<std::int8_t, 7>;
+  using WarpReduceT = strata::WarpReduce<std::int8_t, 21>;
   __shared__ WarpReduceT::TempStorage temp_storage;
-  if (threadIdx.x < 7)
+  if (threadIdx.x < 21)
   {
     out[threadIdx.x] = WarpReduceT(temp_storage).Reduce(in[threadIdx.x], cuda::maximum<>{});
   }
@@ -77,6 +77,18 @@ extern "C" __global__ void tree_sum_subwarps(const std::int32_t* in, std::int32_
   using WarpReduceT = strata::WarpReduce<std::int32_t, 8>;
   __shared__ WarpReduceT::TempStorage temp_storage[4];
   out[threadIdx.x] = WarpReduceT(temp_storage[threadIdx.x / 8]).Sum(in[threadIdx.x]);
+}
+
+//! A sum over four 7-lane logical warps in one hardware warp: redux.sync would run once per
+//! logical warp, the tree does not.
+extern "C" __global__ void tree_sum_7_lanes(const std::int32_t* in, std::int32_t* out)
+{
+  using WarpReduceT = strata::WarpReduce<std::int32_t, 7>;
+  __shared__ WarpReduceT::TempStorage temp_storage[4];
+  if (threadIdx.x < 28)
+  {
+    out[threadIdx.x] = WarpReduceT(temp_storage[threadIdx.x / 7]).Sum(in[threadIdx.x]);
+  }
 }
 
 //! Segmented sums: redux.sync would run once per segment, the tree does not.

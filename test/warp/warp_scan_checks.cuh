@@ -53,13 +53,11 @@ struct mat2x2_product
   }
 };
 
-//! Threads per test block: three hardware warps, each with different data.
+//! Threads per test block unless a test says otherwise: three hardware warps, each with different
+//! data.
 inline constexpr int scan_block_threads = 96;
 
-template <int LOGICAL_WARP_THREADS>
-using scan_layout = strata_test::logical_warp_layout<LOGICAL_WARP_THREADS, scan_block_threads>;
-
-//! The outputs of the scan kernel: one slot of scan_block_threads values per member output.
+//! The outputs of the scan kernel: one slot of BLOCK_THREADS values per member output.
 enum scan_slot : int
 {
   inclusive_sum,
@@ -82,7 +80,7 @@ enum scan_slot : int
   scan_slot_count
 };
 
-//! The warp aggregates the kernel writes, one slot of scan_block_threads values each.
+//! The warp aggregates the kernel writes, one slot of BLOCK_THREADS values each.
 enum aggregate_slot : int
 {
   aggregate_of_inclusive_sum,
@@ -128,20 +126,19 @@ inline std::string aggregate_slot_name(int slot)
 //! Every member of WarpScan, called in turn by each logical warp of the block on the same
 //! TempStorage (with a __syncwarp in between, as reuse requires). Sums use +, scans `op`; the
 //! initial value and the broadcast's source lane are those of the logical warp.
-template <int LOGICAL_WARP_THREADS, typename T, typename OpT>
+template <int LOGICAL_WARP_THREADS, int BLOCK_THREADS, typename T, typename OpT>
 __global__ void warp_scan_kernel(const T* in, const T* initial_values, const unsigned int* src_lanes, OpT op, T* out,
                                  T* aggregates)
 {
-  using layout    = scan_layout<LOGICAL_WARP_THREADS>;
+  using layout    = logical_warp_layout<LOGICAL_WARP_THREADS, BLOCK_THREADS>;
   using WarpScanT = strata::WarpScan<T, LOGICAL_WARP_THREADS>;
   __shared__ typename WarpScanT::TempStorage temp_storage[layout::WARPS];
 
-  const int tid  = static_cast<int>(threadIdx.x);
-  const int warp = tid / layout::STRIDE;
-  const int lane = tid % layout::STRIDE;
-  if (lane >= LOGICAL_WARP_THREADS)
+  const int tid = static_cast<int>(threadIdx.x);
+  int warp, lane;
+  if (!layout::locate(tid, warp, lane))
   {
-    return; // not part of a logical warp (non-power-of-two sizes only)
+    return; // in no logical warp
   }
   const unsigned int member_mask = strata::WarpMask<LOGICAL_WARP_THREADS>(strata::LaneId() / LOGICAL_WARP_THREADS);
   const T input                  = in[tid];
@@ -154,66 +151,66 @@ __global__ void warp_scan_kernel(const T* in, const T* initial_values, const uns
   T aggregate;
   T exclusive;
   scan.InclusiveSum(item, item);
-  outputs[inclusive_sum * scan_block_threads] = item;
+  outputs[inclusive_sum * BLOCK_THREADS] = item;
   __syncwarp(member_mask);
   scan.InclusiveSum(input, item, aggregate);
-  outputs[inclusive_sum_aggregate * scan_block_threads]            = item;
-  warp_aggregates[aggregate_of_inclusive_sum * scan_block_threads] = aggregate;
+  outputs[inclusive_sum_aggregate * BLOCK_THREADS]            = item;
+  warp_aggregates[aggregate_of_inclusive_sum * BLOCK_THREADS] = aggregate;
   __syncwarp(member_mask);
   item = input;
   scan.ExclusiveSum(item, item);
-  outputs[exclusive_sum * scan_block_threads] = item;
+  outputs[exclusive_sum * BLOCK_THREADS] = item;
   __syncwarp(member_mask);
   scan.ExclusiveSum(input, item, aggregate);
-  outputs[exclusive_sum_aggregate * scan_block_threads]            = item;
-  warp_aggregates[aggregate_of_exclusive_sum * scan_block_threads] = aggregate;
+  outputs[exclusive_sum_aggregate * BLOCK_THREADS]            = item;
+  warp_aggregates[aggregate_of_exclusive_sum * BLOCK_THREADS] = aggregate;
   __syncwarp(member_mask);
 
   item = input;
   scan.InclusiveScan(item, item, op);
-  outputs[inclusive_scan * scan_block_threads] = item;
+  outputs[inclusive_scan * BLOCK_THREADS] = item;
   __syncwarp(member_mask);
   scan.InclusiveScan(input, item, initial_value, op);
-  outputs[inclusive_scan_init * scan_block_threads] = item;
+  outputs[inclusive_scan_init * BLOCK_THREADS] = item;
   __syncwarp(member_mask);
   scan.InclusiveScan(input, item, op, aggregate);
-  outputs[inclusive_scan_aggregate * scan_block_threads]            = item;
-  warp_aggregates[aggregate_of_inclusive_scan * scan_block_threads] = aggregate;
+  outputs[inclusive_scan_aggregate * BLOCK_THREADS]            = item;
+  warp_aggregates[aggregate_of_inclusive_scan * BLOCK_THREADS] = aggregate;
   __syncwarp(member_mask);
   item = input;
   scan.InclusiveScan(item, item, initial_value, op, aggregate);
-  outputs[inclusive_scan_init_aggregate * scan_block_threads]            = item;
-  warp_aggregates[aggregate_of_inclusive_scan_init * scan_block_threads] = aggregate;
+  outputs[inclusive_scan_init_aggregate * BLOCK_THREADS]            = item;
+  warp_aggregates[aggregate_of_inclusive_scan_init * BLOCK_THREADS] = aggregate;
   __syncwarp(member_mask);
 
   item = input;
   scan.ExclusiveScan(item, item, op);
-  outputs[exclusive_scan * scan_block_threads] = item;
+  outputs[exclusive_scan * BLOCK_THREADS] = item;
   __syncwarp(member_mask);
   item = input;
   scan.ExclusiveScan(item, item, initial_value, op);
-  outputs[exclusive_scan_init * scan_block_threads] = item;
+  outputs[exclusive_scan_init * BLOCK_THREADS] = item;
   __syncwarp(member_mask);
   scan.ExclusiveScan(input, item, op, aggregate);
-  outputs[exclusive_scan_aggregate * scan_block_threads]            = item;
-  warp_aggregates[aggregate_of_exclusive_scan * scan_block_threads] = aggregate;
+  outputs[exclusive_scan_aggregate * BLOCK_THREADS]            = item;
+  warp_aggregates[aggregate_of_exclusive_scan * BLOCK_THREADS] = aggregate;
   __syncwarp(member_mask);
   scan.ExclusiveScan(input, item, initial_value, op, aggregate);
-  outputs[exclusive_scan_init_aggregate * scan_block_threads]            = item;
-  warp_aggregates[aggregate_of_exclusive_scan_init * scan_block_threads] = aggregate;
+  outputs[exclusive_scan_init_aggregate * BLOCK_THREADS]            = item;
+  warp_aggregates[aggregate_of_exclusive_scan_init * BLOCK_THREADS] = aggregate;
   __syncwarp(member_mask);
 
   scan.Scan(input, item, exclusive, op);
-  outputs[scan_inclusive * scan_block_threads] = item;
-  outputs[scan_exclusive * scan_block_threads] = exclusive;
+  outputs[scan_inclusive * BLOCK_THREADS] = item;
+  outputs[scan_exclusive * BLOCK_THREADS] = exclusive;
   __syncwarp(member_mask);
   item = input;
   scan.Scan(item, item, exclusive, initial_value, op);
-  outputs[scan_init_inclusive * scan_block_threads] = item;
-  outputs[scan_init_exclusive * scan_block_threads] = exclusive;
+  outputs[scan_init_inclusive * BLOCK_THREADS] = item;
+  outputs[scan_init_exclusive * BLOCK_THREADS] = exclusive;
   __syncwarp(member_mask);
 
-  outputs[broadcast * scan_block_threads] = scan.Broadcast(input, src_lanes[warp]);
+  outputs[broadcast * BLOCK_THREADS] = scan.Broadcast(input, src_lanes[warp]);
 }
 
 //! The host reference computes floating-point values in double, everything else in T.
@@ -341,15 +338,15 @@ double sum_tolerance()
 //! checks each output that CUB defines (exclusive scans without an initial value leave lane 0
 //! undefined) against the host reference; sums use +, scans `op`. Floating-point results of +
 //! are compared within sum_tolerance<T>(), everything else exactly.
-template <int LOGICAL_WARP_THREADS, typename T, typename OpT>
+template <int LOGICAL_WARP_THREADS, typename T, int BLOCK_THREADS = scan_block_threads, typename OpT>
 void check_warp_scan(OpT op, std::uint64_t salt)
 {
-  using layout    = scan_layout<LOGICAL_WARP_THREADS>;
-  constexpr int n = scan_block_threads;
+  using layout    = logical_warp_layout<LOGICAL_WARP_THREADS, BLOCK_THREADS>;
+  constexpr int n = BLOCK_THREADS;
   // Element `t` of output slot `slot` (as the kernel writes them).
   const auto at   = [](int slot, int t) { return static_cast<std::size_t>(slot) * n + static_cast<std::size_t>(t); };
   const auto seed = strata_test::seed(salt * 64 + LOGICAL_WARP_THREADS);
-  INFO("logical warp " << LOGICAL_WARP_THREADS << ", seed " << seed);
+  INFO("logical warp " << LOGICAL_WARP_THREADS << ", block " << BLOCK_THREADS << ", seed " << seed);
   const std::vector<T> in             = scan_inputs<T>(n, seed);
   const std::vector<T> initial_values = scan_inputs<T>(layout::WARPS, seed + 1);
   std::vector<unsigned int> src_lanes(layout::WARPS);
@@ -413,7 +410,7 @@ void check_warp_scan(OpT op, std::uint64_t salt)
   device_buffer<T> d_aggregates(expected_aggregates.size());
   d_out.poison();
   d_aggregates.poison();
-  warp_scan_kernel<LOGICAL_WARP_THREADS>
+  warp_scan_kernel<LOGICAL_WARP_THREADS, BLOCK_THREADS>
       <<<1, n>>>(d_in.data(), d_initial_values.data(), d_src_lanes.data(), op, d_out.data(), d_aggregates.data());
   check_launch();
   const std::vector<T> out        = d_out.download();

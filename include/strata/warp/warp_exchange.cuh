@@ -25,10 +25,10 @@ enum WarpExchangeAlgorithm
 //! ITEMS_PER_THREAD per lane, between the blocked arrangement (lane l holds tile positions
 //! l * ITEMS_PER_THREAD + i) and the striped one (lane l holds positions i * LOGICAL_WARP_THREADS + l).
 //!
-//! - Power-of-two LOGICAL_WARP_THREADS tile the hardware warp: every aligned group of lanes is a
-//!   logical warp of its own, with its own TempStorage.
-//! - Other sizes (WARP_EXCHANGE_SMEM only; CUB allows powers of two alone) form one logical warp
-//!   per hardware warp, in its lanes 0 .. LOGICAL_WARP_THREADS - 1; the other lanes must not call.
+//! - Every group of LOGICAL_WARP_THREADS consecutive lanes from lane 0 of a hardware warp is a
+//!   logical warp of its own, with its own TempStorage. Sizes that do not divide 32 (which CUB
+//!   documents for powers of two alone) take WARP_EXCHANGE_SMEM; the lanes past the last whole
+//!   group must not call.
 //!
 //! Every lane of the logical warp must call the same member. Output arrays may alias the inputs.
 //! A member leaves the TempStorage in use: before the logical warp uses it again (another member,

@@ -34,10 +34,9 @@ enum WarpLoadAlgorithm
 //! Loads a tile of ITEMS_PER_THREAD * LOGICAL_WARP_THREADS items into the lanes of a logical
 //! warp, with one of the WarpLoadAlgorithm arrangements and access patterns.
 //!
-//! - Power-of-two LOGICAL_WARP_THREADS tile the hardware warp: every aligned group of lanes is a
-//!   logical warp of its own, loading its own tile.
-//! - Other sizes (CUB allows powers of two alone) form one logical warp per hardware warp, in its
-//!   lanes 0 .. LOGICAL_WARP_THREADS - 1; the other lanes must not call.
+//! - Every group of LOGICAL_WARP_THREADS consecutive lanes from lane 0 of a hardware warp is a
+//!   logical warp of its own, loading its own tile (sizes that do not divide 32 too, which CUB
+//!   documents for powers of two alone; the lanes past the last whole group must not call).
 //!
 //! Only WARP_LOAD_TRANSPOSE uses its TempStorage (one per logical warp) and needs every lane of
 //! the logical warp to call; before the storage is used again, the lanes must `__syncwarp()`.
@@ -78,14 +77,14 @@ public:
   //! A load that uses a private `__shared__` TempStorage, one per thread block.
   STRATA_DEVICE STRATA_FORCEINLINE WarpLoad()
       : temp_storage(PrivateStorage())
-      , linear_tid(LaneRank())
+      , linear_tid(static_cast<int>(detail::LogicalLaneId<LOGICAL_WARP_THREADS>()))
   {
   }
 
   //! A load that uses `temp_storage` (one per logical warp).
   STRATA_DEVICE STRATA_FORCEINLINE WarpLoad(TempStorage& temp_storage)
       : temp_storage(temp_storage.Alias())
-      , linear_tid(LaneRank())
+      , linear_tid(static_cast<int>(detail::LogicalLaneId<LOGICAL_WARP_THREADS>()))
   {
   }
 
@@ -160,12 +159,6 @@ public:
   }
 
 private:
-  //! The calling lane's rank in its logical warp (see the class comment for the layout).
-  STRATA_DEVICE STRATA_FORCEINLINE static int LaneRank()
-  {
-    return static_cast<int>(PowerOfTwo<LOGICAL_WARP_THREADS>::VALUE ? LaneId() % LOGICAL_WARP_THREADS : LaneId());
-  }
-
   STRATA_DEVICE STRATA_FORCEINLINE static InternalTempStorage& PrivateStorage()
   {
     __shared__ TempStorage private_storage;

@@ -40,9 +40,9 @@ public:
   WarpMergeSort() = delete;
 
   //! Uses the caller's `temp_storage` (one per logical warp).
-  STRATA_DEVICE STRATA_FORCEINLINE explicit WarpMergeSort(typename BlockMergeSortStrategyT::TempStorage& temp_storage)
-      : BlockMergeSortStrategyT(temp_storage, LaneId() % LOGICAL_WARP_THREADS)
-      , member_mask(WarpMask<LOGICAL_WARP_THREADS>(LaneId() / LOGICAL_WARP_THREADS))
+  STRATA_DEVICE STRATA_FORCEINLINE WarpMergeSort(typename BlockMergeSortStrategyT::TempStorage& temp_storage)
+      : BlockMergeSortStrategyT(temp_storage, detail::LogicalLaneId<LOGICAL_WARP_THREADS>())
+      , member_mask(detail::LogicalWarpMask<LOGICAL_WARP_THREADS>())
   {
   }
 

@@ -35,17 +35,15 @@ STRATA_DEVICE STRATA_FORCEINLINE int SegmentLanesAfter(bool flag, unsigned int m
 //! lanes is kept). The result is valid in lane 0 of the logical warp (for segmented reductions,
 //! in the first lane of each segment); other lanes get unspecified values.
 //!
-//! - Power-of-two sizes tile the hardware warp: every aligned group of LOGICAL_WARP_THREADS
-//!   lanes is a logical warp of its own and reduces independently, with shuffles (no shared
-//!   memory).
-//! - Other sizes (as in CUB) form one logical warp per hardware warp, in its lanes
-//!   0 .. LOGICAL_WARP_THREADS - 1 (the other lanes must not call), and reduce through shared
-//!   memory.
+//! - Every group of LOGICAL_WARP_THREADS consecutive lanes from lane 0 of a hardware warp is a
+//!   logical warp of its own and reduces independently: with shuffles (no shared memory) for
+//!   power-of-two sizes, through shared memory for other sizes, whose lanes past the last whole
+//!   group (lanes 28 .. 31 for 7-lane warps) must not call.
 //! - On sm_80 and later, Sum and Reduce over integers of up to 32 bits under sums,
 //!   cuda::minimum, cuda::maximum and the bitwise operators (transparent or of T) take one
-//!   hardware instruction (redux.sync) when the logical warp is alone in its hardware warp (32
-//!   lanes, or a size that is not a power of two). redux.sync yields one result per warp each time
-//!   it runs, so sub-warps and segments, which would run it once each, keep the shuffle tree.
+//!   hardware instruction (redux.sync) when the logical warp is alone in its hardware warp (17 to
+//!   32 lanes). redux.sync yields one result per warp each time it runs, so several logical warps
+//!   per hardware warp, and segments, which would run it once each, keep the tree.
 //!
 //! Every lane of a logical warp must call the same member with the same `valid_items`. Each
 //! logical warp needs its own TempStorage; to reuse it for another call, the lanes must
@@ -170,8 +168,7 @@ private:
   //! The redux.sync operation that Sum and Reduce with ReductionOpT take on sm_80+, or NONE (see
   //! the class comment).
   template <typename ReductionOpT>
-  static constexpr detail::WarpRedux REDUX = (LOGICAL_WARP_THREADS == detail::warp_threads
-                                              || !PowerOfTwo<LOGICAL_WARP_THREADS>::VALUE)
+  static constexpr detail::WarpRedux REDUX = 2 * LOGICAL_WARP_THREADS > detail::warp_threads
                                                  ? detail::warp_redux_v<T, ReductionOpT>
                                                  : detail::WarpRedux::NONE;
 

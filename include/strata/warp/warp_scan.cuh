@@ -38,10 +38,10 @@ STRATA_DEVICE STRATA_FORCEINLINE T WrappingDifference(T a, T b)
 //! lane holding one item; works with any associative operator, commutative or not (the order of
 //! the lanes is kept).
 //!
-//! - Power-of-two sizes tile the hardware warp: every aligned group of LOGICAL_WARP_THREADS
-//!   lanes is a logical warp of its own and scans independently, with shuffles (no shared memory).
-//! - Other sizes (as in CUB) form one logical warp per hardware warp, in its lanes
-//!   0 .. LOGICAL_WARP_THREADS - 1 (the other lanes must not call), and scan through shared memory.
+//! Every group of LOGICAL_WARP_THREADS consecutive lanes from lane 0 of a hardware warp is a
+//! logical warp of its own and scans independently: with shuffles (no shared memory) for
+//! power-of-two sizes, through shared memory for other sizes, whose lanes past the last whole
+//! group (lanes 28 .. 31 for 7-lane warps) must not call.
 //!
 //! Every lane of a logical warp must call the same member with the same uniform arguments
 //! (`initial_value`, `src_lane`). Each logical warp needs its own TempStorage; to reuse it for

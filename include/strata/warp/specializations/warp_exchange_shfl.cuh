@@ -74,8 +74,8 @@ public:
   using TempStorage = NullType;
 
   STRATA_DEVICE STRATA_FORCEINLINE explicit WarpExchangeShfl(TempStorage&)
-      : lane_id(LaneId() % LOGICAL_WARP_THREADS)
-      , member_mask(WarpMask<LOGICAL_WARP_THREADS>(LaneId() / LOGICAL_WARP_THREADS))
+      : lane_id(LogicalLaneId<LOGICAL_WARP_THREADS>())
+      , member_mask(LogicalWarpMask<LOGICAL_WARP_THREADS>())
   {
   }
 

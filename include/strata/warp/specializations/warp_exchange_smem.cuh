@@ -14,9 +14,8 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 //! Rearranges a tile of ITEMS_PER_THREAD * LOGICAL_WARP_THREADS items of InputT across a logical
-//! warp through a shared-memory copy of the tile. Power-of-two sizes tile the hardware warp (every
-//! aligned group of lanes is a logical warp of its own); other sizes are lanes
-//! 0 .. LOGICAL_WARP_THREADS - 1 of a hardware warp, and the other lanes must not call.
+//! warp through a shared-memory copy of the tile. Every group of LOGICAL_WARP_THREADS consecutive
+//! lanes from lane 0 of a hardware warp is a logical warp of its own (see WarpMask).
 template <typename InputT, int ITEMS_PER_THREAD, int LOGICAL_WARP_THREADS>
 class WarpExchangeSmem
 {
@@ -25,7 +24,6 @@ class WarpExchangeSmem
   static_assert(ITEMS_PER_THREAD >= 1, "WarpExchange needs ITEMS_PER_THREAD >= 1");
 
   static constexpr int TILE_ITEMS = ITEMS_PER_THREAD * LOGICAL_WARP_THREADS;
-  static constexpr bool POW2_WARP = PowerOfTwo<LOGICAL_WARP_THREADS>::VALUE;
 
   // In the blocked arrangement neighbouring lanes are ITEMS_PER_THREAD items apart. For items of
   // 4, 8 or 16 bytes a power-of-two stride sends up to that many lanes of one access to the same
@@ -58,8 +56,8 @@ public:
 
   STRATA_DEVICE STRATA_FORCEINLINE explicit WarpExchangeSmem(TempStorage& temp_storage)
       : shared_items(temp_storage.Alias().items)
-      , lane_id(POW2_WARP ? LaneId() % LOGICAL_WARP_THREADS : LaneId())
-      , member_mask(WarpMask<LOGICAL_WARP_THREADS>(POW2_WARP ? LaneId() / LOGICAL_WARP_THREADS : 0))
+      , lane_id(LogicalLaneId<LOGICAL_WARP_THREADS>())
+      , member_mask(LogicalWarpMask<LOGICAL_WARP_THREADS>())
   {
   }
 

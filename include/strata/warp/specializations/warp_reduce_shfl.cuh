@@ -36,8 +36,8 @@ struct WarpReduceShfl
   unsigned int member_mask; //!< the lanes of the calling logical warp in the hardware warp
 
   STRATA_DEVICE STRATA_FORCEINLINE explicit WarpReduceShfl(TempStorage&)
-      : lane_id(static_cast<int>(LaneId() % LOGICAL_WARP_THREADS))
-      , member_mask(WarpMask<LOGICAL_WARP_THREADS>(LaneId() / LOGICAL_WARP_THREADS))
+      : lane_id(static_cast<int>(LogicalLaneId<LOGICAL_WARP_THREADS>()))
+      , member_mask(LogicalWarpMask<LOGICAL_WARP_THREADS>())
   {
   }
 

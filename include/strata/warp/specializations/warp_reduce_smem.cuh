@@ -12,10 +12,9 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 //! The reduction tree of WarpReduceShfl (lane i combines with lane i + 2^k in step k, up to its
-//! `last_lane`), exchanging through shared memory with `__syncwarp` over the logical warp. A size
-//! that is not a power of two does not tile the hardware warp: as in CUB, its logical warp is
-//! lanes 0 .. LOGICAL_WARP_THREADS - 1 of a hardware warp, and the other lanes must not call.
-//! (Power-of-two sizes work too, on every aligned group of lanes.)
+//! `last_lane`), exchanging through shared memory with `__syncwarp` over the logical warp. Every
+//! group of LOGICAL_WARP_THREADS consecutive lanes from lane 0 of a hardware warp is a logical
+//! warp of its own, with its own TempStorage (see WarpMask).
 template <typename T, int LOGICAL_WARP_THREADS>
 struct WarpReduceSmem
 {
@@ -36,8 +35,8 @@ struct WarpReduceSmem
 
   STRATA_DEVICE STRATA_FORCEINLINE explicit WarpReduceSmem(TempStorage& temp_storage)
       : temp_storage(temp_storage)
-      , lane_id(static_cast<int>(PowerOfTwo<LOGICAL_WARP_THREADS>::VALUE ? LaneId() % LOGICAL_WARP_THREADS : LaneId()))
-      , member_mask(WarpMask<LOGICAL_WARP_THREADS>(LaneId() / LOGICAL_WARP_THREADS))
+      , lane_id(static_cast<int>(LogicalLaneId<LOGICAL_WARP_THREADS>()))
+      , member_mask(LogicalWarpMask<LOGICAL_WARP_THREADS>())
   {
   }
 

@@ -49,8 +49,8 @@ struct WarpScanShfl
   unsigned int member_mask; //!< the lanes of the calling logical warp in the hardware warp
 
   STRATA_DEVICE STRATA_FORCEINLINE explicit WarpScanShfl(TempStorage&)
-      : lane_id(LaneId() % LOGICAL_WARP_THREADS)
-      , member_mask(WarpMask<LOGICAL_WARP_THREADS>(LaneId() / LOGICAL_WARP_THREADS))
+      : lane_id(LogicalLaneId<LOGICAL_WARP_THREADS>())
+      , member_mask(LogicalWarpMask<LOGICAL_WARP_THREADS>())
   {
   }
 

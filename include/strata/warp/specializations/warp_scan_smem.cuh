@@ -11,10 +11,9 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 //! Prefix scans of one value per lane over a logical warp of LOGICAL_WARP_THREADS lanes through
-//! shared memory, with `__syncwarp` over the logical warp's lanes. A size that is not a power of
-//! two does not tile the hardware warp: as in CUB, its logical warp is lanes
-//! 0 .. LOGICAL_WARP_THREADS - 1 of a hardware warp, and the other lanes must not call. (For
-//! power-of-two sizes it also works on every aligned group of lanes, like WarpScanShfl.)
+//! shared memory, with `__syncwarp` over the logical warp's lanes. Every group of
+//! LOGICAL_WARP_THREADS consecutive lanes from lane 0 of a hardware warp is a logical warp of its
+//! own, with its own TempStorage (see WarpMask).
 //!
 //! Same interface as WarpScanShfl: InclusiveScan, and Share.
 template <typename T, int LOGICAL_WARP_THREADS>
@@ -56,9 +55,8 @@ struct WarpScanSmem
 
   STRATA_DEVICE STRATA_FORCEINLINE explicit WarpScanSmem(TempStorage& temp_storage)
       : temp_storage(temp_storage)
-      // A non-power-of-two logical warp is lanes 0 .. L-1 of its hardware warp: no modulo needed.
-      , lane_id(PowerOfTwo<LOGICAL_WARP_THREADS>::VALUE ? LaneId() % LOGICAL_WARP_THREADS : LaneId())
-      , member_mask(WarpMask<LOGICAL_WARP_THREADS>(LaneId() / LOGICAL_WARP_THREADS))
+      , lane_id(LogicalLaneId<LOGICAL_WARP_THREADS>())
+      , member_mask(LogicalWarpMask<LOGICAL_WARP_THREADS>())
       , next_buffer(0)
   {
   }
