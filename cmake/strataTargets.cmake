@@ -7,9 +7,20 @@ function(strata_target_warnings target)
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Werror --Werror=all-warnings>)
 endfunction()
 
-# A manifest of every test program with its label, read by scripts/gpu-check to pick the
-# compute-sanitizer tools per program (racecheck and synccheck for warp and block tests).
+# A manifest of every test and example program, one line each: "<label> <tools> <path>", read by
+# scripts/gpu-check. <tools> are the compute-sanitizer tools to run on the program, comma-separated,
+# from the target property STRATA_SANITIZERS: memcheck, racecheck and synccheck by default; a
+# program whose kernels use neither shared memory nor barriers is set to memcheck alone in its
+# CMakeLists.txt (racecheck and synccheck would have nothing to check there).
 set_property(GLOBAL PROPERTY STRATA_TEST_MANIFEST "")
+set(STRATA_DEFAULT_SANITIZERS memcheck racecheck synccheck)
+
+# Appends <target> to the manifest under <label>.
+function(strata_manifest_add target label)
+  set_target_properties(${target} PROPERTIES STRATA_SANITIZERS "${STRATA_DEFAULT_SANITIZERS}")
+  set_property(GLOBAL APPEND PROPERTY STRATA_TEST_MANIFEST
+    "${label} $<JOIN:$<TARGET_PROPERTY:${target},STRATA_SANITIZERS>,$<COMMA>> $<TARGET_FILE:${target}>")
+endfunction()
 
 # strata_add_test(<name> LABEL <label> SOURCES <files...>)
 # One Catch2 program per test file; CTest treats Catch2's exit code 4 (every case skipped,
@@ -22,7 +33,7 @@ function(strata_add_test name)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/test")
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 4 LABELS "${arg_LABEL}")
-  set_property(GLOBAL APPEND PROPERTY STRATA_TEST_MANIFEST "${arg_LABEL} $<TARGET_FILE:${name}>")
+  strata_manifest_add(${name} ${arg_LABEL})
 endfunction()
 
 # strata_add_tests(LABEL <label> <test_x.cu>...): one test program per file, named after it.
@@ -34,7 +45,13 @@ function(strata_add_tests)
   endforeach()
 endfunction()
 
+# Writes the manifest to <build>/strata-tests.txt once the top-level directory is configured,
+# so that it holds the examples too (added after the tests).
 function(strata_write_test_manifest)
+  cmake_language(DEFER DIRECTORY "${PROJECT_SOURCE_DIR}" CALL strata_write_test_manifest_now)
+endfunction()
+
+function(strata_write_test_manifest_now)
   get_property(lines GLOBAL PROPERTY STRATA_TEST_MANIFEST)
   list(JOIN lines "\n" content)
   file(GENERATE OUTPUT "${PROJECT_BINARY_DIR}/strata-tests.txt" CONTENT "${content}\n")
@@ -49,6 +66,7 @@ function(strata_add_example name source)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/examples")
   add_test(NAME example.${name} COMMAND ${name})
   set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 LABELS example)
+  strata_manifest_add(${name} example)
 endfunction()
 
 # strata_add_benchmark(<name> SOURCES <files...>): Google Benchmark programs that run

@@ -7,6 +7,7 @@
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_macro.cuh>
+#include <strata/util_math.cuh>
 #include <strata/util_namespace.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_temporary_storage.cuh>
@@ -44,6 +45,7 @@
 #include <strata/block/block_reduce.cuh>
 #include <strata/block/block_run_length_decode.cuh>
 #include <strata/block/block_scan.cuh>
+#include <strata/block/block_scan_running_prefix_op.cuh>
 #include <strata/block/block_shuffle.cuh>
 #include <strata/block/block_store.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>

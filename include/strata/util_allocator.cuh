@@ -2,7 +2,10 @@
 // with geometric size bins, per-stream reuse and per-device cache limits.
 #pragma once
 
-#include <strata/config.cuh>
+#include <strata/version.cuh>
+#include <strata/util_macro.cuh>
+#include <strata/util_namespace.cuh>
+#include <strata/util_arch.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 
@@ -185,7 +188,7 @@ private:
       return false;
     }
     // An event that cannot be queried gives no guarantee about the block: leave it cached.
-    return StrataDebug(status) == cudaSuccess;
+    return STRATA_DETAIL_REPORT(status) == cudaSuccess;
   }
 
   std::multimap<unsigned int, AllocatorBlock> cached_;
@@ -328,12 +331,12 @@ struct CachingDeviceAllocator
   {
     if (d_ptr == nullptr)
     {
-      return StrataDebug(cudaErrorInvalidValue);
+      return STRATA_DETAIL_REPORT(cudaErrorInvalidValue);
     }
     *d_ptr = nullptr;
     if (bin_growth < 2)
     {
-      return StrataDebug(cudaErrorInvalidValue);
+      return STRATA_DETAIL_REPORT(cudaErrorInvalidValue);
     }
     cudaError_t error = ResolveDevice(device);
     if (error != cudaSuccess)
@@ -359,7 +362,7 @@ struct CachingDeviceAllocator
     detail::SwitchDevice guard(device);
     if (guard.error() != cudaSuccess)
     {
-      return StrataDebug(guard.error());
+      return STRATA_DETAIL_REPORT(guard.error());
     }
     block.bytes  = request.bytes;
     block.bin    = request.bin;
@@ -378,14 +381,14 @@ struct CachingDeviceAllocator
         error = cudaMalloc(&block.d_ptr, block.bytes);
       }
     }
-    if (StrataDebug(error) != cudaSuccess)
+    if (STRATA_DETAIL_REPORT(error) != cudaSuccess)
     {
       return error;
     }
-    error = StrataDebug(cudaEventCreateWithFlags(&block.ready_event, cudaEventDisableTiming));
+    error = STRATA_DETAIL_REPORT(cudaEventCreateWithFlags(&block.ready_event, cudaEventDisableTiming));
     if (error != cudaSuccess)
     {
-      static_cast<void>(StrataDebug(cudaFree(block.d_ptr)));
+      static_cast<void>(STRATA_DETAIL_REPORT(cudaFree(block.d_ptr)));
       return error;
     }
 
@@ -425,18 +428,18 @@ struct CachingDeviceAllocator
       const auto cache = device_caches_.find(device);
       if (cache == device_caches_.end() || !cache->second.TakeLive(d_ptr, cached_bytes[device], block))
       {
-        return StrataDebug(cudaErrorInvalidValue);
+        return STRATA_DETAIL_REPORT(cudaErrorInvalidValue);
       }
     }
 
     // Stream 0 names the current device's default stream: the block's device must be current.
     detail::SwitchDevice guard(device);
-    error = StrataDebug(guard.error());
+    error = STRATA_DETAIL_REPORT(guard.error());
     if (error == cudaSuccess && block.bin != INVALID_BIN)
     {
       // Recorded before the block enters the cache, so that no other thread can see the block
       // with an event that predates this free.
-      error = StrataDebug(cudaEventRecord(block.ready_event, block.stream));
+      error = STRATA_DETAIL_REPORT(cudaEventRecord(block.ready_event, block.stream));
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -472,7 +475,7 @@ struct CachingDeviceAllocator
         continue;
       }
       detail::SwitchDevice guard(entry.first);
-      cudaError_t error = StrataDebug(guard.error());
+      cudaError_t error = STRATA_DETAIL_REPORT(guard.error());
       if (error == cudaSuccess)
       {
         error = ReleaseCachedBlocks(entry.first);
@@ -491,17 +494,17 @@ private:
   {
     if (device == INVALID_DEVICE_ORDINAL)
     {
-      return StrataDebug(cudaGetDevice(&device));
+      return STRATA_DETAIL_REPORT(cudaGetDevice(&device));
     }
-    return device < 0 ? StrataDebug(cudaErrorInvalidDevice) : cudaSuccess;
+    return device < 0 ? STRATA_DETAIL_REPORT(cudaErrorInvalidDevice) : cudaSuccess;
   }
 
   //! Gives the block's memory and event back to the runtime. cudaFree waits for all work on the
   //! device, so work still using the block finishes first.
   STRATA_HOST static cudaError_t ReleaseBlock(const detail::AllocatorBlock& block)
   {
-    const cudaError_t free_error  = StrataDebug(cudaFree(block.d_ptr));
-    const cudaError_t event_error = StrataDebug(cudaEventDestroy(block.ready_event));
+    const cudaError_t free_error  = STRATA_DETAIL_REPORT(cudaFree(block.d_ptr));
+    const cudaError_t event_error = STRATA_DETAIL_REPORT(cudaEventDestroy(block.ready_event));
     return free_error != cudaSuccess ? free_error : event_error;
   }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <strata/util_macro.cuh>
+#include <strata/util_math.cuh>
 #include <strata/util_namespace.cuh>
 
 //! The architecture of the current compilation pass (e.g. 900), 0 in host code.
@@ -17,15 +18,38 @@
 #endif
 static_assert(STRATA_MAX_DEVICES > 0, "STRATA_MAX_DEVICES must be positive");
 
+// The architecture constants under CUB's macro names: every architecture strata supports has the
+// same values, so the function-like forms ignore their argument (CUB passes an architecture).
+
+//! log2 of the threads of a hardware warp, and the threads of a hardware warp.
+#define STRATA_LOG_WARP_THREADS(unused) (5)
+#define STRATA_WARP_THREADS(unused) (1 << STRATA_LOG_WARP_THREADS(0))
+#define STRATA_PTX_WARP_THREADS STRATA_WARP_THREADS(0)
+#define STRATA_PTX_LOG_WARP_THREADS STRATA_LOG_WARP_THREADS(0)
+
+//! log2 of the shared-memory banks (4 bytes wide), and the banks.
+#define STRATA_LOG_SMEM_BANKS(unused) (5)
+#define STRATA_SMEM_BANKS(unused) (1 << STRATA_LOG_SMEM_BANKS(0))
+#define STRATA_PTX_LOG_SMEM_BANKS STRATA_LOG_SMEM_BANKS(0)
+#define STRATA_PTX_SMEM_BANKS STRATA_SMEM_BANKS(0)
+
+//! Blocks per SM that a grid of "enough" blocks oversubscribes by.
+#define STRATA_SUBSCRIPTION_FACTOR(unused) (5)
+#define STRATA_PTX_SUBSCRIPTION_FACTOR STRATA_SUBSCRIPTION_FACTOR(0)
+
+//! Bank-conflict degree above which a shared layout prefers padding.
+#define STRATA_PREFER_CONFLICT_OVER_PADDING(unused) (1)
+#define STRATA_PTX_PREFER_CONFLICT_OVER_PADDING STRATA_PREFER_CONFLICT_OVER_PADDING(0)
+
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 //! Threads of a hardware warp on every architecture strata supports.
-inline constexpr int warp_threads      = 32;
-inline constexpr int log2_warp_threads = 5;
+inline constexpr int warp_threads      = STRATA_PTX_WARP_THREADS;
+inline constexpr int log2_warp_threads = STRATA_PTX_LOG_WARP_THREADS;
 //! Shared-memory banks (4 bytes wide) on every architecture strata supports.
-inline constexpr int smem_banks      = 32;
-inline constexpr int log2_smem_banks = 5;
+inline constexpr int smem_banks      = STRATA_PTX_SMEM_BANKS;
+inline constexpr int log2_smem_banks = STRATA_PTX_LOG_SMEM_BANKS;
 //! Largest CUDA block.
 inline constexpr int max_block_threads = 1024;
 } // namespace detail
@@ -54,9 +78,7 @@ inline constexpr int tile_fitting_block_threads = ConstexprMax(
 template <int NOMINAL_4B_BLOCK_THREADS, int NOMINAL_4B_ITEMS_PER_THREAD, typename T>
 struct RegBoundScaling
 {
-  static constexpr int ITEMS_PER_THREAD =
-      detail::ConstexprMax(1, detail::ConstexprMin(NOMINAL_4B_ITEMS_PER_THREAD,
-                                                   NOMINAL_4B_ITEMS_PER_THREAD * 4 / static_cast<int>(sizeof(T))));
+  static constexpr int ITEMS_PER_THREAD = Nominal4BItemsToItems<T>(NOMINAL_4B_ITEMS_PER_THREAD);
   static constexpr int BLOCK_THREADS =
       detail::tile_fitting_block_threads<NOMINAL_4B_BLOCK_THREADS, ITEMS_PER_THREAD, T>;
 };

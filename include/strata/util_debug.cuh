@@ -1,21 +1,58 @@
-// strata/util_debug.cuh: error reporting (StrataDebug, StrataDebugExit) and debug synchronization.
+// strata/util_debug.cuh: error reporting (STRATA_DEBUG, STRATA_DEBUG_EXIT), launch logging
+// (STRATA_LOG) and debug synchronization. A host compiler may read it.
 //
-// Define STRATA_STDERR before including strata to have every failing StrataDebug(...) print
-// the error with its file and line (to stderr on the host, with printf on the device).
-// Define STRATA_DEBUG_SYNC to synchronize the stream and check for errors after every kernel
-// launch a device algorithm makes (slow; for finding the launch that fails).
+// Switches a program may define before including strata:
+// - STRATA_STDERR: every failing STRATA_DEBUG(...) prints the error with its file and line (to
+//   stderr on the host, with printf on the device). DEBUG or _DEBUG turn it on, as in CUB.
+// - STRATA_DEBUG_SYNC: after every kernel launch a device algorithm makes, synchronize the stream
+//   and check for errors (slow; for finding the launch that fails). Implies STRATA_DEBUG_LOG.
+// - STRATA_DEBUG_LOG: print every kernel launch of a device algorithm and its outcome.
+// - STRATA_DEBUG_ALL: both STRATA_DEBUG_LOG and STRATA_DEBUG_SYNC.
 #pragma once
 
-#include <strata/config.cuh>
+#include <strata/version.cuh>
+#include <strata/util_macro.cuh>
+#include <strata/util_namespace.cuh>
+#include <strata/util_arch.cuh>
+
+#include <nv/target>
 
 #include <cstdio>
 #include <cstdlib>
 
+#if defined(STRATA_DEBUG_ALL)
+#  if !defined(STRATA_DEBUG_LOG)
+#    define STRATA_DEBUG_LOG
+#  endif
+#  if !defined(STRATA_DEBUG_SYNC)
+#    define STRATA_DEBUG_SYNC
+#  endif
+#endif
+#if defined(STRATA_DEBUG_SYNC) && !defined(STRATA_DEBUG_LOG)
+#  define STRATA_DEBUG_LOG
+#endif
+#if (defined(DEBUG) || defined(_DEBUG)) && !defined(STRATA_STDERR)
+#  define STRATA_STDERR
+#endif
+
+//! printf(format, ...) on the host; on the device prefixed with the calling block and thread
+//! (CUB's _CubLog). At least one argument must follow the format.
+#define STRATA_LOG(format, ...)                                                                                        \
+  do                                                                                                                   \
+  {                                                                                                                    \
+    NV_IF_TARGET(NV_IS_HOST, (std::printf(format, __VA_ARGS__);),                                                      \
+                 (printf("[block (%u,%u,%u), thread (%u,%u,%u)]: " format, blockIdx.x, blockIdx.y, blockIdx.z,         \
+                         threadIdx.x, threadIdx.y, threadIdx.z, __VA_ARGS__);));                                       \
+  } while (false)
+
 STRATA_NAMESPACE_BEGIN
 
+namespace detail
+{
 //! Returns `error` unchanged; if it is not cudaSuccess, clears the runtime's last (non-sticky)
 //! error on the host and, when STRATA_STDERR is defined, prints it with `filename` and `line`.
-STRATA_HOST_DEVICE inline cudaError_t Debug(cudaError_t error, const char* filename, int line)
+//! strata's own host code reports its errors through it: an unrelated pending error stays pending.
+STRATA_HOST_DEVICE inline cudaError_t ReportError(cudaError_t error, const char* filename, int line)
 {
   if (error != cudaSuccess)
   {
@@ -29,29 +66,49 @@ STRATA_HOST_DEVICE inline cudaError_t Debug(cudaError_t error, const char* filen
          std::fflush(stderr);),
         (printf("strata: CUDA error %d at %s:%d [block (%u,%u,%u), thread (%u,%u,%u)]\n", static_cast<int>(error),
                 filename, line, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);));
-#else
-    static_cast<void>(filename);
-    static_cast<void>(line);
 #endif
   }
+  static_cast<void>(filename);
+  static_cast<void>(line);
   return error;
+}
+} // namespace detail
+
+//! Returns `error`, or, when that is cudaSuccess, the runtime's pending error, which it clears
+//! (cudaGetLastError(): on the host, and on the device with relocatable device code). A result
+//! other than cudaSuccess is printed with `filename` and `line` when STRATA_STDERR is defined.
+STRATA_HOST_DEVICE inline cudaError_t Debug(cudaError_t error, const char* filename, int line)
+{
+#if defined(STRATA_RDC_ENABLED)
+  const cudaError_t last_error = cudaGetLastError();
+#else
+  cudaError_t last_error = cudaSuccess;
+  NV_IF_TARGET(NV_IS_HOST, (last_error = cudaGetLastError();));
+#endif
+  return detail::ReportError(error != cudaSuccess ? error : last_error, filename, line);
 }
 
 namespace detail
 {
 //! After a kernel launch: with STRATA_DEBUG_SYNC, waits for `stream` and returns the first error
-//! (the launch's own, then the kernel's); otherwise returns cudaSuccess without waiting.
+//! (the launch's own, then the kernel's); otherwise returns cudaSuccess without waiting. With
+//! STRATA_DEBUG_LOG, prints the outcome.
 STRATA_RUNTIME_FUNCTION inline cudaError_t DebugSyncStream([[maybe_unused]] cudaStream_t stream)
 {
 #if defined(STRATA_DEBUG_SYNC)
-  const cudaError_t launch_error = cudaPeekAtLastError();
-  if (launch_error != cudaSuccess)
+  cudaError_t error = cudaPeekAtLastError();
+  if (error == cudaSuccess)
   {
-    return launch_error;
+    // The device runtime cannot wait for a stream: there only the launch error is known.
+    NV_IF_TARGET(NV_IS_HOST, (error = cudaStreamSynchronize(stream);));
   }
-  // The device runtime cannot wait for a stream: there only the launch error is known.
-  NV_IF_TARGET(NV_IS_HOST, (return cudaStreamSynchronize(stream);), (return cudaSuccess;));
+  STRATA_LOG("strata: kernel on stream %p finished with CUDA error %d\n", static_cast<void*>(stream),
+             static_cast<int>(error));
+  return error;
 #else
+#  if defined(STRATA_DEBUG_LOG)
+  STRATA_LOG("strata: kernel launched on stream %p\n", static_cast<void*>(stream));
+#  endif
   return cudaSuccess;
 #endif
 }
@@ -59,14 +116,19 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t DebugSyncStream([[maybe_unused]] cuda
 
 STRATA_NAMESPACE_END
 
-//! Passes a CUDA error code through strata::Debug with the caller's file and line.
-#define StrataDebug(error) ::strata::Debug(static_cast<cudaError_t>(error), __FILE__, __LINE__)
+//! Passes a CUDA error code through strata::Debug with the caller's file and line: the code, or
+//! the pending one when the code is cudaSuccess (CubDebug).
+#define STRATA_DEBUG(error) ::strata::Debug(static_cast<cudaError_t>(error), __FILE__, __LINE__)
 
-//! Like StrataDebug, but exits the program with status 1 when the code is an error.
-#define StrataDebugExit(error)                                                                                         \
+//! strata's own error reports: detail::ReportError with the caller's file and line.
+#define STRATA_DETAIL_REPORT(error) ::strata::detail::ReportError(static_cast<cudaError_t>(error), __FILE__, __LINE__)
+
+//! Like STRATA_DEBUG, but exits the program with status 1 when the result is an error
+//! (CubDebugExit).
+#define STRATA_DEBUG_EXIT(error)                                                                                       \
   do                                                                                                                   \
   {                                                                                                                    \
-    if (StrataDebug(error))                                                                                            \
+    if (STRATA_DEBUG(error))                                                                                           \
     {                                                                                                                  \
       ::std::exit(1);                                                                                                  \
     }                                                                                                                  \

@@ -1,23 +1,33 @@
 // strata/util_device.cuh: device queries (PtxVersion, SmVersion, DeviceCount, CurrentDevice,
 // MaxSmOccupancy) with a per-device cache that is safe to use from many host threads, and
-// ChainedPolicy, the per-architecture tuning chain of the dispatch layer.
+// ChainedPolicy, the per-architecture tuning chain of the dispatch layer. A host compiler may
+// read it: the device queries are host functions, and what launches kernels needs a CUDA compiler.
 #pragma once
 
-#include <strata/config.cuh>
+#include <strata/version.cuh>
+#include <strata/util_macro.cuh>
+#include <strata/util_namespace.cuh>
+#include <strata/util_arch.cuh>
 #include <strata/util_debug.cuh>
 
 #include <cuda/std/type_traits>
 
+#include <nv/target>
+
 #include <atomic>
+
+#include <cuda_runtime.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
+#if defined(__CUDACC__)
 //! A kernel that does nothing: PtxVersion asks the runtime which of its images would run.
 template <typename T>
 STRATA_KERNEL_ATTRIBUTES void EmptyKernel()
 {
 }
+#endif
 
 //! Makes `device` current for the lifetime of the object and restores the previous one.
 class SwitchDevice
@@ -139,6 +149,7 @@ STRATA_RUNTIME_FUNCTION inline int DeviceCount()
                (return DeviceCountUncached();));
 }
 
+#if defined(__CUDACC__)
 //! Writes the PTX version (e.g. 900) of strata's code that runs on the current device: the
 //! architecture of the fatbinary image the runtime picks, which selects tuning policies.
 STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersionUncached(int& ptx_version)
@@ -152,6 +163,15 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersionUncached(int& ptx_version)
                 ptx_version             = attributes.ptxVersion * 10; return error;),
                (ptx_version = __CUDA_ARCH__; return cudaSuccess;));
 }
+#else
+//! A translation unit of a host compiler holds no device code whose PTX version the runtime could
+//! name: writes 0 and returns cudaErrorInvalidDeviceFunction.
+STRATA_RUNTIME_FUNCTION inline cudaError_t PtxVersionUncached(int& ptx_version)
+{
+  ptx_version = 0;
+  return cudaErrorInvalidDeviceFunction;
+}
+#endif
 
 namespace detail
 {
@@ -243,6 +263,7 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t MaxSmOccupancy(int& max_sm_occupancy,
                                                        static_cast<size_t>(dynamic_smem_bytes));
 }
 
+#if defined(__CUDACC__)
 namespace detail
 {
 //! Programmatic dependent launch (sm_90 and later): a kernel launched by LaunchKernel with
@@ -281,7 +302,11 @@ STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programma
                 return cudaLaunchKernelEx(&config, kernel, args...);),
                (kernel<<<grid, block, 0, stream>>>(args...); return cudaPeekAtLastError();));
 }
+} // namespace detail
+#endif
 
+namespace detail
+{
 //! The architecture of this compilation pass (__CUDA_ARCH__, e.g. 900), 0 in the host pass: the
 //! one place where a policy chain looks at it.
 #if defined(__CUDA_ARCH__)

@@ -1,31 +1,39 @@
 // strata/util_macro.cuh: execution-space, inlining and kernel-declaration macros.
+//
+// A host compiler may read this header (and version, util_namespace, util_arch, util_math,
+// util_debug, util_device, util_allocator): there the execution-space macros expand to nothing.
+// Every other strata header needs a CUDA compiler and says so (see config.cuh).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
-#if !defined(__CUDACC__)
-#  error "strata's headers are CUDA C++: compile them with nvcc (or another CUDA compiler)."
-#endif
 #if __cplusplus < 201703L
 #  error "strata needs C++17 or later (-std=c++17)."
 #endif
 
+#if defined(__CUDACC__)
 //! A function callable from host and device code.
-#define STRATA_HOST_DEVICE __host__ __device__
+#  define STRATA_HOST_DEVICE __host__ __device__
 //! A function callable from device code only.
-#define STRATA_DEVICE __device__
+#  define STRATA_DEVICE __device__
 //! A function callable from host code only.
-#define STRATA_HOST __host__
+#  define STRATA_HOST __host__
 //! Forces inlining in hot device paths (register arrays must stay in registers).
-#define STRATA_FORCEINLINE __forceinline__
+#  define STRATA_FORCEINLINE __forceinline__
+#else
+#  define STRATA_HOST_DEVICE
+#  define STRATA_DEVICE
+#  define STRATA_HOST
+#  define STRATA_FORCEINLINE inline
+#endif
 
 //! Device-layer entry points: host code, and device code too when relocatable device code
 //! (and so CUDA dynamic parallelism) is enabled.
 #if defined(__CUDACC_RDC__)
 #  define STRATA_RDC_ENABLED 1
-#  define STRATA_RUNTIME_FUNCTION __host__ __device__
+#  define STRATA_RUNTIME_FUNCTION STRATA_HOST_DEVICE
 #else
-#  define STRATA_RUNTIME_FUNCTION __host__
+#  define STRATA_RUNTIME_FUNCTION STRATA_HOST
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -31,6 +31,12 @@ using it_pointer_t = typename ::cuda::std::iterator_traits<It>::pointer;
 //! is void (e.g. a discard iterator or `void*`).
 template <typename It, typename FallbackT>
 using non_void_value_t = ::cuda::std::conditional_t<::cuda::std::is_void_v<it_value_t<It>>, FallbackT, it_value_t<It>>;
+
+//! A compile-time value as a type (CUB's tag type, e.g. of GridEvenShare::BlockInit's strategy).
+template <auto VALUE>
+using constant_t = ::cuda::std::integral_constant<decltype(VALUE), VALUE>;
+template <auto VALUE>
+inline constexpr constant_t<VALUE> constant_v{};
 } // namespace detail
 
 //! Stands for "no type" in template arguments (e.g. keys-only sorts have NullType values).
@@ -60,12 +66,20 @@ struct NullType
 };
 
 //! `VALUE` = log2(N) rounded up (CUB's definition: Log2<8> is 3, Log2<3> is 2), N > 0; `POW2`
-//! tells whether N is a power of two.
-template <int N>
+//! tells whether N is a power of two. CURRENT_VAL and COUNT are the state of CUB's recursive
+//! definition (VALUE counts COUNT plus the bits of CURRENT_VAL): leave them at their defaults.
+template <int N, int CURRENT_VAL = N, int COUNT = 0>
 struct Log2
 {
   static_assert(N > 0, "Log2 is defined for positive N only");
-  static constexpr int VALUE = ::cuda::std::bit_width(static_cast<unsigned int>(N - 1));
+  static_assert(CURRENT_VAL >= 0 && COUNT >= 0 && COUNT + CURRENT_VAL > 0,
+                "Log2's CURRENT_VAL and COUNT (CUB's recursion state) are not negative");
+
+private:
+  static constexpr int BITS = COUNT + ::cuda::std::bit_width(static_cast<unsigned int>(CURRENT_VAL));
+
+public:
+  static constexpr int VALUE = (1 << (BITS - 1)) < N ? BITS : BITS - 1;
   static constexpr bool POW2 = ::cuda::std::has_single_bit(static_cast<unsigned int>(N));
 };
 
@@ -105,9 +119,19 @@ struct AlignBytes<const volatile T> : AlignBytes<T>
 template <typename T>
 struct UnitWord
 {
+  static constexpr auto ALIGN_BYTES = AlignBytes<T>::ALIGN_BYTES;
+
+  //! Whether a T is a whole number of Units, aligned at least as a Unit.
+  template <typename Unit>
+  struct IsMultiple
+  {
+    static constexpr auto UNIT_ALIGN_BYTES = AlignBytes<Unit>::ALIGN_BYTES;
+    static constexpr bool IS_MULTIPLE      = sizeof(T) % sizeof(Unit) == 0 && ALIGN_BYTES % UNIT_ALIGN_BYTES == 0;
+  };
+
 private:
   template <typename Unit>
-  static constexpr bool fits = sizeof(T) % sizeof(Unit) == 0 && alignof(T) % alignof(Unit) == 0;
+  static constexpr bool fits = IsMultiple<Unit>::IS_MULTIPLE;
   using Bytes                = unsigned char;
 
 public:
@@ -130,6 +154,147 @@ struct UnitWord<volatile T> : UnitWord<T>
 template <typename T>
 struct UnitWord<const volatile T> : UnitWord<T>
 {
+};
+
+//! The most elements a CUDA vector type (int4, float4, ...) has.
+inline constexpr int MAX_VEC_ELEMENTS = 4;
+
+namespace detail
+{
+//! CUDA's vector types of 1 to 4 elements of one element type.
+template <typename V1, typename V2, typename V3, typename V4>
+struct cuda_vector_types
+{
+  template <int ELEMENTS>
+  using type = ::cuda::std::conditional_t<
+      ELEMENTS == 1, V1,
+      ::cuda::std::conditional_t<ELEMENTS == 2, V2, ::cuda::std::conditional_t<ELEMENTS == 3, V3, V4>>>;
+};
+
+//! The vector types of element type T (none: the vector is a plain struct of x, y, z, w).
+template <typename T>
+struct cuda_vectors_of
+{
+  static constexpr bool BUILT_IN = false;
+};
+
+template <typename V1, typename V2, typename V3, typename V4>
+struct built_in_vectors : cuda_vector_types<V1, V2, V3, V4>
+{
+  static constexpr bool BUILT_IN = true;
+};
+
+// The 4-element vectors of 8-byte elements (long4, double4, ...) are deprecated in CUDA 13 in
+// favour of explicitly aligned ones; CubVector names them as CUB does, without the warning.
+#if defined(__NVCC__)
+#  pragma nv_diagnostic push
+#  pragma nv_diag_suppress 1444, 20199
+#endif
+#if defined(__GNUC__)
+#  pragma GCC diagnostic push
+#  pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+// clang-format off
+template <> struct cuda_vectors_of<char>               : built_in_vectors<char1, char2, char3, char4> {};
+template <> struct cuda_vectors_of<signed char>        : built_in_vectors<char1, char2, char3, char4> {};
+template <> struct cuda_vectors_of<short>              : built_in_vectors<short1, short2, short3, short4> {};
+template <> struct cuda_vectors_of<int>                : built_in_vectors<int1, int2, int3, int4> {};
+template <> struct cuda_vectors_of<long>               : built_in_vectors<long1, long2, long3, long4> {};
+template <> struct cuda_vectors_of<long long>          : built_in_vectors<longlong1, longlong2, longlong3, longlong4> {};
+template <> struct cuda_vectors_of<unsigned char>      : built_in_vectors<uchar1, uchar2, uchar3, uchar4> {};
+template <> struct cuda_vectors_of<unsigned short>     : built_in_vectors<ushort1, ushort2, ushort3, ushort4> {};
+template <> struct cuda_vectors_of<unsigned int>       : built_in_vectors<uint1, uint2, uint3, uint4> {};
+template <> struct cuda_vectors_of<unsigned long>      : built_in_vectors<ulong1, ulong2, ulong3, ulong4> {};
+template <> struct cuda_vectors_of<unsigned long long> : built_in_vectors<ulonglong1, ulonglong2, ulonglong3, ulonglong4> {};
+template <> struct cuda_vectors_of<float>              : built_in_vectors<float1, float2, float3, float4> {};
+template <> struct cuda_vectors_of<double>             : built_in_vectors<double1, double2, double3, double4> {};
+template <> struct cuda_vectors_of<bool>               : built_in_vectors<uchar1, uchar2, uchar3, uchar4> {};
+// clang-format on
+#if defined(__GNUC__)
+#  pragma GCC diagnostic pop
+#endif
+#if defined(__NVCC__)
+#  pragma nv_diagnostic pop
+#endif
+
+//! The members of a vector of ELEMENTS elements of T that CUDA has no vector type for.
+template <typename T, int ELEMENTS>
+struct plain_vector;
+template <typename T>
+struct plain_vector<T, 1>
+{
+  T x;
+};
+template <typename T>
+struct plain_vector<T, 2>
+{
+  T x, y;
+};
+template <typename T>
+struct plain_vector<T, 3>
+{
+  T x, y, z;
+};
+template <typename T>
+struct plain_vector<T, 4>
+{
+  T x, y, z, w;
+};
+
+template <typename T, int ELEMENTS, bool BUILT_IN = cuda_vectors_of<T>::BUILT_IN>
+struct cub_vector_base
+{
+  using type = plain_vector<T, ELEMENTS>;
+};
+template <typename T, int ELEMENTS>
+struct cub_vector_base<T, ELEMENTS, true>
+{
+  using type = typename cuda_vectors_of<T>::template type<ELEMENTS>;
+};
+} // namespace detail
+
+//! A vector of `vec_elements` (1 to MAX_VEC_ELEMENTS) elements of T, with members x, y, z, w as
+//! far as it has elements. For the element types of CUDA's vector types it derives from that
+//! type (CubVector<int, 2> from int2) and `Type` names it; otherwise `Type` is CubVector itself.
+//! `BaseType` is T. + and - work element by element.
+template <typename T, int vec_elements>
+struct CubVector : detail::cub_vector_base<T, vec_elements>::type
+{
+  static_assert(vec_elements >= 1 && vec_elements <= MAX_VEC_ELEMENTS, "CubVector has 1 to 4 elements");
+
+  using BaseType = T;
+  using Type     = ::cuda::std::conditional_t<detail::cuda_vectors_of<T>::BUILT_IN,
+                                          typename detail::cub_vector_base<T, vec_elements>::type, CubVector>;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE CubVector operator+(const CubVector& other) const
+  {
+    return Apply(other, [](const auto& a, const auto& b) { return a + b; });
+  }
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE CubVector operator-(const CubVector& other) const
+  {
+    return Apply(other, [](const auto& a, const auto& b) { return a - b; });
+  }
+
+private:
+  template <typename OpT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE CubVector Apply(const CubVector& other, OpT op) const
+  {
+    CubVector result;
+    result.x = op(this->x, other.x);
+    if constexpr (vec_elements > 1)
+    {
+      result.y = op(this->y, other.y);
+    }
+    if constexpr (vec_elements > 2)
+    {
+      result.z = op(this->z, other.z);
+    }
+    if constexpr (vec_elements > 3)
+    {
+      result.w = op(this->w, other.w);
+    }
+    return result;
+  }
 };
 
 //! Storage for a T that runs no constructor, so that types with constructors can live in
@@ -213,7 +378,7 @@ struct FutureValue
   {
   }
   //! Reads the value; call it in device code.
-  STRATA_HOST_DEVICE operator T()
+  STRATA_HOST_DEVICE operator T() const noexcept
   {
     return *iter_;
   }

@@ -2,7 +2,7 @@
 // every block gets a contiguous range of whole tiles, ranges in block order, their sizes
 // differing by at most one tile, together covering every item once; under
 // GRID_MAPPING_STRIP_MINE the blocks' strided tiles cover every tile once. The mapping is checked
-// on the host (BlockInitRake / BlockInitStripMine) and, on a GPU, through BlockInit in a kernel.
+// on the host (BlockInit with a strategy tag) and, on a GPU, through BlockInit in a kernel.
 #include <strata/grid/grid_even_share.cuh>
 
 #include "common/test_common.cuh"
@@ -76,12 +76,12 @@ void check_even_share_host(long long num_items, int max_grid)
     strata::GridEvenShare<long long> block = even_share;
     if (STRATEGY == strata::GRID_MAPPING_RAKE)
     {
-      block.BlockInitRake<tile_items>(b);
+      block.BlockInit<tile_items>(b, strata::detail::constant_v<strata::GRID_MAPPING_RAKE>);
       CHECK(block.block_stride == tile_items);
     }
     else
     {
-      block.BlockInitStripMine<tile_items>(b);
+      block.BlockInit<tile_items>(b, strata::detail::constant_v<strata::GRID_MAPPING_STRIP_MINE>);
       CHECK(block.block_stride == static_cast<long long>(grid) * tile_items);
     }
     ranges[2 * b]     = block.block_offset;
@@ -120,7 +120,7 @@ TEST_CASE("GridEvenShare::DispatchInit sizes the grid", "[grid][host]")
   even_share.DispatchInit(1000, 64, 100); // 10 tiles
   CHECK(even_share.grid_size == 10);
   strata::GridEvenShare<int> beyond = even_share; // a block past the last tile: an empty range
-  beyond.BlockInitRake<100>(12);
+  beyond.BlockInit<100>(12, strata::detail::constant_v<strata::GRID_MAPPING_RAKE>);
   CHECK(beyond.block_offset == 1000);
   CHECK(beyond.block_end == 1000);
   even_share.DispatchInit(100000, 64, 100); // 1000 tiles

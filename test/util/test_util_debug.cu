@@ -1,6 +1,8 @@
-// Tests of strata/util_debug.cuh: StrataDebug's result, its clearing of the runtime's last error
-// and its messages (STRATA_STDERR is defined here), StrataDebugExit, and DebugSyncStream without
-// STRATA_DEBUG_SYNC.
+// Tests of strata/util_debug.cuh: STRATA_DEBUG's result (its argument, or the runtime's pending
+// error when the argument is cudaSuccess), its clearing of the runtime's last error and its
+// messages (STRATA_STDERR is defined here), STRATA_DEBUG_EXIT, detail::ReportError, and
+// DebugSyncStream without STRATA_DEBUG_SYNC. Without a driver the runtime reports a sticky error
+// to every call, so the cases that pass cudaSuccess need a GPU.
 #define STRATA_STDERR
 #include <strata/util_debug.cuh>
 
@@ -25,7 +27,7 @@ __global__ void device_debug_kernel(int* results)
 } // namespace
 
 // First in this file, before any test creates a CUDA context that the child would inherit.
-TEST_CASE("StrataDebugExit exits with status 1 on an error (host)", "[util][debug]")
+TEST_CASE("STRATA_DEBUG_EXIT exits with status 1 on an error (host)", "[util][debug]")
 {
   int pipe_fds[2] = {-1, -1};
   REQUIRE(pipe(pipe_fds) == 0);
@@ -39,8 +41,8 @@ TEST_CASE("StrataDebugExit exits with status 1 on an error (host)", "[util][debu
     dup2(pipe_fds[1], 2);
     close(pipe_fds[0]);
     close(pipe_fds[1]);
-    StrataDebugExit(cudaErrorInvalidValue);
-    std::_Exit(0); // not reached when StrataDebugExit works
+    STRATA_DEBUG_EXIT(cudaErrorInvalidValue);
+    std::_Exit(0); // not reached when STRATA_DEBUG_EXIT works
   }
   close(pipe_fds[1]);
   std::string message;
@@ -58,29 +60,21 @@ TEST_CASE("StrataDebugExit exits with status 1 on an error (host)", "[util][debu
   CHECK(strata_test::contains(message, "strata: CUDA error 1 ("));
 }
 
-TEST_CASE("StrataDebugExit does nothing on success (host)", "[util][debug]")
+TEST_CASE("STRATA_DEBUG_EXIT does nothing on success", "[util][debug][gpu]")
 {
+  STRATA_TEST_REQUIRE_GPU();
+  REQUIRE(cudaPeekAtLastError() == cudaSuccess);
   bool continued = false;
   strata_test::fd_capture capture(2);
-  StrataDebugExit(cudaSuccess);
+  STRATA_DEBUG_EXIT(cudaSuccess);
   continued              = true;
   const std::string text = capture.text();
   CHECK(continued);
   CHECK(text.empty());
 }
 
-TEST_CASE("StrataDebug returns its argument and reports errors on stderr (host)", "[util][debug]")
+TEST_CASE("STRATA_DEBUG returns its error argument and reports it on stderr (host)", "[util][debug]")
 {
-  std::string quiet;
-  cudaError_t success_result = cudaErrorUnknown;
-  {
-    strata_test::fd_capture capture(2);
-    success_result = StrataDebug(cudaSuccess);
-    quiet          = capture.text();
-  }
-  CHECK(success_result == cudaSuccess);
-  CHECK(quiet.empty());
-
   for (const cudaError_t error : {cudaErrorInvalidValue, cudaErrorMemoryAllocation, cudaErrorInvalidDevice})
   {
     INFO("error " << static_cast<int>(error));
@@ -90,7 +84,7 @@ TEST_CASE("StrataDebug returns its argument and reports errors on stderr (host)"
     {
       strata_test::fd_capture capture(2);
       // clang-format off
-      line = __LINE__; result = StrataDebug(error);
+      line = __LINE__; result = STRATA_DEBUG(error);
       // clang-format on
       text = capture.text();
     }
@@ -110,6 +104,16 @@ TEST_CASE("StrataDebug returns its argument and reports errors on stderr (host)"
   }
   CHECK(direct_result == cudaErrorNotReady);
   CHECK(strata_test::contains(direct, " at some_file.cu:42\n"));
+
+  std::string reported;
+  cudaError_t reported_result = cudaSuccess;
+  {
+    strata_test::fd_capture capture(2);
+    reported_result = strata::detail::ReportError(cudaErrorInvalidPitchValue, "other_file.cu", 9);
+    reported        = capture.text();
+  }
+  CHECK(reported_result == cudaErrorInvalidPitchValue);
+  CHECK(strata_test::contains(reported, " at other_file.cu:9\n"));
 }
 
 TEST_CASE("DebugSyncStream does not wait or check without STRATA_DEBUG_SYNC (host)", "[util][debug]")
@@ -123,28 +127,48 @@ TEST_CASE("DebugSyncStream does not wait or check without STRATA_DEBUG_SYNC (hos
   CHECK(strata::detail::DebugSyncStream(nullptr) == cudaSuccess);
 }
 
-TEST_CASE("StrataDebug clears a pending error from cudaGetLastError", "[util][debug][gpu]")
+TEST_CASE("STRATA_DEBUG reports and clears a pending error from cudaGetLastError", "[util][debug][gpu]")
 {
   // Without a driver every runtime call fails with a sticky error, which nothing clears.
   STRATA_TEST_REQUIRE_GPU();
+  REQUIRE(cudaPeekAtLastError() == cudaSuccess);
+  std::string quiet;
+  cudaError_t success_result = cudaErrorUnknown;
+  {
+    strata_test::fd_capture capture(2);
+    success_result = STRATA_DEBUG(cudaSuccess);
+    quiet          = capture.text();
+  }
+  CHECK(success_result == cudaSuccess);
+  CHECK(quiet.empty());
+
   void* ptr                 = nullptr;
   const cudaError_t failure = cudaMalloc(&ptr, std::size_t(1) << 60); // 1 EiB: not sticky
   REQUIRE(failure == cudaErrorMemoryAllocation);
   REQUIRE(cudaPeekAtLastError() == failure);
 
-  // Success leaves a pending error alone; an error clears it.
+  // Success with a pending error reports the pending error and clears it (as CubDebug does); an
+  // error argument is returned as it is, and clears a pending error too.
   strata_test::fd_capture capture(2);
-  const cudaError_t passed  = StrataDebug(cudaSuccess);
-  const cudaError_t pending = cudaPeekAtLastError();
-  const cudaError_t handled = StrataDebug(failure);
+  const cudaError_t passed       = STRATA_DEBUG(cudaSuccess);
+  const cudaError_t after_passed = cudaPeekAtLastError();
+  REQUIRE(cudaMalloc(&ptr, std::size_t(1) << 60) == cudaErrorMemoryAllocation);
+  const cudaError_t handled = STRATA_DEBUG(cudaErrorInvalidValue);
   const cudaError_t after   = cudaGetLastError();
-  const std::string text    = capture.text();
+  // strata's own reports leave an unrelated pending error alone.
+  REQUIRE(cudaMalloc(&ptr, std::size_t(1) << 60) == cudaErrorMemoryAllocation);
+  const cudaError_t own       = strata::detail::ReportError(cudaSuccess, "own_file.cu", 3);
+  const cudaError_t untouched = cudaGetLastError();
+  const std::string text      = capture.text();
   INFO("stderr: " << text);
-  CHECK(passed == cudaSuccess);
-  CHECK(pending == failure);
-  CHECK(handled == failure);
+  CHECK(passed == failure);
+  CHECK(after_passed == cudaSuccess);
+  CHECK(handled == cudaErrorInvalidValue);
   CHECK(after == cudaSuccess);
+  CHECK(own == cudaSuccess);
+  CHECK(untouched == failure);
   CHECK(strata_test::contains(text, "strata: CUDA error 2 ("));
+  CHECK_FALSE(strata_test::contains(text, "own_file.cu"));
 
   // DebugSyncStream neither reports nor clears a pending error without STRATA_DEBUG_SYNC.
   REQUIRE(cudaMalloc(&ptr, std::size_t(1) << 60) == cudaErrorMemoryAllocation);

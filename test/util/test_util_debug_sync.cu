@@ -1,9 +1,17 @@
 // Tests of STRATA_DEBUG_SYNC (util_debug.cuh): detail::DebugSyncStream waits for the stream and
-// returns the launch's error first.
+// returns the launch's error first, and logs the outcome (STRATA_DEBUG_SYNC implies
+// STRATA_DEBUG_LOG).
 #define STRATA_DEBUG_SYNC
 #include <strata/util_debug.cuh>
 
+#include "common/fd_capture.cuh"
 #include "common/test_common.cuh"
+
+#include <string>
+
+#if !defined(STRATA_DEBUG_LOG)
+#  error "STRATA_DEBUG_SYNC implies STRATA_DEBUG_LOG"
+#endif
 
 namespace
 {
@@ -29,8 +37,18 @@ TEST_CASE("DebugSyncStream waits for the stream and reports launch errors", "[ut
   STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
   slow_write<<<1, 1, 0, stream>>>(flag, value);
-  CHECK(strata::detail::DebugSyncStream(stream) == cudaSuccess);
+  cudaError_t synced = cudaErrorUnknown;
+  std::string log;
+  {
+    strata_test::fd_capture capture(1);
+    synced = strata::detail::DebugSyncStream(stream);
+    log    = capture.text();
+  }
+  CHECK(synced == cudaSuccess);
   CHECK(*reinterpret_cast<volatile int*>(flag) == value);
+  INFO("stdout: " << log);
+  CHECK(strata_test::contains(log, "strata: kernel on stream "));
+  CHECK(strata_test::contains(log, " finished with CUDA error 0\n"));
 
   // A launch that cannot start (more threads than a block may have) is reported, not waited on.
   slow_write<<<1, 4096, 0, stream>>>(flag, value + 1);

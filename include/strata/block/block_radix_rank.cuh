@@ -376,20 +376,7 @@ public:
 
     if constexpr (!::cuda::std::is_same_v<CountsCallback, BlockRadixRankEmptyCallback<BINS_TRACKED_PER_THREAD>>)
     {
-      int bins[BINS_TRACKED_PER_THREAD];
-#pragma unroll
-      for (int track = 0; track < BINS_TRACKED_PER_THREAD; ++track)
-      {
-        bins[track]   = 0;
-        const int bin = linear_tid * BINS_TRACKED_PER_THREAD + track;
-        if (bin < RADIX_DIGITS)
-        {
-          const int digit = int(detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(bin));
-          const int next  = digit + 1 < RADIX_DIGITS ? counters[Slot((digit + 1) * WARPS)] : BLOCK_THREADS * KEYS_PER_THREAD;
-          bins[track]     = next - counters[Slot(digit * WARPS)];
-        }
-      }
-      callback(bins);
+      CallBack<KEYS_PER_THREAD>(callback);
     }
 #pragma unroll
     for (int i = 0; i < KEYS_PER_THREAD; ++i)
@@ -404,6 +391,31 @@ public:
                                                  DigitExtractorT digit_extractor)
   {
     RankKeys(keys, ranks, digit_extractor, BlockRadixRankEmptyCallback<BINS_TRACKED_PER_THREAD>());
+  }
+
+  //! Calls `callback(bins)` with the number of keys of digit linear_tid * BINS_TRACKED_PER_THREAD
+  //! + j in bins[j] (0 past the last digit), from the counters of the last RankKeys with
+  //! KEYS_PER_THREAD keys per thread; valid until the temp storage is reused. RankKeys with a
+  //! callback calls it itself.
+  template <int KEYS_PER_THREAD, typename CountsCallback>
+  STRATA_DEVICE STRATA_FORCEINLINE void CallBack(CountsCallback callback)
+  {
+    const int* counters = temp_storage.counters;
+    int bins[BINS_TRACKED_PER_THREAD];
+#pragma unroll
+    for (int track = 0; track < BINS_TRACKED_PER_THREAD; ++track)
+    {
+      bins[track]   = 0;
+      const int bin = linear_tid * BINS_TRACKED_PER_THREAD + track;
+      if (bin < RADIX_DIGITS)
+      {
+        const int digit = int(detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(bin));
+        const int next =
+            digit + 1 < RADIX_DIGITS ? counters[Slot((digit + 1) * WARPS)] : BLOCK_THREADS * KEYS_PER_THREAD;
+        bins[track] = next - counters[Slot(digit * WARPS)];
+      }
+    }
+    callback(bins);
   }
 
   //! RankKeys, and exclusive_digit_prefix[j] = the rank of the first key of digit

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_scan_running_prefix_op.cuh>
 #include <strata/block/specializations/block_scan_raking.cuh>
 #include <strata/block/specializations/block_scan_warp_scans.cuh>
 #include <strata/thread/thread_reduce.cuh>
@@ -46,7 +47,8 @@ enum BlockScanAlgorithm
 //! - A prefix callback (`T operator()(T block_aggregate)`) is called by the first warp of the
 //!   block (for raking, by its threads that rake: all of warp 0 when the block is a multiple of 32
 //!   threads) with the block aggregate; the value it returns in thread 0 seeds the scan. It may
-//!   keep state, e.g. a running total across the tiles a block scans in turn.
+//!   keep state, e.g. a running total across the tiles a block scans in turn
+//!   (BlockScanRunningPrefixOp).
 //!
 //! Every member must be called by all threads of the block (blocks of more than one warp
 //! synchronize in it). Call `__syncthreads()` before the same TempStorage is used again. Outputs

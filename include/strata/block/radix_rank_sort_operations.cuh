@@ -1,5 +1,5 @@
 // strata/block/radix_rank_sort_operations.cuh: what radix ranking and sorting share: digit
-// extractors (BFEDigitExtractor, ShiftDigitExtractor), the key twiddling of RadixSortTwiddle, and
+// extractors (BaseDigitExtractor, BFEDigitExtractor, ShiftDigitExtractor), the key twiddling of RadixSortTwiddle, and
 // the decomposers that let a sort treat the arithmetic members of a user's struct as one key.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
+#include <cuda/type_traits>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
@@ -49,12 +50,39 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LowBitsMask(::cuda::
 }
 } // namespace detail
 
+//! What the digit extractors share: the key's traits and bits, and ProcessFloatMinusZero, which
+//! reads twiddled -0.0 as +0.0 for floating-point keys (IsFP) and passes other keys unchanged, so
+//! that the two zeros share every digit.
+template <typename KeyT, bool IsFP = ::cuda::is_floating_point_v<KeyT>>
+struct BaseDigitExtractor
+{
+  using TraitsT      = Traits<KeyT>;
+  using UnsignedBits = typename TraitsT::UnsignedBits;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE static UnsignedBits ProcessFloatMinusZero(UnsignedBits key)
+  {
+    return key;
+  }
+};
+
+template <typename KeyT>
+struct BaseDigitExtractor<KeyT, true>
+{
+  using TraitsT      = Traits<KeyT>;
+  using UnsignedBits = typename TraitsT::UnsignedBits;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE static UnsignedBits ProcessFloatMinusZero(UnsignedBits key)
+  {
+    return detail::MergeFloatZeros<KeyT>(key);
+  }
+};
+
 //! Extracts a digit of `num_bits` bits at `bit_start` from twiddled key bits with a bit-field
 //! extract (BFE); twiddled -0.0 is read as +0.0.
 template <typename KeyT>
-struct BFEDigitExtractor
+struct BFEDigitExtractor : BaseDigitExtractor<KeyT>
 {
-  using UnsignedBits = typename Traits<KeyT>::UnsignedBits;
+  using typename BaseDigitExtractor<KeyT>::UnsignedBits;
 
   ::cuda::std::uint32_t bit_start;
   ::cuda::std::uint32_t num_bits;
@@ -68,7 +96,7 @@ struct BFEDigitExtractor
 
   STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t Digit(UnsignedBits key) const
   {
-    const UnsignedBits bits = detail::MergeFloatZeros<KeyT>(key);
+    const UnsignedBits bits = this->ProcessFloatMinusZero(key);
     // sm_70 and later have no BFE instruction (PTX bfe is emulated); a shift and a mask are fewer
     // instructions there.
     NV_IF_TARGET(NV_PROVIDES_SM_70, (return ::cuda::std::uint32_t(bits >> bit_start) & detail::LowBitsMask(num_bits);),
@@ -85,9 +113,9 @@ struct BFEDigitExtractor
 //! Extracts a digit of `num_bits` bits at `bit_start` from twiddled key bits with a shift and a
 //! mask; twiddled -0.0 is read as +0.0.
 template <typename KeyT>
-struct ShiftDigitExtractor
+struct ShiftDigitExtractor : BaseDigitExtractor<KeyT>
 {
-  using UnsignedBits = typename Traits<KeyT>::UnsignedBits;
+  using typename BaseDigitExtractor<KeyT>::UnsignedBits;
 
   ::cuda::std::uint32_t bit_start;
   ::cuda::std::uint32_t mask;
@@ -101,7 +129,7 @@ struct ShiftDigitExtractor
 
   STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t Digit(UnsignedBits key) const
   {
-    return ::cuda::std::uint32_t(detail::MergeFloatZeros<KeyT>(key) >> bit_start) & mask;
+    return ::cuda::std::uint32_t(this->ProcessFloatMinusZero(key) >> bit_start) & mask;
   }
 };
 

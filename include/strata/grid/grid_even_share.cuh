@@ -4,6 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/grid/grid_mapping.cuh>
+#include <strata/util_type.cuh>
 
 STRATA_NAMESPACE_BEGIN
 
@@ -61,9 +62,9 @@ public:
   }
 
   //! Block block_id's range under GRID_MAPPING_RAKE (callable on the host too, e.g. to check a
-  //! mapping).
+  //! mapping): `even_share.BlockInit<TILE_ITEMS>(b, strata::detail::constant_v<strata::GRID_MAPPING_RAKE>)`.
   template <int TILE_ITEMS>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE void BlockInitRake(int block_id)
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE void BlockInit(int block_id, detail::constant_t<GRID_MAPPING_RAKE>)
   {
     block_stride = TILE_ITEMS;
     if (block_id < big_shares)
@@ -86,7 +87,7 @@ public:
 
   //! Block block_id's tiles under GRID_MAPPING_STRIP_MINE (callable on the host too).
   template <int TILE_ITEMS>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE void BlockInitStripMine(int block_id)
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE void BlockInit(int block_id, detail::constant_t<GRID_MAPPING_STRIP_MINE>)
   {
     block_stride = OffsetT(grid_size) * OffsetT(TILE_ITEMS);
     block_offset = OffsetT(block_id) * OffsetT(TILE_ITEMS);
@@ -99,14 +100,7 @@ public:
   {
     static_assert(STRATEGY == GRID_MAPPING_RAKE || STRATEGY == GRID_MAPPING_STRIP_MINE,
                   "GridEvenShare maps tiles by GRID_MAPPING_RAKE or GRID_MAPPING_STRIP_MINE");
-    if constexpr (STRATEGY == GRID_MAPPING_RAKE)
-    {
-      BlockInitRake<TILE_ITEMS>(int(blockIdx.x));
-    }
-    else
-    {
-      BlockInitStripMine<TILE_ITEMS>(int(blockIdx.x));
-    }
+    BlockInit<TILE_ITEMS>(int(blockIdx.x), detail::constant_v<STRATEGY>);
   }
 
   //! An explicit range [block_offset, block_end), visited tile by tile.

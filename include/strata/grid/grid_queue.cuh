@@ -42,7 +42,7 @@ public:
   }
 
   //! A queue in `d_storage` (AllocationSize() bytes of device memory).
-  STRATA_HOST_DEVICE explicit GridQueue(void* d_storage)
+  STRATA_HOST_DEVICE GridQueue(void* d_storage)
       : d_counters(static_cast<OffsetT*>(d_storage))
   {
   }

@@ -33,9 +33,9 @@ STRATA_NAMESPACE_BEGIN
 //!
 //! \code
 //! strata::TexObjInputIterator<double> itr;
-//! StrataDebug(itr.BindTexture(d_in, num_items * sizeof(double))); // on the host
+//! STRATA_DEBUG(itr.BindTexture(d_in, num_items * sizeof(double))); // on the host
 //! // in device code: double x = itr[6];
-//! StrataDebug(itr.UnbindTexture()); // after the kernels have run
+//! STRATA_DEBUG(itr.UnbindTexture()); // after the kernels have run
 //! \endcode
 //!
 //! \tparam T        the value type
@@ -78,7 +78,7 @@ public:
     res_desc.res.linear.sizeInBytes = bytes;
     cudaTextureDesc tex_desc{};
     tex_desc.readMode = cudaReadModeElementType;
-    return StrataDebug(cudaCreateTextureObject(&tex_obj_, &res_desc, &tex_desc, nullptr));
+    return STRATA_DETAIL_REPORT(cudaCreateTextureObject(&tex_obj_, &res_desc, &tex_desc, nullptr));
   }
 
   //! Destroys the texture object: neither this iterator nor any copy of it may be dereferenced
@@ -87,7 +87,7 @@ public:
   {
     const cudaError_t error = cudaDestroyTextureObject(tex_obj_);
     tex_obj_                = 0;
-    return StrataDebug(error);
+    return STRATA_DETAIL_REPORT(error);
   }
 
   STRATA_HOST_DEVICE reference operator*() const

@@ -1,4 +1,5 @@
-// strata/thread/thread_load.cuh: ThreadLoad, one thread's load with a PTX cache operator.
+// strata/thread/thread_load.cuh: ThreadLoad, one thread's load with a PTX cache operator, and
+// the unrolled loads and copies of a few consecutive items (UnrolledThreadLoad, UnrolledCopy).
 #pragma once
 
 #include <strata/config.cuh>
@@ -134,6 +135,28 @@ STRATA_DEVICE STRATA_FORCEINLINE detail::it_value_t<RandomAccessIterator> Thread
   else
   {
     return detail::LoadByWords<MODIFIER>(static_cast<const T*>(itr));
+  }
+}
+
+//! dst[i] = ThreadLoad<MODIFIER>(src + i) for i in [0, Count), unrolled.
+template <int Count, CacheLoadModifier MODIFIER, typename T>
+STRATA_DEVICE STRATA_FORCEINLINE void UnrolledThreadLoad(const T* src, T* dst)
+{
+#pragma unroll
+  for (int i = 0; i < Count; ++i)
+  {
+    dst[i] = ThreadLoad<MODIFIER>(src + i);
+  }
+}
+
+//! dst[i] = src[i] for i in [0, Count), unrolled; src is any random-access iterator.
+template <int Count, typename RandomAccessIterator, typename T>
+STRATA_DEVICE STRATA_FORCEINLINE void UnrolledCopy(RandomAccessIterator src, T* dst)
+{
+#pragma unroll
+  for (int i = 0; i < Count; ++i)
+  {
+    dst[i] = src[i];
   }
 }
 
