@@ -17,23 +17,39 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! The tuning of AgentReduce: threads per block, items per thread in a tile, the width of the
-//! vector loads (in items) where the input allows them, the BlockReduce algorithm, and the cache
-//! operator of the loads.
-template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT, int _VECTOR_LOAD_LENGTH,
-          BlockReduceAlgorithm _BLOCK_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER>
-struct AgentReducePolicy
+namespace detail
 {
-  //! Items per thread scale with the item size so that a tile moves about the same bytes, but
-  //! stay at the nominal count for items narrower than 4 bytes: each item takes a register of its
-  //! own (two, with the next tile's loads in flight), so 64 int8 items per thread would spill.
+namespace reduce
+{
+//! AgentReducePolicy's default scaling of a tuning for 4-byte items: the nominal block, and items
+//! per thread scaled so that a tile moves about the same bytes, but kept at the nominal count for
+//! items narrower than 4 bytes: each item takes a register of its own (two, with the next tile's
+//! loads in flight), so 64 int8 items per thread would spill.
+template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT>
+struct DefaultScaling
+{
   static constexpr int ITEMS_PER_THREAD =
       sizeof(ComputeT) < 4 ? NOMINAL_ITEMS_PER_THREAD_4B
       : NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
         ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
         : 1;
-  static constexpr int BLOCK_THREADS                 = NOMINAL_BLOCK_THREADS_4B;
-  static constexpr int VECTOR_LOAD_LENGTH            = _VECTOR_LOAD_LENGTH;
+  static constexpr int BLOCK_THREADS = NOMINAL_BLOCK_THREADS_4B;
+};
+} // namespace reduce
+} // namespace detail
+
+//! The tuning of AgentReduce, with CUB's parameters: a tuning for 4-byte items (threads per block,
+//! items per thread) that ScalingType turns into BLOCK_THREADS and ITEMS_PER_THREAD for ComputeT
+//! (detail::reduce::DefaultScaling, or e.g. MemBoundScaling as in CUB), the width of the vector
+//! loads (in items) where the input allows them, the BlockReduce algorithm, and the cache
+//! operator of the loads.
+template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT, int _VECTOR_LOAD_LENGTH,
+          BlockReduceAlgorithm _BLOCK_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER,
+          typename ScalingType =
+              detail::reduce::DefaultScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>>
+struct AgentReducePolicy : ScalingType
+{
+  static constexpr int VECTOR_LOAD_LENGTH               = _VECTOR_LOAD_LENGTH;
   static constexpr BlockReduceAlgorithm BLOCK_ALGORITHM = _BLOCK_ALGORITHM;
   static constexpr CacheLoadModifier LOAD_MODIFIER      = _LOAD_MODIFIER;
 };

@@ -5,6 +5,10 @@
 #include <strata/config.cuh>
 #include <strata/agent/scan_tile_rows.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/block/block_store.cuh>
+#include <strata/thread/thread_load.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/iterator>
@@ -12,26 +16,65 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! The tuning of AgentScan: threads per block and items per thread for 4-byte accumulators
-//! (scaled so that a tile holds about the same bytes for other sizes), the cache operator of the
-//! loads, how the look-back reads its predecessors (detail::LookbackPolicy), the blocks per SM
-//! the kernel's registers must allow (its __launch_bounds__; 1 leaves the compiler free), and how
-//! far ahead of its own tile, in bytes of input, each block has L2 prefetch a later tile (sm_90
-//! and later; 0: none).
-template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT,
-          CacheLoadModifier _LOAD_MODIFIER, typename _LookbackPolicyT = detail::DefaultLookbackPolicy,
-          int _MIN_BLOCKS_PER_SM = 1, int _PREFETCH_BYTES = 0>
-struct AgentScanPolicy
+namespace detail
 {
-  static constexpr int BLOCK_THREADS               = NOMINAL_BLOCK_THREADS_4B;
-  static constexpr int ITEMS_PER_THREAD            = NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
-                                                         ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
-                                                         : 1;
-  static constexpr CacheLoadModifier LOAD_MODIFIER = _LOAD_MODIFIER;
-  using LookbackPolicyT                            = _LookbackPolicyT;
-  static constexpr int MIN_BLOCKS_PER_SM           = _MIN_BLOCKS_PER_SM;
-  static constexpr int PREFETCH_BYTES              = _PREFETCH_BYTES;
+namespace scan
+{
+//! AgentScanPolicy's default scaling of a tuning for 4-byte accumulators: the nominal block, and
+//! items per thread scaled so that a tile holds about the same bytes.
+template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT>
+struct DefaultScaling
+{
+  static constexpr int BLOCK_THREADS    = NOMINAL_BLOCK_THREADS_4B;
+  static constexpr int ITEMS_PER_THREAD = NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
+                                            ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
+                                            : 1;
 };
+} // namespace scan
+} // namespace detail
+
+//! The tuning of AgentScan, with CUB's parameters first: a tuning for 4-byte accumulators (threads
+//! per block, items per thread) that ScalingType turns into BLOCK_THREADS and ITEMS_PER_THREAD for
+//! ComputeT, the cache operator of the loads, and the load, store and scan algorithms, which
+//! strata's agent records but does not read (its tile I/O and tile scan are ScanTileRows). Then
+//! strata's own knobs: how the look-back waits (detail::LookbackPolicy, in the place of CUB's
+//! delay constructor), the blocks per SM the kernel's registers must allow (its
+//! __launch_bounds__; 1 leaves the compiler free), and how far ahead of its own tile, in bytes of
+//! input, each block has L2 prefetch a later tile (sm_90 and later; 0: none).
+template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT,
+          BlockLoadAlgorithm _LOAD_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER, BlockStoreAlgorithm _STORE_ALGORITHM,
+          BlockScanAlgorithm _SCAN_ALGORITHM,
+          typename ScalingType =
+              detail::scan::DefaultScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>,
+          typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
+          int _PREFETCH_BYTES = 0>
+struct AgentScanPolicy : ScalingType
+{
+  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM   = _LOAD_ALGORITHM;
+  static constexpr CacheLoadModifier LOAD_MODIFIER     = _LOAD_MODIFIER;
+  static constexpr BlockStoreAlgorithm STORE_ALGORITHM = _STORE_ALGORITHM;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM   = _SCAN_ALGORITHM;
+  using LookbackPolicyT                                = _LookbackPolicyT;
+  static constexpr int MIN_BLOCKS_PER_SM               = _MIN_BLOCKS_PER_SM;
+  static constexpr int PREFETCH_BYTES                  = _PREFETCH_BYTES;
+};
+
+namespace detail
+{
+namespace scan
+{
+//! AgentScanPolicy as strata's tunings write it: CUB's usual warp-transposing load and store and
+//! warp-scans algorithm in the places the agent does not read, the default scaling.
+template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT,
+          CacheLoadModifier LOAD_MODIFIER, typename LookbackPolicyT = DefaultLookbackPolicy, int MIN_BLOCKS_PER_SM = 1,
+          int PREFETCH_BYTES = 0>
+using tuning_policy_t =
+    AgentScanPolicy<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT, BLOCK_LOAD_WARP_TRANSPOSE,
+                    LOAD_MODIFIER, BLOCK_STORE_WARP_TRANSPOSE, BLOCK_SCAN_WARP_SCANS,
+                    DefaultScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>, LookbackPolicyT,
+                    MIN_BLOCKS_PER_SM, PREFETCH_BYTES>;
+} // namespace scan
+} // namespace detail
 
 //! One thread block's part of a device-wide scan of num_items items: it takes tiles of
 //! BLOCK_THREADS * ITEMS_PER_THREAD items from a global counter (in launch order, so that every

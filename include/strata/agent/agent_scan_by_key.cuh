@@ -1,5 +1,6 @@
-// strata/agent/agent_scan_by_key.cuh: AgentScanByKey, one thread block's tiles of a single-pass
-// scan by key: a scan of the values that restarts wherever the key changes.
+// strata/agent/agent_scan_by_key.cuh: AgentScanByKeyPolicy and AgentScanByKey, one thread
+// block's tiles of a single-pass scan by key: a scan of the values that restarts wherever the key
+// changes.
 #pragma once
 
 #include <strata/config.cuh>
@@ -13,6 +14,29 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
+
+//! The tuning of AgentScanByKey, with CUB's parameters first: threads per block, items per thread,
+//! the cache operator of the loads, and the load, scan and store algorithms, which strata's agent
+//! records but does not read (its tile I/O and tile scan are ScanTileRows). Then strata's own
+//! knobs, as in AgentScanPolicy: the look-back's waits (in the place of CUB's delay constructor),
+//! the blocks per SM of the kernel's __launch_bounds__, and the L2 prefetch distance in bytes.
+template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD = 1, BlockLoadAlgorithm _LOAD_ALGORITHM = BLOCK_LOAD_DIRECT,
+          CacheLoadModifier _LOAD_MODIFIER = LOAD_DEFAULT, BlockScanAlgorithm _SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
+          BlockStoreAlgorithm _STORE_ALGORITHM = BLOCK_STORE_DIRECT,
+          typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
+          int _PREFETCH_BYTES = 0>
+struct AgentScanByKeyPolicy
+{
+  static constexpr int BLOCK_THREADS                   = _BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD                = _ITEMS_PER_THREAD;
+  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM   = _LOAD_ALGORITHM;
+  static constexpr CacheLoadModifier LOAD_MODIFIER     = _LOAD_MODIFIER;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM   = _SCAN_ALGORITHM;
+  static constexpr BlockStoreAlgorithm STORE_ALGORITHM = _STORE_ALGORITHM;
+  using LookbackPolicyT                                = _LookbackPolicyT;
+  static constexpr int MIN_BLOCKS_PER_SM               = _MIN_BLOCKS_PER_SM;
+  static constexpr int PREFETCH_BYTES                  = _PREFETCH_BYTES;
+};
 
 //! One thread block's part of a device-wide scan by key. Items are (head, value) pairs, where
 //! head says "a segment starts here" (the first item, and every item whose key differs from the

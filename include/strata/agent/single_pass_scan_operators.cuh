@@ -38,6 +38,15 @@ enum ScanTileStatus
   SCAN_TILE_INCLUSIVE     //!< the tile's inclusive prefix is published
 };
 
+//! The memory order of descriptor accesses, as CUB names it. strata's descriptors are consistent
+//! under either: one word holds value and status, or the status is released after its value and
+//! acquired before it; ScanTileState accepts the order and needs no other.
+enum class MemoryOrder
+{
+  relaxed,        //!< relaxed loads and stores of the status
+  acquire_release //!< acquiring loads and releasing stores of the status
+};
+
 namespace detail
 {
 namespace scan_tile
@@ -104,6 +113,18 @@ using word_t = ::cuda::std::conditional_t<WORD_BYTES == 8, ::cuda::std::uint64_t
 //! that every look-back polls share a few L2 lines, and the L2 slices holding them become the
 //! bottleneck (measured on the H100: 870 us for 2^28 u32 items at 8 bytes apart, 802 us at 32).
 inline constexpr int descriptor_spacing_bytes = 32;
+
+//! The wait between two reads of an unpublished descriptor in ScanTileState::WaitForValid: a
+//! sleep from 32 ns, doubling up to 1 us.
+struct BackoffDelay
+{
+  unsigned int delay_ns = 32;
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()()
+  {
+    __nanosleep(delay_ns);
+    delay_ns = delay_ns < 1024 ? delay_ns * 2 : delay_ns;
+  }
+};
 } // namespace scan_tile
 } // namespace detail
 
@@ -128,6 +149,10 @@ class ScanTileState
 
 public:
   using StatusValueT = T;
+  //! The type a descriptor's status is stored as (it holds a ScanTileStatus).
+  using StatusWord = ::cuda::std::uint32_t;
+  //! The word a SINGLE_WORD descriptor is read and written as, in one access.
+  using TxnWord = WordT;
 
   STRATA_HOST_DEVICE ScanTileState() {}
 
@@ -169,13 +194,15 @@ public:
     }
   }
 
-  //! Publishes the aggregate of tile `tile`.
+  //! Publishes the aggregate of tile `tile`. (ORDER: see MemoryOrder.)
+  template <MemoryOrder ORDER = MemoryOrder::relaxed>
   STRATA_DEVICE STRATA_FORCEINLINE void SetPartial(int tile, T aggregate)
   {
     Set(tile, SCAN_TILE_PARTIAL, aggregate);
   }
 
-  //! Publishes the inclusive prefix of tile `tile`.
+  //! Publishes the inclusive prefix of tile `tile`. (ORDER: see MemoryOrder.)
+  template <MemoryOrder ORDER = MemoryOrder::relaxed>
   STRATA_DEVICE STRATA_FORCEINLINE void SetInclusive(int tile, T inclusive_prefix)
   {
     Set(tile, SCAN_TILE_INCLUSIVE, inclusive_prefix);
@@ -214,6 +241,34 @@ public:
       }
       __nanosleep(delay);
       delay = delay < 1024 ? delay * 2 : delay;
+    }
+  }
+
+  //! WaitForValid with CUB's signature: each calling thread waits for its own `tile`, calling
+  //! `delay()` between reads (any number of threads may call it, not only whole warps), and gets
+  //! its status as a StatusWord. (ORDER: see MemoryOrder.)
+  template <typename DelayT = detail::scan_tile::BackoffDelay, MemoryOrder ORDER = MemoryOrder::relaxed>
+  STRATA_DEVICE STRATA_FORCEINLINE void WaitForValid(int tile, StatusWord& status, T& value, DelayT delay = {}) const
+  {
+    ScanTileStatus tile_status = SCAN_TILE_INVALID;
+    for (Load(tile, tile_status, value); tile_status == SCAN_TILE_INVALID; Load(tile, tile_status, value))
+    {
+      delay();
+    }
+    status = StatusWord(tile_status);
+  }
+
+  //! The value of descriptor `tile`, which the caller has seen published (WaitForValid or Load):
+  //! undefined otherwise.
+  STRATA_DEVICE STRATA_FORCEINLINE T LoadValid(int tile) const
+  {
+    if constexpr (SINGLE_WORD)
+    {
+      return ::cuda::std::bit_cast<DescriptorT>(detail::scan_tile::LoadRelaxed(d_words + tile * WORD_STRIDE)).value;
+    }
+    else
+    {
+      return d_values[tile];
     }
   }
 
@@ -282,8 +337,10 @@ using DefaultLookbackPolicy = LookbackPolicy<1200, 600, 600>;
 //! The look-back of one tile, done by one whole warp. Called as a BlockScan prefix callback (by
 //! the 32 lanes of the block's first warp, with the block aggregate), it publishes the tile's
 //! aggregate, finds its exclusive prefix (returned in every lane), publishes its inclusive prefix
-//! and keeps all three in `temp_storage` (written by lane 0). Tile 0 has no predecessors: call the
-//! operator on later tiles only, and publish tile 0 with SetInclusive.
+//! and keeps all three in `temp_storage` (written by lane 0) and the two prefixes in the calling
+//! lanes' `exclusive_prefix` and `inclusive_prefix`. Tile 0 has no predecessors: call the
+//! operator on later tiles only, and publish tile 0 with SetInclusive. Its data members are
+//! public, as in CUB.
 //!
 //! ScanOpT must be associative; it need not be commutative: a window of predecessors is combined
 //! in tile order, and windows further back are combined on the left.
@@ -299,12 +356,28 @@ public:
     T inclusive_prefix;
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE TilePrefixCallbackOp(ScanTileStateT& tile_state, TempStorage& temp_storage,
+  using StatusWord = typename ScanTileStateT::StatusWord;
+
+  TempStorage& temp_storage;
+  ScanTileStateT& tile_status;
+  ScanOpT scan_op;
+  int tile_idx;
+  T exclusive_prefix; //!< set by operator() in the calling lanes
+  T inclusive_prefix; //!< set by operator() in the calling lanes
+
+  STRATA_DEVICE STRATA_FORCEINLINE TilePrefixCallbackOp(ScanTileStateT& tile_status, TempStorage& temp_storage,
                                                         ScanOpT scan_op, int tile_idx)
       : temp_storage(temp_storage)
-      , tile_state(tile_state)
+      , tile_status(tile_status)
       , scan_op(scan_op)
       , tile_idx(tile_idx)
+  {
+  }
+
+  //! For tile `blockIdx.x` (a kernel that launches one block per tile).
+  STRATA_DEVICE STRATA_FORCEINLINE TilePrefixCallbackOp(ScanTileStateT& tile_status, TempStorage& temp_storage,
+                                                        ScanOpT scan_op)
+      : TilePrefixCallbackOp(tile_status, temp_storage, scan_op, int(blockIdx.x))
   {
   }
 
@@ -314,14 +387,14 @@ public:
     const unsigned int lane = LaneId();
     if (lane == 0)
     {
-      tile_state.SetPartial(tile_idx, block_aggregate);
+      tile_status.SetPartial(tile_idx, block_aggregate);
       temp_storage.block_aggregate = block_aggregate;
     }
-    const T exclusive_prefix = Lookback(tile_state, scan_op, tile_idx);
-    const T inclusive_prefix = scan_op(exclusive_prefix, block_aggregate);
+    exclusive_prefix = Lookback(tile_status, scan_op, tile_idx);
+    inclusive_prefix = scan_op(exclusive_prefix, block_aggregate);
     if (lane == 0)
     {
-      tile_state.SetInclusive(tile_idx, inclusive_prefix);
+      tile_status.SetInclusive(tile_idx, inclusive_prefix);
       temp_storage.exclusive_prefix = exclusive_prefix;
       temp_storage.inclusive_prefix = inclusive_prefix;
     }
@@ -394,11 +467,6 @@ public:
   }
 
 private:
-  TempStorage& temp_storage;
-  ScanTileStateT& tile_state;
-  ScanOpT scan_op;
-  int tile_idx;
-
   //! values[from] op values[from + 1] op ... op values[31], in every lane: after the step with
   //! offset d, lane i holds lanes [i, i + 2d) combined in order (clipped at lane 31).
   STRATA_DEVICE STRATA_FORCEINLINE static T SuffixReduce(T value, int from, ScanOpT& scan_op)

@@ -31,9 +31,18 @@ struct sum_accumulator
 {
   using cub_type = accumulator_t<::cuda::std::plus<>, InputT, InputT>;
   using output_t = it_value_t<OutputIteratorT>;
-  static constexpr bool WIDEN =
-      ::cuda::std::is_integral_v<
-          cub_type> && ::cuda::std::is_signed_v<cub_type> && ::cuda::std::is_integral_v<output_t> && sizeof(output_t) > sizeof(cub_type);
+  // An output of void value type (discard and transform outputs) keeps CUB's type.
+  static constexpr bool WIDEN = [] {
+    if constexpr (::cuda::std::is_integral_v<cub_type> && ::cuda::std::is_signed_v<cub_type>
+                  && ::cuda::std::is_integral_v<output_t>)
+    {
+      return sizeof(output_t) > sizeof(cub_type);
+    }
+    else
+    {
+      return false;
+    }
+  }();
   using type = ::cuda::std::conditional_t<WIDEN, output_t, cub_type>;
 };
 template <typename InputT, typename OutputIteratorT>
@@ -50,7 +59,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_stora
     return cudaErrorInvalidValue;
   }
   using OffsetT = offset_t<NumItemsT>;
-  return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, FORCE_INCLUSIVE>::Dispatch(
+  constexpr ForceInclusive INCLUSIVE = FORCE_INCLUSIVE ? ForceInclusive::Yes : ForceInclusive::No;
+  return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, INCLUSIVE>::Dispatch(
       d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, static_cast<OffsetT>(num_items), stream);
 }
 

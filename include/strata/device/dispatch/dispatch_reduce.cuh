@@ -5,11 +5,13 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/tuning/tuning_reduce.cuh>
 #include <strata/grid/grid_mapping.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
+#include <strata/util_type.cuh>
 
 #include <cuda/std/functional>
 #include <cuda/std/iterator>
@@ -53,6 +55,35 @@ using partials_policy_t =
     AgentReducePolicy<SingleTilePolicyT::BLOCK_THREADS, 4, AccumT, SingleTilePolicyT::VECTOR_LOAD_LENGTH,
                       SingleTilePolicyT::BLOCK_ALGORITHM, SingleTilePolicyT::LOAD_MODIFIER>;
 
+// What strata's reduction reads of a hub's policy besides CUB's ReducePolicy and SingleTilePolicy
+// (see policy_hub), with the values that a policy without them (a CUB-shaped one) gets: CUB's
+// single-block limit (one tile of SingleTilePolicy), registers left to the compiler, five blocks
+// per SM, each with an even share of contiguous tiles.
+template <typename PolicyT, typename = void>
+inline constexpr int single_block_max_items_v =
+    PolicyT::SingleTilePolicy::BLOCK_THREADS * PolicyT::SingleTilePolicy::ITEMS_PER_THREAD;
+template <typename PolicyT>
+inline constexpr int
+    single_block_max_items_v<PolicyT, ::cuda::std::void_t<decltype(PolicyT::SINGLE_BLOCK_MAX_ITEMS)>> =
+        PolicyT::SINGLE_BLOCK_MAX_ITEMS;
+
+template <typename PolicyT, typename = void>
+inline constexpr int blocks_per_sm_v = 1;
+template <typename PolicyT>
+inline constexpr int blocks_per_sm_v<PolicyT, ::cuda::std::void_t<decltype(PolicyT::BLOCKS_PER_SM)>> =
+    PolicyT::BLOCKS_PER_SM;
+
+template <typename PolicyT, typename = void>
+inline constexpr int subscription_v = 5;
+template <typename PolicyT>
+inline constexpr int subscription_v<PolicyT, ::cuda::std::void_t<decltype(PolicyT::SUBSCRIPTION)>> =
+    PolicyT::SUBSCRIPTION;
+
+template <typename PolicyT, typename = void>
+inline constexpr GridMappingStrategy grid_mapping_v = GRID_MAPPING_RAKE;
+template <typename PolicyT>
+inline constexpr GridMappingStrategy grid_mapping_v<PolicyT, ::cuda::std::void_t<decltype(PolicyT::GRID_MAPPING)>> =
+    PolicyT::GRID_MAPPING;
 } // namespace reduce
 } // namespace detail
 
@@ -67,8 +98,9 @@ STRATA_KERNELS_BEGIN
 //! the second pass launch at once: that one waits for this grid's partials before reading them.
 template <typename MaxPolicyT, typename InputIteratorT, typename OffsetT, typename ReductionOpT, typename AccumT,
           typename TransformOpT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS,
-                                           MaxPolicyT::ActivePolicy::BLOCKS_PER_SM) void
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS,
+    detail::reduce::blocks_per_sm_v<typename MaxPolicyT::ActivePolicy>) void
 DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, OffsetT items_per_block,
                    ReductionOpT reduction_op, TransformOpT transform_op)
 {
@@ -77,7 +109,7 @@ DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, O
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::TriggerDependentLaunch();
   AccumT block_aggregate{};
-  if constexpr (MaxPolicyT::ActivePolicy::GRID_MAPPING == GRID_MAPPING_STRIP_MINE)
+  if constexpr (detail::reduce::grid_mapping_v<typename MaxPolicyT::ActivePolicy> == GRID_MAPPING_STRIP_MINE)
   {
     block_aggregate = AgentT(temp_storage, d_in, reduction_op, transform_op)
                           .ConsumeTiles(OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS),
@@ -141,10 +173,19 @@ STRATA_KERNELS_END
 //! take one launch of one block; larger ones two launches (partials per block, then their
 //! reduction, which on sm_90 and later is a programmatic dependent launch: its block starts while
 //! the first pass's last blocks run, so no launch gap separates the two).
-template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT, typename InitT,
-          typename AccumT, typename TransformOpT = ::cuda::std::identity,
-          typename PolicyHubT = detail::reduce::policy_hub<
-              AccumT, OffsetT, ReductionOpT, typename ::cuda::std::iterator_traits<InputIteratorT>::value_type>>
+//!
+//! The template parameters are CUB's. PolicyHubT may be a hub of CUB's shape: policies with a
+//! ReducePolicy and a SingleTilePolicy (AgentReducePolicy); strata's further knobs (see
+//! detail::reduce::single_block_max_items_v and the traits after it) then take their defaults.
+//! KernelSource and KernelLauncherFactory are accepted and not used (detail::DefaultKernelSource).
+template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT,
+          typename InitT  = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>,
+          typename AccumT = detail::reduce::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
+          typename TransformOpT = ::cuda::std::identity,
+          typename PolicyHubT =
+              detail::reduce::policy_hub<AccumT, OffsetT, ReductionOpT, detail::it_value_t<InputIteratorT>>,
+          typename KernelSource = detail::DefaultKernelSource,
+          typename KernelLauncherFactory = detail::TripleChevronFactory>
 struct DispatchReduce
 {
   void* d_temp_storage;
@@ -155,10 +196,31 @@ struct DispatchReduce
   ReductionOpT reduction_op;
   InitT init;
   cudaStream_t stream;
-  TransformOpT transform_op;
   int ptx_version; // the device's (PtxVersion): programmatic launches need code for sm_90 or later
+  TransformOpT transform_op;
+  KernelSource kernel_source;
+  KernelLauncherFactory launcher_factory;
 
   using MaxPolicyT = typename PolicyHubT::MaxPolicy;
+
+  STRATA_RUNTIME_FUNCTION DispatchReduce(
+      void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items,
+      ReductionOpT reduction_op, InitT init, cudaStream_t stream, int ptx_version, TransformOpT transform_op = {},
+      KernelSource kernel_source = {}, KernelLauncherFactory launcher_factory = {})
+      : d_temp_storage(d_temp_storage)
+      , temp_storage_bytes(temp_storage_bytes)
+      , d_in(d_in)
+      , d_out(d_out)
+      , num_items(num_items)
+      , reduction_op(reduction_op)
+      , init(init)
+      , stream(stream)
+      , ptx_version(ptx_version)
+      , transform_op(transform_op)
+      , kernel_source(kernel_source)
+      , launcher_factory(launcher_factory)
+  {
+  }
 
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
@@ -166,7 +228,7 @@ struct DispatchReduce
     using SingleTilePolicyT = typename ActivePolicyT::SingleTilePolicy;
     using ReducePolicyT     = typename ActivePolicyT::ReducePolicy;
 
-    if (num_items <= OffsetT(ActivePolicyT::SINGLE_BLOCK_MAX_ITEMS))
+    if (num_items <= OffsetT(detail::reduce::single_block_max_items_v<ActivePolicyT>))
     {
       char* d_unused = nullptr; // one byte: the buffer pointer of the second call is never null
       cudaError_t error = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_unused, 1));
@@ -197,11 +259,12 @@ struct DispatchReduce
     }
     constexpr OffsetT TILE_ITEMS = OffsetT(ReducePolicyT::BLOCK_THREADS) * OffsetT(ReducePolicyT::ITEMS_PER_THREAD);
     const OffsetT max_blocks =
-        OffsetT(sm_count) * OffsetT(ActivePolicyT::BLOCKS_PER_SM) * OffsetT(ActivePolicyT::SUBSCRIPTION);
+        OffsetT(sm_count) * OffsetT(detail::reduce::blocks_per_sm_v<ActivePolicyT>)
+        * OffsetT(detail::reduce::subscription_v<ActivePolicyT>);
     const OffsetT tiles           = num_items / TILE_ITEMS + (num_items % TILE_ITEMS != 0);
     const OffsetT tiles_per_block = tiles / max_blocks + (tiles % max_blocks != 0);
     const OffsetT items_per_block = tiles_per_block * TILE_ITEMS;
-    const int blocks              = ActivePolicyT::GRID_MAPPING == GRID_MAPPING_STRIP_MINE
+    const int blocks              = detail::reduce::grid_mapping_v<ActivePolicyT> == GRID_MAPPING_STRIP_MINE
                                     ? int(tiles < max_blocks ? tiles : max_blocks)
                                     : int(num_items / items_per_block + (num_items % items_per_block != 0));
 
@@ -236,7 +299,9 @@ struct DispatchReduce
   STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
                                                       InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items,
                                                       ReductionOpT reduction_op, InitT init, cudaStream_t stream,
-                                                      TransformOpT transform_op = {})
+                                                      TransformOpT transform_op              = {},
+                                                      KernelSource kernel_source             = {},
+                                                      KernelLauncherFactory launcher_factory = {})
   {
     if (d_temp_storage != nullptr
         && (detail::IsNullPointer(d_out) || (num_items > 0 && detail::IsNullPointer(d_in))))
@@ -249,10 +314,23 @@ struct DispatchReduce
     {
       return error;
     }
-    DispatchReduce dispatch{d_temp_storage, temp_storage_bytes, d_in,   d_out,        num_items,
-                            reduction_op,   init,               stream, transform_op, ptx_version};
+    DispatchReduce dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, stream,
+                            ptx_version, transform_op, kernel_source, launcher_factory);
     return MaxPolicyT::Invoke(ptx_version, dispatch);
   }
 };
+
+//! DispatchReduce with CUB's parameter order for a transformed reduction: the transform before
+//! the initial value, and the accumulator that of the transformed items.
+template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT,
+          typename TransformOpT, typename InitT,
+          typename AccumT = detail::reduce::accumulator_t<
+              ReductionOpT, ::cuda::std::invoke_result_t<TransformOpT, detail::it_value_t<InputIteratorT>>, InitT>,
+          typename PolicyHubT =
+              detail::reduce::policy_hub<AccumT, OffsetT, ReductionOpT, detail::it_value_t<InputIteratorT>>,
+          typename KernelSource          = detail::DefaultKernelSource,
+          typename KernelLauncherFactory = detail::TripleChevronFactory>
+using DispatchTransformReduce = DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT,
+                                               TransformOpT, PolicyHubT, KernelSource, KernelLauncherFactory>;
 
 STRATA_NAMESPACE_END

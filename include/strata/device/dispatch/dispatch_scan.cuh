@@ -6,17 +6,68 @@
 #include <strata/agent/agent_scan.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/tuning/tuning_scan.cuh>
+#include <strata/thread/thread_operators.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/limits>
+#include <cuda/std/type_traits>
 
 #include <cuda_runtime_api.h>
 
 STRATA_NAMESPACE_BEGIN
+
+//! Whether DispatchScan's scan with an initial value is inclusive (CUB's values).
+enum class ForceInclusive
+{
+  Yes,
+  No
+};
+
+namespace detail
+{
+namespace scan
+{
+//! The scan policy of a hub's policy: CUB's ScanPolicyT, or strata's ScanPolicy.
+template <typename PolicyT, typename = void>
+struct scan_policy
+{
+  using type = typename PolicyT::ScanPolicy;
+};
+template <typename PolicyT>
+struct scan_policy<PolicyT, ::cuda::std::void_t<typename PolicyT::ScanPolicyT>>
+{
+  using type = typename PolicyT::ScanPolicyT;
+};
+template <typename PolicyT>
+using scan_policy_t = typename scan_policy<PolicyT>::type;
+
+//! The type of the items an initial value of type InitValueT stands for (CUB's
+//! InitValueT::value_type): InputT without one (NullType), T for detail::InputValue<T>, the type
+//! itself otherwise.
+template <typename InitValueT, typename InputT>
+struct init_value
+{
+  using type = InitValueT;
+};
+template <typename InputT>
+struct init_value<NullType, InputT>
+{
+  using type = InputT;
+};
+template <typename T, typename IterT, typename InputT>
+struct init_value<InputValue<T, IterT>, InputT>
+{
+  using type = T;
+};
+template <typename InitValueT, typename InputT>
+using init_value_t = typename init_value<InitValueT, InputT>::type;
+} // namespace scan
+} // namespace detail
 
 STRATA_KERNELS_BEGIN
 
@@ -35,13 +86,14 @@ STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, int nu
 //! The single pass: each block scans the tile it takes from the counter.
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
           typename OffsetT, typename AccumT, bool FORCE_INCLUSIVE>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
-                                           MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>::BLOCK_THREADS,
+    detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>::MIN_BLOCKS_PER_SM) void
 DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<AccumT> tile_state,
                  unsigned int* d_tile_counter, ScanOpT scan_op, InitValueT init_value, OffsetT num_items,
                  int num_tiles)
 {
-  using PolicyT = typename MaxPolicyT::ActivePolicy::ScanPolicy;
+  using PolicyT = detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>;
   using AgentT =
       AgentScan<PolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, FORCE_INCLUSIVE>;
   __shared__ typename AgentT::TempStorage temp_storage;
@@ -124,11 +176,20 @@ STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_
 
 //! Dispatches a scan of num_items items of d_in into d_out with scan_op: exclusive from
 //! init_value, inclusive without one (InitValueT = NullType), or inclusive from init_value
-//! (FORCE_INCLUSIVE). One tile takes one launch; more take two (the descriptors' initialization,
-//! then the single pass).
+//! (EnforceInclusive = ForceInclusive::Yes). One tile takes one launch; more take two (the
+//! descriptors' initialization, then the single pass).
+//!
+//! The template parameters are CUB's. PolicyHubT's policies name their AgentScanPolicy ScanPolicyT
+//! (as CUB's) or ScanPolicy (as strata's). KernelSource and KernelLauncherFactory are accepted and
+//! not used (detail::DefaultKernelSource).
 template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename OffsetT,
-          typename AccumT, bool FORCE_INCLUSIVE = false,
-          typename PolicyHubT = detail::scan::policy_hub<AccumT, OffsetT, ScanOpT>>
+          typename AccumT =
+              detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>,
+                                    detail::scan::init_value_t<InitValueT, detail::it_value_t<InputIteratorT>>>,
+          ForceInclusive EnforceInclusive = ForceInclusive::No,
+          typename PolicyHubT             = detail::scan::policy_hub<AccumT, OffsetT, ScanOpT>,
+          typename KernelSource           = detail::DefaultKernelSource,
+          typename KernelLauncherFactory  = detail::TripleChevronFactory>
 struct DispatchScan
 {
   void* d_temp_storage;
@@ -140,14 +201,36 @@ struct DispatchScan
   OffsetT num_items;
   cudaStream_t stream;
   int ptx_version;
+  KernelSource kernel_source;
+  KernelLauncherFactory launcher_factory;
 
   using MaxPolicyT = typename PolicyHubT::MaxPolicy;
   using TileStateT = ScanTileState<AccumT>;
 
+  static constexpr bool FORCE_INCLUSIVE = EnforceInclusive == ForceInclusive::Yes;
+
+  STRATA_RUNTIME_FUNCTION DispatchScan(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                       OutputIteratorT d_out, ScanOpT scan_op, InitValueT init_value,
+                                       OffsetT num_items, cudaStream_t stream, int ptx_version,
+                                       KernelSource kernel_source = {}, KernelLauncherFactory launcher_factory = {})
+      : d_temp_storage(d_temp_storage)
+      , temp_storage_bytes(temp_storage_bytes)
+      , d_in(d_in)
+      , d_out(d_out)
+      , scan_op(scan_op)
+      , init_value(init_value)
+      , num_items(num_items)
+      , stream(stream)
+      , ptx_version(ptx_version)
+      , kernel_source(kernel_source)
+      , launcher_factory(launcher_factory)
+  {
+  }
+
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using PolicyT = typename ActivePolicyT::ScanPolicy;
+    using PolicyT = detail::scan::scan_policy_t<ActivePolicyT>;
     using AgentT =
         AgentScan<PolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, FORCE_INCLUSIVE>;
     return detail::scan::SinglePassInvoke<TileStateT>(
@@ -167,7 +250,9 @@ struct DispatchScan
   //! Validates the arguments, picks the policy for the current device and runs (or sizes) the scan.
   STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
                                                       InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op,
-                                                      InitValueT init_value, OffsetT num_items, cudaStream_t stream)
+                                                      InitValueT init_value, OffsetT num_items, cudaStream_t stream,
+                                                      KernelSource kernel_source             = {},
+                                                      KernelLauncherFactory launcher_factory = {})
   {
     if (d_temp_storage != nullptr && num_items > 0 && (detail::IsNullPointer(d_in) || detail::IsNullPointer(d_out)))
     {
@@ -179,8 +264,8 @@ struct DispatchScan
     {
       return error;
     }
-    DispatchScan dispatch{d_temp_storage, temp_storage_bytes, d_in,  d_out,
-                          scan_op,        init_value,         num_items, stream, ptx_version};
+    DispatchScan dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream,
+                          ptx_version, kernel_source, launcher_factory);
     return MaxPolicyT::Invoke(ptx_version, dispatch);
   }
 };

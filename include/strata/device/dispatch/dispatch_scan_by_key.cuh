@@ -9,11 +9,35 @@
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/tuning/tuning_scan_by_key.cuh>
 #include <strata/util_debug.cuh>
+#include <strata/thread/thread_operators.cuh>
 #include <strata/util_device.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/type_traits>
 
 #include <cuda_runtime_api.h>
 
 STRATA_NAMESPACE_BEGIN
+
+namespace detail
+{
+namespace scan_by_key
+{
+//! The policy of a hub's policy: CUB's ScanByKeyPolicyT, or strata's ScanPolicy.
+template <typename PolicyT, typename = void>
+struct scan_by_key_policy
+{
+  using type = typename PolicyT::ScanPolicy;
+};
+template <typename PolicyT>
+struct scan_by_key_policy<PolicyT, ::cuda::std::void_t<typename PolicyT::ScanByKeyPolicyT>>
+{
+  using type = typename PolicyT::ScanByKeyPolicyT;
+};
+template <typename PolicyT>
+using scan_by_key_policy_t = typename scan_by_key_policy<PolicyT>::type;
+} // namespace scan_by_key
+} // namespace detail
 
 STRATA_KERNELS_BEGIN
 
@@ -21,14 +45,15 @@ STRATA_KERNELS_BEGIN
 template <typename MaxPolicyT, typename KeysInputIteratorT, typename ValuesInputIteratorT,
           typename ValuesOutputIteratorT, typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT,
           typename AccumT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
-                                           MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    detail::scan_by_key::scan_by_key_policy_t<typename MaxPolicyT::ActivePolicy>::BLOCK_THREADS,
+    detail::scan_by_key::scan_by_key_policy_t<typename MaxPolicyT::ActivePolicy>::MIN_BLOCKS_PER_SM) void
 DeviceScanByKeyKernel(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
                       ValuesOutputIteratorT d_values_out, ScanTileState<AccumT> tile_state,
                       unsigned int* d_tile_counter, EqualityOpT equality_op, ScanOpT scan_op, InitValueT init_value,
                       OffsetT num_items, int num_tiles)
 {
-  using PolicyT = typename MaxPolicyT::ActivePolicy::ScanPolicy;
+  using PolicyT = detail::scan_by_key::scan_by_key_policy_t<typename MaxPolicyT::ActivePolicy>;
   using AgentT  = AgentScanByKey<PolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT,
                                 ScanOpT, InitValueT, OffsetT, AccumT>;
   __shared__ typename AgentT::TempStorage temp_storage;
@@ -41,8 +66,14 @@ STRATA_KERNELS_END
 
 //! Dispatches a scan by key of num_items values: exclusive from init_value in every segment, or
 //! inclusive (InitValueT = NullType). One tile takes one launch, more take two.
+//!
+//! The template parameters are CUB's. PolicyHubT's policies name their policy ScanByKeyPolicyT
+//! (as CUB's, e.g. an AgentScanByKeyPolicy) or ScanPolicy (as strata's).
 template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-          typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT, typename AccumT,
+          typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT,
+          typename AccumT = detail::accumulator_t<
+              ScanOpT, detail::it_value_t<ValuesInputIteratorT>,
+              detail::scan::init_value_t<InitValueT, detail::it_value_t<ValuesInputIteratorT>>>,
           typename PolicyHubT =
               detail::scan_by_key::policy_hub<detail::it_value_t<KeysInputIteratorT>, AccumT, ScanOpT>>
 struct DispatchScanByKey
@@ -62,10 +93,29 @@ struct DispatchScanByKey
   using MaxPolicyT = typename PolicyHubT::MaxPolicy;
   using TileStateT = ScanTileState<AccumT>;
 
+  STRATA_RUNTIME_FUNCTION DispatchScanByKey(void* d_temp_storage, size_t& temp_storage_bytes,
+                                            KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
+                                            ValuesOutputIteratorT d_values_out, EqualityOpT equality_op,
+                                            ScanOpT scan_op, InitValueT init_value, OffsetT num_items,
+                                            cudaStream_t stream, int ptx_version)
+      : d_temp_storage(d_temp_storage)
+      , temp_storage_bytes(temp_storage_bytes)
+      , d_keys_in(d_keys_in)
+      , d_values_in(d_values_in)
+      , d_values_out(d_values_out)
+      , equality_op(equality_op)
+      , scan_op(scan_op)
+      , init_value(init_value)
+      , num_items(num_items)
+      , stream(stream)
+      , ptx_version(ptx_version)
+  {
+  }
+
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using PolicyT = typename ActivePolicyT::ScanPolicy;
+    using PolicyT = detail::scan_by_key::scan_by_key_policy_t<ActivePolicyT>;
     using AgentT = AgentScanByKey<PolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT,
                                   ScanOpT, InitValueT, OffsetT, AccumT>;
     return detail::scan::SinglePassInvoke<TileStateT>(
@@ -101,8 +151,8 @@ struct DispatchScanByKey
     {
       return error;
     }
-    DispatchScanByKey dispatch{d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, equality_op,
-                               scan_op,        init_value,         num_items, stream,    ptx_version};
+    DispatchScanByKey dispatch(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, equality_op,
+                               scan_op, init_value, num_items, stream, ptx_version);
     return MaxPolicyT::Invoke(ptx_version, dispatch);
   }
 };

@@ -27,12 +27,12 @@ struct policy_hub
 {
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using ScanPolicy = AgentScanPolicy<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
+    using ScanPolicy = tuning_policy_t<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
   };
 
   struct Policy800 : ChainedPolicy<800, Policy800, Policy750>
   {
-    using ScanPolicy = AgentScanPolicy<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
+    using ScanPolicy = tuning_policy_t<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
   };
 
   //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (scans of 2^28 items), with
@@ -55,7 +55,7 @@ struct policy_hub
   {
     static constexpr int MIN_BLOCKS     = sizeof(AccumT) == 4 ? 5 : sizeof(AccumT) == 8 ? 4 : 1;
     static constexpr int PREFETCH_BYTES = sizeof(AccumT) == 4 || sizeof(AccumT) == 8 ? 3 << 20 : 0;
-    using ScanPolicy = AgentScanPolicy<256, nominal_items_v<AccumT, sizeof(AccumT) == 8 ? 32 : 20>, AccumT,
+    using ScanPolicy = tuning_policy_t<256, nominal_items_v<AccumT, sizeof(AccumT) == 8 ? 32 : 20>, AccumT,
                                        LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>, MIN_BLOCKS, PREFETCH_BYTES>;
   };
 

@@ -26,12 +26,12 @@ struct policy_hub
 
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using ScanPolicy = AgentScanPolicy<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
+    using ScanPolicy = scan::tuning_policy_t<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
   };
 
   struct Policy800 : ChainedPolicy<800, Policy800, Policy750>
   {
-    using ScanPolicy = AgentScanPolicy<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
+    using ScanPolicy = scan::tuning_policy_t<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
   };
 
   //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (InclusiveSumByKey of 2^28
@@ -52,8 +52,8 @@ struct policy_hub
     static constexpr int PREFETCH_BYTES = sizeof(AccumT) == 4 || sizeof(AccumT) == 8 ? 2 << 20 : 0;
     using LookbackT =
         ::cuda::std::conditional_t<sizeof(AccumT) == 8, LookbackPolicy<100, 200, 200>, LookbackPolicy<1200, 600, 600>>;
-    using ScanPolicy = AgentScanPolicy<WIDE ? 128 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>, ScaleT,
-                                       LOAD_DEFAULT, LookbackT, MIN_BLOCKS, PREFETCH_BYTES>;
+    using ScanPolicy = scan::tuning_policy_t<WIDE ? 128 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>,
+                                             ScaleT, LOAD_DEFAULT, LookbackT, MIN_BLOCKS, PREFETCH_BYTES>;
   };
 
   struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>

@@ -1,0 +1,432 @@
+// The dispatch-layer names of CUB 3.0.1, spelled as CUB spells them (with `lib` for the namespace),
+// so that a missing or differently spelled one fails to compile: DeviceTransform's
+// TransformStableArgumentAddresses, DispatchReduce / DispatchTransformReduce / DispatchScan /
+// DispatchScanByKey with CUB's template parameter lists and a user's policy hub of CUB's shape,
+// the agent policies with CUB's parameter lists, and the tile state of the single-pass scans.
+// The GPU cases run the dispatch classes with those hubs against host references.
+#include <strata/agent/agent_reduce.cuh>
+#include <strata/agent/agent_scan.cuh>
+#include <strata/agent/agent_scan_by_key.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/device/device_transform.cuh>
+#include <strata/device/dispatch/dispatch_reduce.cuh>
+#include <strata/device/dispatch/dispatch_scan.cuh>
+#include <strata/device/dispatch/dispatch_scan_by_key.cuh>
+#include <strata/iterator/discard_output_iterator.cuh>
+#include <strata/util_arch.cuh>
+#include <strata/util_device.cuh>
+
+#include <cuda/std/functional>
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+
+#include "common/test_common.cuh"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace lib = strata;
+
+namespace
+{
+// --- policy hubs as a CUB user writes them ---------------------------------------------------
+
+//! A reduction hub of CUB's shape: a ReducePolicy and a SingleTilePolicy and nothing else (none of
+//! strata's grid knobs), one with CUB's scaling parameter.
+template <typename T>
+struct user_reduce_hub
+{
+  struct Policy500 : lib::ChainedPolicy<500, Policy500, Policy500>
+  {
+    using ReducePolicy = lib::AgentReducePolicy<128, 8, T, 2, lib::BLOCK_REDUCE_RAKING, lib::LOAD_DEFAULT,
+                                                lib::MemBoundScaling<128, 8, T>>;
+    using SingleTilePolicy =
+        lib::AgentReducePolicy<256, 4, T, 4, lib::BLOCK_REDUCE_WARP_REDUCTIONS, lib::LOAD_LDG>;
+  };
+  using MaxPolicy = Policy500;
+};
+
+//! A scan hub of CUB's shape: ScanPolicyT, an AgentScanPolicy with CUB's parameter list.
+template <typename T>
+struct user_scan_hub
+{
+  struct Policy600 : lib::ChainedPolicy<600, Policy600, Policy600>
+  {
+    using ScanPolicyT = lib::AgentScanPolicy<128, 12, T, lib::BLOCK_LOAD_WARP_TRANSPOSE, lib::LOAD_DEFAULT,
+                                             lib::BLOCK_STORE_WARP_TRANSPOSE, lib::BLOCK_SCAN_WARP_SCANS,
+                                             lib::MemBoundScaling<128, 12, T>>;
+  };
+  using MaxPolicy = Policy600;
+};
+
+//! A scan-by-key hub of CUB's shape: ScanByKeyPolicyT, an AgentScanByKeyPolicy.
+struct user_scan_by_key_hub
+{
+  struct Policy520 : lib::ChainedPolicy<520, Policy520, Policy520>
+  {
+    using ScanByKeyPolicyT = lib::AgentScanByKeyPolicy<96, 7, lib::BLOCK_LOAD_WARP_TRANSPOSE, lib::LOAD_DEFAULT,
+                                                       lib::BLOCK_SCAN_WARP_SCANS, lib::BLOCK_STORE_WARP_TRANSPOSE>;
+  };
+  using MaxPolicy = Policy520;
+};
+
+struct square
+{
+  template <typename T>
+  __host__ __device__ T operator()(T x) const
+  {
+    return x * x;
+  }
+};
+
+//! a + the item after a in its sequence, reached through a's address.
+struct next_sum
+{
+  __device__ int operator()(const int& a) const
+  {
+    return a + (&a)[1];
+  }
+};
+
+// --- the agent policies ---------------------------------------------------------------------
+
+using reduce_policy_t = lib::AgentReducePolicy<256, 16, double, 4, lib::BLOCK_REDUCE_WARP_REDUCTIONS, lib::LOAD_LDG,
+                                               lib::MemBoundScaling<256, 16, double>>;
+static_assert(reduce_policy_t::BLOCK_THREADS == lib::MemBoundScaling<256, 16, double>::BLOCK_THREADS);
+static_assert(reduce_policy_t::ITEMS_PER_THREAD == lib::MemBoundScaling<256, 16, double>::ITEMS_PER_THREAD);
+static_assert(reduce_policy_t::VECTOR_LOAD_LENGTH == 4 && reduce_policy_t::LOAD_MODIFIER == lib::LOAD_LDG);
+// strata's own scaling without the parameter (int8 keeps the nominal items).
+static_assert(lib::AgentReducePolicy<256, 16, std::int8_t, 4, lib::BLOCK_REDUCE_RAKING, lib::LOAD_LDG>::ITEMS_PER_THREAD
+              == 16);
+
+using scan_policy_t = lib::AgentScanPolicy<128, 12, int, lib::BLOCK_LOAD_WARP_TRANSPOSE, lib::LOAD_DEFAULT,
+                                           lib::BLOCK_STORE_WARP_TRANSPOSE, lib::BLOCK_SCAN_WARP_SCANS>;
+static_assert(scan_policy_t::BLOCK_THREADS == 128 && scan_policy_t::ITEMS_PER_THREAD == 12);
+static_assert(scan_policy_t::LOAD_ALGORITHM == lib::BLOCK_LOAD_WARP_TRANSPOSE);
+static_assert(scan_policy_t::STORE_ALGORITHM == lib::BLOCK_STORE_WARP_TRANSPOSE);
+static_assert(scan_policy_t::SCAN_ALGORITHM == lib::BLOCK_SCAN_WARP_SCANS);
+static_assert(scan_policy_t::LOAD_MODIFIER == lib::LOAD_DEFAULT);
+static_assert(scan_policy_t::MIN_BLOCKS_PER_SM == 1 && scan_policy_t::PREFETCH_BYTES == 0);
+
+using scan_by_key_policy_t = lib::AgentScanByKeyPolicy<256>;
+static_assert(scan_by_key_policy_t::BLOCK_THREADS == 256 && scan_by_key_policy_t::ITEMS_PER_THREAD == 1);
+static_assert(scan_by_key_policy_t::LOAD_ALGORITHM == lib::BLOCK_LOAD_DIRECT);
+static_assert(scan_by_key_policy_t::LOAD_MODIFIER == lib::LOAD_DEFAULT);
+static_assert(scan_by_key_policy_t::SCAN_ALGORITHM == lib::BLOCK_SCAN_WARP_SCANS);
+static_assert(scan_by_key_policy_t::STORE_ALGORITHM == lib::BLOCK_STORE_DIRECT);
+
+// --- the dispatch classes, with CUB's defaults ------------------------------------------------
+
+using reduce_t = lib::DispatchReduce<const std::int8_t*, int*, std::uint32_t, cuda::std::plus<>>;
+static_assert(cuda::std::is_same_v<decltype(reduce_t::init), int>); // the output's value type
+static_assert(cuda::std::is_same_v<decltype(reduce_t::transform_op), cuda::std::identity>);
+static_assert(cuda::std::is_same_v<decltype(lib::DispatchReduce<const float*, lib::DiscardOutputIterator<>, int,
+                                                                cuda::std::plus<>>::init),
+                                   float>); // the input's, where the output has none
+
+using reduce_spelled_t =
+    lib::DispatchReduce<const int*, int*, int, cuda::std::plus<>, int, int, cuda::std::identity, user_reduce_hub<int>,
+                        lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>;
+static_assert(cuda::std::is_same_v<reduce_spelled_t::MaxPolicyT, user_reduce_hub<int>::MaxPolicy>);
+
+using transform_reduce_t = lib::DispatchTransformReduce<const float*, double*, int, cuda::std::plus<>, square, double>;
+static_assert(cuda::std::is_same_v<
+              transform_reduce_t,
+              lib::DispatchReduce<const float*, double*, int, cuda::std::plus<>, double, double, square>>);
+
+static_assert(lib::ForceInclusive::Yes != lib::ForceInclusive::No);
+using scan_t = lib::DispatchScan<const std::int16_t*, int*, cuda::std::plus<>, lib::detail::InputValue<int>,
+                                 std::uint32_t>;
+static_assert(cuda::std::is_same_v<lib::ScanTileState<int>, scan_t::TileStateT>); // AccumT: int
+static_assert(!scan_t::FORCE_INCLUSIVE);
+using scan_spelled_t = lib::DispatchScan<const int*, int*, cuda::std::plus<>, lib::NullType, std::uint32_t, int,
+                                         lib::ForceInclusive::Yes, user_scan_hub<int>,
+                                         lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>;
+static_assert(scan_spelled_t::FORCE_INCLUSIVE);
+
+using scan_by_key_t = lib::DispatchScanByKey<const int*, const std::int8_t*, int*, cuda::std::equal_to<>,
+                                             cuda::std::plus<>, lib::NullType, std::uint32_t>;
+static_assert(cuda::std::is_same_v<lib::ScanTileState<int>, scan_by_key_t::TileStateT>);
+
+// --- the tile state of the single-pass scans ----------------------------------------------------
+
+static_assert(lib::MemoryOrder::relaxed != lib::MemoryOrder::acquire_release);
+static_assert(cuda::std::is_integral_v<lib::ScanTileState<int>::StatusWord>);
+static_assert(cuda::std::is_integral_v<lib::ScanTileState<lib::KeyValuePair<int, double>>::StatusWord>);
+static_assert(sizeof(lib::ScanTileState<int>::TxnWord) == 8);
+static_assert(sizeof(lib::ScanTileState<double>::TxnWord) == 16);
+
+using prefix_op_t = lib::TilePrefixCallbackOp<int, cuda::std::plus<>, lib::ScanTileState<int>>;
+static_assert(cuda::std::is_same_v<prefix_op_t::StatusWord, lib::ScanTileState<int>::StatusWord>);
+
+__global__ void init_status(lib::ScanTileState<int> tile_state, int num_tiles)
+{
+  tile_state.InitializeStatus(num_tiles);
+}
+
+//! Tile t (block t) finds its exclusive prefix with the 3-argument TilePrefixCallbackOp and
+//! writes its inclusive prefix to out[t] if the op's public members agree. Tile 0 publishes
+//! in[0] (with CUB's memory-order argument), then waits for each other tile's inclusive prefix
+//! with the StatusWord form of WaitForValid and writes it to out[num_tiles + t - 1] if LoadValid
+//! reads the same value.
+__global__ void publish_and_read(const int* in, int* out, lib::ScanTileState<int> tile_state, int num_tiles)
+{
+  __shared__ prefix_op_t::TempStorage temp_storage;
+  const int tile = int(blockIdx.x);
+  if (tile == 0)
+  {
+    if (threadIdx.x == 0)
+    {
+      tile_state.SetInclusive<lib::MemoryOrder::acquire_release>(0, in[0]);
+      out[0] = in[0];
+      for (int other = 1; other < num_tiles; ++other)
+      {
+        lib::ScanTileState<int>::StatusWord status = 0;
+        int value                                  = 0;
+        do
+        {
+          tile_state.WaitForValid(other, status, value);
+        } while (status != lib::ScanTileState<int>::StatusWord(lib::SCAN_TILE_INCLUSIVE));
+        out[num_tiles + other - 1] = tile_state.LoadValid(other) == value ? value : -1;
+      }
+    }
+    return;
+  }
+  if (threadIdx.x < 32)
+  {
+    prefix_op_t prefix_op(tile_state, temp_storage, cuda::std::plus<>{});
+    const int exclusive = prefix_op(in[tile]);
+    if (threadIdx.x == 0)
+    {
+      out[tile] = prefix_op.tile_idx == tile && prefix_op.exclusive_prefix == exclusive
+                      ? prefix_op.inclusive_prefix
+                      : -1;
+    }
+  }
+}
+
+template <typename T>
+std::vector<T> random_items(std::size_t n, std::uint64_t salt)
+{
+  return strata_test::random_vector<T>(n, strata_test::seed(salt), 0.0, 1000.0);
+}
+
+template <typename DispatchT, typename... ArgTs>
+void run_dispatch(ArgTs... args)
+{
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(DispatchT::Dispatch(nullptr, bytes, args...));
+  strata_test::device_buffer<unsigned char> temp(bytes);
+  STRATA_TEST_CUDA(DispatchT::Dispatch(temp.data(), bytes, args...));
+  strata_test::check_launch();
+}
+
+const std::vector<std::size_t> dispatch_sizes = {1, 1000, 1024, 1025, 100003, (1 << 20) + 7};
+} // namespace
+
+TEST_CASE("DeviceTransform::TransformStableArgumentAddresses has CUB's four overloads", "[device][cub_names]")
+{
+  using op_t    = cuda::std::plus<>;
+  using tuple_t = cuda::std::tuple<const int*, const int*>;
+  cudaError_t (*many)(tuple_t, int*, int, op_t, cudaStream_t) = &lib::DeviceTransform::TransformStableArgumentAddresses;
+  cudaError_t (*many_temp)(void*, std::size_t&, tuple_t, int*, int, op_t, cudaStream_t) =
+      &lib::DeviceTransform::TransformStableArgumentAddresses;
+  cudaError_t (*one)(const int*, int*, std::int64_t, square, cudaStream_t) =
+      &lib::DeviceTransform::TransformStableArgumentAddresses;
+  cudaError_t (*one_temp)(void*, std::size_t&, const int*, int*, int, square, cudaStream_t) =
+      &lib::DeviceTransform::TransformStableArgumentAddresses;
+  CHECK(many != nullptr);
+  CHECK(many_temp != nullptr);
+  CHECK(one != nullptr);
+  CHECK(one_temp != nullptr);
+
+  std::size_t bytes = 0;
+  CHECK(lib::DeviceTransform::TransformStableArgumentAddresses(nullptr, bytes, static_cast<const int*>(nullptr),
+                                                                static_cast<int*>(nullptr), 10, square{})
+        == cudaSuccess);
+  CHECK(bytes >= 1);
+  CHECK(lib::DeviceTransform::TransformStableArgumentAddresses(static_cast<const int*>(nullptr),
+                                                                static_cast<int*>(nullptr), -1, square{})
+        == cudaErrorInvalidValue);
+}
+
+TEST_CASE("TransformStableArgumentAddresses passes the items themselves", "[device][cub_names]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  for (const std::size_t n : {std::size_t(2), std::size_t(1000), std::size_t(100003), std::size_t(1 << 20)})
+  {
+    INFO("n = " << n);
+    const std::vector<int> a = random_items<int>(n, 1);
+    const std::vector<int> b = random_items<int>(n, 2);
+    std::vector<int> expected_next(n - 1);
+    std::vector<int> expected_sum(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      expected_sum[i] = a[i] + b[i];
+      if (i + 1 < n)
+      {
+        expected_next[i] = a[i] + a[i + 1];
+      }
+    }
+    strata_test::device_buffer<int> d_a(a);
+    strata_test::device_buffer<int> d_b(b);
+    strata_test::device_buffer<int> d_out(n);
+    d_out.poison();
+    // The documented example: n - 1 items, each added to its neighbour through its address.
+    STRATA_TEST_CUDA(lib::DeviceTransform::TransformStableArgumentAddresses(
+        static_cast<const int*>(d_a.data()), d_out.data(), static_cast<int>(n - 1), next_sum{}));
+    strata_test::check_launch();
+    std::vector<int> next = d_out.download();
+    int poison            = 0;
+    std::memset(&poison, strata_test::poison_byte, sizeof(poison));
+    CHECK(next.back() == poison); // the item past the range is never written
+    next.pop_back();
+    strata_test::check_equal(expected_next, next);
+
+    d_out.poison();
+    std::size_t bytes = 0;
+    const auto inputs = cuda::std::make_tuple(static_cast<const int*>(d_a.data()), static_cast<const int*>(d_b.data()));
+    STRATA_TEST_CUDA(lib::DeviceTransform::TransformStableArgumentAddresses(nullptr, bytes, inputs, d_out.data(), n,
+                                                                           cuda::std::plus<>{}));
+    strata_test::device_buffer<unsigned char> temp(bytes);
+    STRATA_TEST_CUDA(lib::DeviceTransform::TransformStableArgumentAddresses(temp.data(), bytes, inputs, d_out.data(),
+                                                                           n, cuda::std::plus<>{}));
+    strata_test::check_launch();
+    strata_test::check_equal(expected_sum, d_out.download());
+  }
+}
+
+TEMPLATE_TEST_CASE("DispatchReduce and DispatchTransformReduce run a user's CUB-shaped policy hub",
+                   "[device][cub_names]", std::uint32_t, std::uint64_t)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using T = TestType;
+  for (const std::size_t n : dispatch_sizes)
+  {
+    INFO("n = " << n);
+    const std::vector<T> in = random_items<T>(n, 3);
+    const T init            = in[n / 2] + 1;
+    T sum                   = init;
+    T squares               = init;
+    for (const T x : in)
+    {
+      sum += x; // unsigned: wraps as the device's sum does
+      squares += x * x;
+    }
+    strata_test::device_buffer<T> d_in(in);
+    strata_test::device_buffer<T> d_out(1);
+
+    d_out.poison();
+    using reduce_t = lib::DispatchReduce<const T*, T*, int, cuda::std::plus<>, T, T, cuda::std::identity,
+                                         user_reduce_hub<T>>;
+    run_dispatch<reduce_t>(static_cast<const T*>(d_in.data()), d_out.data(), int(n), cuda::std::plus<>{}, init,
+                           cudaStream_t{});
+    CHECK(d_out.download()[0] == sum);
+
+    d_out.poison();
+    using transform_reduce_t =
+        lib::DispatchTransformReduce<const T*, T*, int, cuda::std::plus<>, square, T, T, user_reduce_hub<T>>;
+    run_dispatch<transform_reduce_t>(static_cast<const T*>(d_in.data()), d_out.data(), int(n), cuda::std::plus<>{},
+                                     init, cudaStream_t{}, square{});
+    CHECK(d_out.download()[0] == squares);
+  }
+}
+
+TEMPLATE_TEST_CASE("DispatchScan and DispatchScanByKey run a user's CUB-shaped policy hub", "[device][cub_names]",
+                   std::uint32_t, std::uint64_t)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using T = TestType;
+  for (const std::size_t n : dispatch_sizes)
+  {
+    INFO("n = " << n);
+    const std::vector<T> in = random_items<T>(n, 4);
+    const T init            = in[n / 3] + 5;
+    std::vector<T> exclusive(n);
+    std::vector<T> inclusive(n);
+    T running = init;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      exclusive[i] = running;
+      running += in[i];
+      inclusive[i] = running;
+    }
+    strata_test::device_buffer<T> d_in(in);
+    strata_test::device_buffer<T> d_out(n);
+    const auto offset = static_cast<std::uint32_t>(n);
+
+    d_out.poison();
+    using exclusive_t = lib::DispatchScan<const T*, T*, cuda::std::plus<>, lib::detail::InputValue<T>, std::uint32_t,
+                                          T, lib::ForceInclusive::No, user_scan_hub<T>>;
+    run_dispatch<exclusive_t>(static_cast<const T*>(d_in.data()), d_out.data(), cuda::std::plus<>{},
+                              lib::detail::InputValue<T>(init), offset, cudaStream_t{});
+    strata_test::check_equal(exclusive, d_out.download());
+
+    d_out.poison();
+    using inclusive_t = lib::DispatchScan<const T*, T*, cuda::std::plus<>, lib::detail::InputValue<T>, std::uint32_t,
+                                          T, lib::ForceInclusive::Yes, user_scan_hub<T>>;
+    run_dispatch<inclusive_t>(static_cast<const T*>(d_in.data()), d_out.data(), cuda::std::plus<>{},
+                              lib::detail::InputValue<T>(init), offset, cudaStream_t{});
+    strata_test::check_equal(inclusive, d_out.download());
+
+    // By key: runs of 1 to 9 equal keys, an inclusive sum restarting at each run.
+    std::vector<int> keys(n);
+    std::vector<T> by_key(n);
+    const std::vector<int> run_lengths = strata_test::random_vector<int>(n, strata_test::seed(5), 1.0, 10.0);
+    int key                            = 0;
+    for (std::size_t i = 0, left = 0; i < n; ++i, --left)
+    {
+      if (left == 0)
+      {
+        ++key;
+        left = std::size_t(run_lengths[i]);
+      }
+      keys[i]   = key;
+      by_key[i] = (i > 0 && keys[i - 1] == key ? by_key[i - 1] : T(0)) + in[i];
+    }
+    strata_test::device_buffer<int> d_keys(keys);
+    d_out.poison();
+    using by_key_t = lib::DispatchScanByKey<const int*, const T*, T*, cuda::std::equal_to<>, cuda::std::plus<>,
+                                            lib::NullType, std::uint32_t, T, user_scan_by_key_hub>;
+    run_dispatch<by_key_t>(static_cast<const int*>(d_keys.data()), static_cast<const T*>(d_in.data()), d_out.data(),
+                           cuda::std::equal_to<>{}, cuda::std::plus<>{}, lib::NullType{}, offset, cudaStream_t{});
+    strata_test::check_equal(by_key, d_out.download());
+  }
+}
+
+TEST_CASE("ScanTileState and TilePrefixCallbackOp with CUB's signatures", "[device][cub_names]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  for (const int num_tiles : {2, 33, 300})
+  {
+    INFO("tiles = " << num_tiles);
+    const std::vector<int> in = random_items<int>(std::size_t(num_tiles), 6);
+    std::vector<int> expected(2 * std::size_t(num_tiles) - 1); // the prefixes, then those of tiles 1, 2, ...
+    int running = 0;
+    for (int tile = 0; tile < num_tiles; ++tile)
+    {
+      running += in[std::size_t(tile)];
+      expected[std::size_t(tile)] = running;
+      if (tile > 0)
+      {
+        expected[std::size_t(num_tiles + tile - 1)] = running;
+      }
+    }
+    std::size_t bytes = 0;
+    STRATA_TEST_CUDA(lib::ScanTileState<int>::AllocationSize(num_tiles, bytes));
+    strata_test::device_buffer<unsigned char> storage(bytes);
+    lib::ScanTileState<int> tile_state;
+    STRATA_TEST_CUDA(tile_state.Init(num_tiles, storage.data(), bytes));
+    init_status<<<1, 512>>>(tile_state, num_tiles);
+    strata_test::check_launch();
+    strata_test::device_buffer<int> d_in(in);
+    strata_test::device_buffer<int> d_out(expected.size());
+    d_out.poison();
+    // Tile 0's block waits for every other tile, so all of them must be resident at once.
+    publish_and_read<<<num_tiles, 64>>>(d_in.data(), d_out.data(), tile_state, num_tiles);
+    strata_test::check_launch();
+    strata_test::check_equal(expected, d_out.download());
+  }
+}
