@@ -1,21 +1,49 @@
 // benchmark/bench_common.cuh: device buffers filled with cuRAND, inputs rotated (or the L2 cache
 // flushed) so that no run measures the cache, CUDA-event timing for Google Benchmark's manual
-// time, and the byte/item counters every benchmark reports.
+// time, the byte/item counters every benchmark reports, and the comparison of strata's output
+// with CUB's that every configuration makes once, outside the timed region.
 #pragma once
 
 #include <benchmark/benchmark.h>
+#include <cub/version.cuh>
 #include <cuda_runtime_api.h>
 #include <curand.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace bench
 {
+//! Names the GPU, CUDA and CUB in the JSON context of every benchmark program (key "gpu"), so
+//! that scripts/bench-report can say what a run measured.
+inline const bool gpu_in_context = []
+{
+  cudaDeviceProp prop{};
+  int runtime = 0;
+  if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess && cudaRuntimeGetVersion(&runtime) == cudaSuccess)
+  {
+    benchmark::AddCustomContext("gpu", std::string(prop.name) + " (sm_" + std::to_string(prop.major * 10 + prop.minor)
+                                           + "), CUDA " + std::to_string(runtime / 1000) + "."
+                                           + std::to_string(runtime % 1000 / 10) + ", CUB "
+                                           + std::to_string(CUB_MAJOR_VERSION) + "." + std::to_string(CUB_MINOR_VERSION)
+                                           + "." + std::to_string(CUB_SUBMINOR_VERSION));
+  }
+  return true;
+}();
+
 //! Aborts the benchmark program on a CUDA error: a failed run must not report a time.
 inline void check(cudaError_t error, const char* what)
 {
@@ -69,8 +97,9 @@ private:
   std::size_t size_;
 };
 
-//! Fills a buffer with random bits generated on the device (never zeros; T must be a whole number
-//! of 32-bit words).
+//! Fills a buffer with random data generated on the device, never zeros: random bits for integers
+//! (T a whole number of 32-bit words), standard normal values for float and double, so that sums
+//! and comparisons of floating-point data meet no NaN or infinity (n even for those).
 template <typename T>
 void fill_random(device_buffer<T>& buffer, std::uint64_t seed)
 {
@@ -78,8 +107,19 @@ void fill_random(device_buffer<T>& buffer, std::uint64_t seed)
   curandGenerator_t generator;
   check(curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10), "curandCreateGenerator");
   check(curandSetPseudoRandomGeneratorSeed(generator, seed), "curandSetPseudoRandomGeneratorSeed");
-  check(curandGenerate(generator, reinterpret_cast<unsigned int*>(buffer.data()), buffer.bytes() / 4),
-        "curandGenerate");
+  if constexpr (std::is_same_v<T, float>)
+  {
+    check(curandGenerateNormal(generator, buffer.data(), buffer.size(), 0.0f, 1.0f), "curandGenerateNormal");
+  }
+  else if constexpr (std::is_same_v<T, double>)
+  {
+    check(curandGenerateNormalDouble(generator, buffer.data(), buffer.size(), 0.0, 1.0), "curandGenerateNormalDouble");
+  }
+  else
+  {
+    check(curandGenerate(generator, reinterpret_cast<unsigned int*>(buffer.data()), buffer.bytes() / 4),
+          "curandGenerate");
+  }
   check(curandDestroyGenerator(generator), "curandDestroyGenerator");
   check(cudaDeviceSynchronize(), "fill_random");
 }
@@ -194,4 +234,144 @@ inline void set_throughput(benchmark::State& state, std::size_t items, std::size
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(items));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(bytes));
 }
+
+//! Copies n items from the device to a new host vector.
+template <typename T>
+std::vector<T> download(const T* d_items, std::size_t n)
+{
+  std::vector<T> host(n);
+  check(cudaMemcpy(host.data(), d_items, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
+  return host;
+}
+
+//! Fills n items with the byte 0xCD and waits: an output a library fails to write keeps it.
+template <typename T>
+void poison(T* d_items, std::size_t n)
+{
+  check(cudaMemset(d_items, 0xCD, n * sizeof(T)), "poison");
+  check(cudaDeviceSynchronize(), "poison");
+}
+
+//! True the first time `configuration` is named in this process: a configuration compares
+//! strata with CUB once, not in every repetition.
+inline bool first_run(const std::string& configuration)
+{
+  static std::set<std::string> seen;
+  return seen.insert(configuration).second;
+}
+
+//! Configurations whose strata output disagreed with CUB's (STRATA_BENCH_MAIN's exit status).
+inline int& disagreements()
+{
+  static int count = 0;
+  return count;
+}
+
+//! Records the comparison of one configuration; `mismatch` is empty when the outputs agree.
+//! Otherwise the row reports an error (SkipWithError: "error_occurred" in the JSON), the message
+//! goes to stderr and the program exits with status 1 at the end. Returns whether they agree.
+inline bool record(benchmark::State& state, const std::string& configuration, const std::string& mismatch)
+{
+  if (mismatch.empty())
+  {
+    return true;
+  }
+  ++disagreements();
+  const std::string message = "strata and CUB disagree on " + configuration + ": " + mismatch;
+  std::fprintf(stderr, "%s\n", message.c_str());
+  state.SkipWithError(message.c_str());
+  return false;
+}
+
+//! Bitwise equality, NaN equal to itself.
+template <typename T>
+bool same_value(const T& a, const T& b)
+{
+  if constexpr (std::is_floating_point_v<T>)
+  {
+    if (std::isnan(a) && std::isnan(b))
+    {
+      return true;
+    }
+  }
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+//! Exact comparison of two outputs: "" or the number of mismatches and the first one.
+template <typename T>
+std::string compare_exact(const std::vector<T>& strata_out, const std::vector<T>& cub_out)
+{
+  std::size_t mismatches = 0;
+  std::size_t first      = 0;
+  for (std::size_t i = 0; i < strata_out.size(); ++i)
+  {
+    if (!same_value(strata_out[i], cub_out[i]) && mismatches++ == 0)
+    {
+      first = i;
+    }
+  }
+  if (mismatches == 0 && strata_out.size() == cub_out.size())
+  {
+    return "";
+  }
+  std::ostringstream text;
+  text << mismatches << " of " << strata_out.size() << " items differ; first at " << first;
+  if constexpr (std::is_arithmetic_v<T>)
+  {
+    text << ": strata " << +strata_out[first] << ", CUB " << +cub_out[first];
+  }
+  return text.str();
+}
+
+//! How far two floating-point sums of the same `terms` terms may lie apart when the terms' absolute
+//! values add up to `magnitude`: reassociation moves each by rounding errors that grow like the
+//! square root of the number of terms in practice (linearly at worst, which caps the bound).
+template <typename T>
+double sum_tolerance(double magnitude, double terms)
+{
+  const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+  return eps * magnitude * std::min(terms, 4.0 * std::sqrt(terms));
+}
+
+//! Comparison of floating-point sums: item i may differ by sum_tolerance(magnitude[i], terms[i]).
+template <typename T>
+std::string compare_sums(const std::vector<T>& strata_out, const std::vector<T>& cub_out,
+                         const std::vector<double>& magnitude, const std::vector<double>& terms)
+{
+  std::size_t mismatches = 0;
+  std::size_t first      = 0;
+  for (std::size_t i = 0; i < strata_out.size(); ++i)
+  {
+    const double difference = std::fabs(double(strata_out[i]) - double(cub_out[i]));
+    if (!(difference <= sum_tolerance<T>(magnitude[i], terms[i])) && mismatches++ == 0)
+    {
+      first = i;
+    }
+  }
+  if (mismatches == 0)
+  {
+    return "";
+  }
+  std::ostringstream text;
+  text.precision(9);
+  text << mismatches << " of " << strata_out.size() << " sums differ beyond rounding; first at " << first
+       << ": strata " << strata_out[first] << ", CUB " << cub_out[first] << ", tolerance "
+       << sum_tolerance<T>(magnitude[first], terms[first]);
+  return text.str();
+}
 } // namespace bench
+
+//! main() of a benchmark program: Google Benchmark's, with exit status 1 when any configuration's
+//! strata output disagreed with CUB's.
+#define STRATA_BENCH_MAIN()                                                                                            \
+  int main(int argc, char** argv)                                                                                      \
+  {                                                                                                                    \
+    ::benchmark::Initialize(&argc, argv);                                                                              \
+    if (::benchmark::ReportUnrecognizedArguments(argc, argv))                                                          \
+    {                                                                                                                  \
+      return 1;                                                                                                        \
+    }                                                                                                                  \
+    ::benchmark::RunSpecifiedBenchmarks();                                                                             \
+    ::benchmark::Shutdown();                                                                                           \
+    return ::bench::disagreements() == 0 ? 0 : 1;                                                                      \
+  }

@@ -1,7 +1,8 @@
 // DeviceFor (ForEachN, ForEach, ForEachCopyN, ForEachCopy, Bulk), strata and CUB side by side on
 // the same device buffers, at 2^16, 2^20, 2^24 and 2^28 items of u32, f32 and u64, with
 // cudaMemcpy device to device as the bandwidth ceiling. Every run takes the next copy of a
-// rotating buffer (bench_common.cuh), so none finds its data in L2. Bytes: ForEach* update every
+// rotating buffer (bench_common.cuh), so none finds its data in L2; strata's rows first compare
+// their results with CUB's on one copy of the data. Bytes: ForEach* update every
 // item in place (read + write); ForEachCopy* hand every item to an operator that only compares
 // it (read); Bulk writes one item per index (write).
 #include <strata/device/device_for.cuh>
@@ -13,6 +14,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace
 {
@@ -62,11 +66,59 @@ cudaError_t call(T* d, std::int64_t n, cudaStream_t stream)
   }
 }
 
+constexpr bool reads_only(kind k)
+{
+  return k == kind::for_each_copy_n || k == kind::for_each_copy;
+}
+
+//! One call of KIND by strata (STRATA) or CUB on a fresh copy of the n items at d_source (Bulk: on
+//! poisoned items), and what it produced: the items, or for ForEachCopy* the found flag.
+template <kind KIND, bool STRATA, typename T>
+std::vector<T> for_once(const T* d_source, std::size_t n)
+{
+  static bench::device_buffer<T> work(std::size_t(1) << 28);
+  if constexpr (KIND == kind::bulk)
+  {
+    bench::poison(work.data(), n);
+  }
+  else
+  {
+    bench::check(cudaMemcpy(work.data(), d_source, n * sizeof(T), cudaMemcpyDeviceToDevice), "copy");
+  }
+  bench::check(cudaMemset(found_flag(), 0, sizeof(int)), "found flag");
+  bench::check(call<KIND, STRATA>(work.data(), static_cast<std::int64_t>(n), cudaStream_t(0)), "DeviceFor");
+  bench::check(cudaDeviceSynchronize(), "DeviceFor");
+  if constexpr (reads_only(KIND))
+  {
+    return {T(bench::download(found_flag(), 1)[0])};
+  }
+  else
+  {
+    return bench::download(work.data(), n);
+  }
+}
+
 template <typename T, kind KIND, bool STRATA>
 void run(benchmark::State& state)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& data          = bench::shared_rotating_buffer<T>(n);
+  if constexpr (STRATA)
+  {
+    // strata's row first compares what it does with CUB's, once per configuration.
+    const std::string configuration = "DeviceFor/" + std::to_string(int(KIND)) + "/"
+                                    + (std::is_floating_point_v<T> ? "f" : "u") + std::to_string(8 * sizeof(T)) + "/"
+                                    + std::to_string(n);
+    if (bench::first_run(configuration))
+    {
+      const T* d_source = data.next();
+      if (!bench::record(state, configuration,
+                         bench::compare_exact(for_once<KIND, true>(d_source, n), for_once<KIND, false>(d_source, n))))
+      {
+        return;
+      }
+    }
+  }
   bench::time_iterations(
       state, [&](cudaStream_t stream)
       { bench::check(call<KIND, STRATA>(data.next(), static_cast<std::int64_t>(n), stream), "DeviceFor"); });
@@ -126,4 +178,4 @@ STRATA_BENCH_FOR(bulk, "Bulk", f32);
 STRATA_BENCH_FOR(bulk, "Bulk", u64);
 STRATA_BENCH_REGISTER(memcpy_d2d<u32>, "cudaMemcpy/u32");
 
-BENCHMARK_MAIN();
+STRATA_BENCH_MAIN()

@@ -10,11 +10,15 @@
 
 #include "bench_common.cuh"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace
 {
@@ -91,14 +95,82 @@ struct times_three
   }
 };
 
-//! Times `call(d_temp, bytes, d_in)` (a two-phase reduction with its output bound) over a
-//! rotating input of n items of T; bytes = the input read.
-template <typename T, typename CallT>
-void time_reduction(benchmark::State& state, CallT call)
+// The outputs of every reduction: past the temporary storage's region, in their own allocations.
+template <typename T>
+T* reduce_out()
+{
+  static bench::device_buffer<T> out(64);
+  return out.data();
+}
+
+//! Runs the two-phase reduction `call(d_temp, bytes, d_in, stream)` once on d_in and returns its
+//! outputs (the value, and the index of ArgMin / ArgMax), poisoned before.
+template <typename OutT, typename T, typename CallT>
+std::pair<std::vector<OutT>, std::vector<std::int64_t>> reduce_once(const T* d_in, CallT call)
+{
+  OutT* d_out           = reduce_out<OutT>();
+  std::int64_t* d_index = reduce_out<std::int64_t>();
+  bench::poison(d_out, 1);
+  bench::poison(d_index, 1);
+  std::size_t bytes = 0;
+  bench::check(call(nullptr, bytes, d_in), "size query");
+  bench::check(call(scratch(bytes + 256), bytes, d_in), "reduction");
+  bench::check(cudaDeviceSynchronize(), "reduction");
+  return {bench::download(d_out, 1), bench::download(d_index, 1)};
+}
+
+//! strata's and CUB's results on the same n items: exactly equal, or for a floating-point sum
+//! within the rounding that reassociating n terms of the input's magnitude allows.
+template <typename T, typename OutT, bool FLOAT_SUM, typename StrataCallT, typename CubCallT>
+std::string compare_reduction(const T* d_in, std::size_t n, StrataCallT strata_call, CubCallT cub_call)
+{
+  const auto strata_out = reduce_once<OutT>(d_in, strata_call);
+  const auto cub_out    = reduce_once<OutT>(d_in, cub_call);
+  if constexpr (FLOAT_SUM)
+  {
+    double magnitude = 0;
+    for (const T x : bench::download(d_in, n))
+    {
+      magnitude += std::fabs(double(x));
+    }
+    return bench::compare_sums(strata_out.first, cub_out.first, {magnitude}, {double(n)});
+  }
+  else
+  {
+    const std::string values = bench::compare_exact(strata_out.first, cub_out.first);
+    return values.empty() ? bench::compare_exact(strata_out.second, cub_out.second) : values;
+  }
+}
+
+//! Times the two-phase reduction of strata (STRATA) or CUB over a rotating input of n items of T;
+//! bytes = the input read. strata's row first compares its result with CUB's, once per size.
+template <typename T, typename OutT, bool FLOAT_SUM, bool STRATA, typename StrataCallT, typename CubCallT>
+void time_reduction(benchmark::State& state, const std::string& name, StrataCallT strata_call, CubCallT cub_call)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& in            = input<T>(n);
-  std::size_t bytes   = 0;
+  if constexpr (STRATA)
+  {
+    const std::string configuration = name + "/" + std::to_string(n);
+    if (bench::first_run(configuration)
+        && !bench::record(state, configuration,
+                          compare_reduction<T, OutT, FLOAT_SUM>(in.next(), n, strata_call, cub_call)))
+    {
+      return;
+    }
+  }
+  auto call = [&](auto&&... args)
+  {
+    if constexpr (STRATA)
+    {
+      return strata_call(args...);
+    }
+    else
+    {
+      return cub_call(args...);
+    }
+  };
+  std::size_t bytes = 0;
   bench::check(call(nullptr, bytes, in.next()), "size query");
   void* d_temp = scratch(bytes + 256);
   bench::time_iterations(state, [&](cudaStream_t stream) {
@@ -107,89 +179,104 @@ void time_reduction(benchmark::State& state, CallT call)
   bench::set_throughput(state, n, n * sizeof(T));
 }
 
-// The output of every reduction: past the temporary storage's region, in its own allocation.
-template <typename T>
-T* reduce_out()
-{
-  static bench::device_buffer<T> out(64);
-  return out.data();
-}
-
-#define STRATA_BENCH_REDUCE(LIB, NAME, T, OUT_T, EXPR)                                                                 \
-  void NAME##_##LIB##_##T(benchmark::State& state)                                                                    \
-  {                                                                                                                    \
-    OUT_T* d_out = reduce_out<OUT_T>();                                                                                \
-    time_reduction<T>(state, [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {           \
-      const int n = static_cast<int>(state.range(0));                                                                  \
-      return LIB::DeviceReduce::EXPR;                                                                                  \
-    });                                                                                                                \
-  }
-
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using f32 = float;
 using f64 = double;
 
-#define STRATA_BENCH_REDUCE_BOTH(NAME, T, OUT_T, EXPR)                                                                 \
-  STRATA_BENCH_REDUCE(strata, NAME, T, OUT_T, EXPR)                                                                    \
-  STRATA_BENCH_REDUCE(cub, NAME, T, OUT_T, EXPR)
+// NAME_T<STRATA>: one reduction, EXPR, of strata or CUB, its output bound to d_out.
+#define STRATA_BENCH_REDUCE(NAME, T, OUT_T, FLOAT_SUM, EXPR)                                                           \
+  template <bool STRATA>                                                                                               \
+  void NAME##_##T(benchmark::State& state)                                                                             \
+  {                                                                                                                    \
+    OUT_T* d_out = reduce_out<OUT_T>();                                                                                \
+    const int n  = static_cast<int>(state.range(0));                                                                   \
+    auto strata_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {                 \
+      return strata::DeviceReduce::EXPR;                                                                               \
+    };                                                                                                                 \
+    auto cub_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {                    \
+      return cub::DeviceReduce::EXPR;                                                                                  \
+    };                                                                                                                 \
+    time_reduction<T, OUT_T, FLOAT_SUM, STRATA>(state, #NAME "/" #T, strata_call, cub_call);                           \
+  }
 
-STRATA_BENCH_REDUCE_BOTH(sum, u32, u32, Sum(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(sum, f32, f32, Sum(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(sum, u64, u64, Sum(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(sum, f64, f64, Sum(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(min, u32, u32, Min(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(min, f32, f32, Min(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(min, u64, u64, Min(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(max, u32, u32, Max(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(max, f32, f32, Max(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(max, u64, u64, Max(d_temp, bytes, d_in, d_out, n, stream))
-STRATA_BENCH_REDUCE_BOTH(transform_reduce, u32, u64,
-                         TransformReduce(d_temp, bytes, d_in, d_out, n, cuda::std::plus<>{}, square{}, u64(0), stream))
+STRATA_BENCH_REDUCE(sum, u32, u32, false, Sum(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(sum, f32, f32, true, Sum(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(sum, u64, u64, false, Sum(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(sum, f64, f64, true, Sum(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(min, u32, u32, false, Min(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(min, f32, f32, false, Min(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(min, u64, u64, false, Min(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(max, u32, u32, false, Max(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(max, f32, f32, false, Max(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(max, u64, u64, false, Max(d_temp, bytes, d_in, d_out, n, stream))
+STRATA_BENCH_REDUCE(transform_reduce, u32, u64, false,
+                    TransformReduce(d_temp, bytes, d_in, d_out, n, cuda::std::plus<>{}, square{}, u64(0), stream))
 
 // ArgMin / ArgMax: CUB 3's form with separate value and index outputs, in both libraries.
-#define STRATA_BENCH_ARG(LIB, NAME, T, FUNC)                                                                           \
-  void NAME##_##LIB##_##T(benchmark::State& state)                                                                    \
+#define STRATA_BENCH_ARG(NAME, T, FUNC)                                                                                \
+  template <bool STRATA>                                                                                               \
+  void NAME##_##T(benchmark::State& state)                                                                             \
   {                                                                                                                    \
-    T* d_value             = reduce_out<T>();                                                                          \
+    T* d_value            = reduce_out<T>();                                                                           \
     std::int64_t* d_index = reduce_out<std::int64_t>();                                                                \
-    time_reduction<T>(state, [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {           \
-      const std::int64_t n = state.range(0);                                                                           \
-      return LIB::DeviceReduce::FUNC(d_temp, bytes, d_in, d_value, d_index, n, stream);                                \
-    });                                                                                                                \
+    const std::int64_t n  = state.range(0);                                                                            \
+    auto strata_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {                 \
+      return strata::DeviceReduce::FUNC(d_temp, bytes, d_in, d_value, d_index, n, stream);                             \
+    };                                                                                                                 \
+    auto cub_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {                    \
+      return cub::DeviceReduce::FUNC(d_temp, bytes, d_in, d_value, d_index, n, stream);                                \
+    };                                                                                                                 \
+    time_reduction<T, T, false, STRATA>(state, #NAME "/" #T, strata_call, cub_call);                                   \
   }
-#define STRATA_BENCH_ARG_BOTH(NAME, T, FUNC)                                                                           \
-  STRATA_BENCH_ARG(strata, NAME, T, FUNC)                                                                              \
-  STRATA_BENCH_ARG(cub, NAME, T, FUNC)
 
-STRATA_BENCH_ARG_BOTH(argmin, u32, ArgMin)
-STRATA_BENCH_ARG_BOTH(argmin, f32, ArgMin)
-STRATA_BENCH_ARG_BOTH(argmin, u64, ArgMin)
-STRATA_BENCH_ARG_BOTH(argmax, u32, ArgMax)
-STRATA_BENCH_ARG_BOTH(argmax, f32, ArgMax)
-STRATA_BENCH_ARG_BOTH(argmax, u64, ArgMax)
+STRATA_BENCH_ARG(argmin, u32, ArgMin)
+STRATA_BENCH_ARG(argmin, f32, ArgMin)
+STRATA_BENCH_ARG(argmin, u64, ArgMin)
+STRATA_BENCH_ARG(argmax, u32, ArgMax)
+STRATA_BENCH_ARG(argmax, f32, ArgMax)
+STRATA_BENCH_ARG(argmax, u64, ArgMax)
 
-//! DeviceTransform: out[i] = 3 * in[i]; bytes = read + write.
+//! DeviceTransform: out[i] = 3 * in[i]; bytes = read + write. strata's row first compares its
+//! output with CUB's, once per size.
 template <typename T, bool STRATA>
 void transform(benchmark::State& state)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& in            = input<T>(n);
   T* d_out            = static_cast<T*>(scratch(n * sizeof(T)));
-  bench::time_iterations(state, [&](cudaStream_t stream) {
-    if constexpr (STRATA)
+  auto run            = [&](auto strata_or_cub, const T* d_in, cudaStream_t stream)
+  {
+    if constexpr (decltype(strata_or_cub)::value)
     {
-      bench::check(strata::DeviceTransform::Transform(in.next(), d_out, static_cast<std::int64_t>(n), times_three{},
-                                                      stream),
+      bench::check(strata::DeviceTransform::Transform(d_in, d_out, static_cast<std::int64_t>(n), times_three{}, stream),
                    "transform");
     }
     else
     {
-      bench::check(cub::DeviceTransform::Transform(in.next(), d_out, static_cast<std::int64_t>(n), times_three{},
-                                                   stream),
+      bench::check(cub::DeviceTransform::Transform(d_in, d_out, static_cast<std::int64_t>(n), times_three{}, stream),
                    "transform");
     }
-  });
+  };
+  if constexpr (STRATA)
+  {
+    const std::string configuration = std::string("transform/") + (std::is_floating_point_v<T> ? "f" : "u")
+                                    + std::to_string(8 * sizeof(T)) + "/" + std::to_string(n);
+    if (bench::first_run(configuration))
+    {
+      const T* d_in = in.next();
+      bench::poison(d_out, n);
+      run(std::true_type{}, d_in, 0);
+      const std::vector<T> strata_out = bench::download(d_out, n);
+      bench::poison(d_out, n);
+      run(std::false_type{}, d_in, 0);
+      if (!bench::record(state, configuration, bench::compare_exact(strata_out, bench::download(d_out, n))))
+      {
+        return;
+      }
+    }
+  }
+  bench::time_iterations(state, [&](cudaStream_t stream) { run(std::bool_constant<STRATA>{}, in.next(), stream); });
   bench::set_throughput(state, n, 2 * n * sizeof(T));
 }
 
@@ -216,8 +303,8 @@ void memcpy_d2d(benchmark::State& state)
       ->Unit(benchmark::kMicrosecond)
 
 #define STRATA_BENCH_REGISTER_BOTH(FUNC, GROUP, T)                                                                     \
-  STRATA_BENCH_REGISTER(FUNC##_strata_##T, GROUP "/strata/" #T);                                                      \
-  STRATA_BENCH_REGISTER(FUNC##_cub_##T, GROUP "/cub/" #T)
+  STRATA_BENCH_REGISTER(FUNC##_##T<true>, GROUP "/strata/" #T);                                                        \
+  STRATA_BENCH_REGISTER(FUNC##_##T<false>, GROUP "/cub/" #T)
 
 STRATA_BENCH_REGISTER_BOTH(sum, "DeviceReduce::Sum", u32);
 STRATA_BENCH_REGISTER_BOTH(sum, "DeviceReduce::Sum", f32);
@@ -243,4 +330,4 @@ STRATA_BENCH_REGISTER((transform<f32, false>), "DeviceTransform::Transform/cub/f
 STRATA_BENCH_REGISTER((transform<u64, true>), "DeviceTransform::Transform/strata/u64");
 STRATA_BENCH_REGISTER((transform<u64, false>), "DeviceTransform::Transform/cub/u64");
 STRATA_BENCH_REGISTER(memcpy_d2d<u32>, "cudaMemcpy/u32");
-BENCHMARK_MAIN();
+STRATA_BENCH_MAIN()

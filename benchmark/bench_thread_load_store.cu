@@ -1,6 +1,6 @@
 // Copy bandwidth through strata's and CUB's ThreadLoad/ThreadStore with each cache-operator pair,
 // against cudaMemcpy (the ceiling), on the same buffers: 2^26 16-byte items (1 GiB each way,
-// far beyond the 50 MB L2).
+// far beyond the 50 MB L2). strata's rows first compare their output with CUB's.
 #include <strata/strata.cuh>
 
 #include <cub/cub.cuh>
@@ -8,6 +8,7 @@
 #include "bench_common.cuh"
 
 #include <cstddef>
+#include <string>
 
 namespace
 {
@@ -77,9 +78,38 @@ void memcpy_d2d(benchmark::State& state)
   bench::set_throughput(state, items, 2 * b.in.bytes());
 }
 
+//! strata's copy with LOAD and STORE and CUB's with the same modifiers (the enumerators have CUB's
+//! values) write the same output, checked once per pair.
+template <strata::CacheLoadModifier LOAD, strata::CacheStoreModifier STORE>
+bool copies_agree(benchmark::State& state)
+{
+  const std::string configuration = "copy/" + std::to_string(int(LOAD)) + "/" + std::to_string(int(STORE));
+  if (!bench::first_run(configuration))
+  {
+    return true;
+  }
+  buffers& b     = shared_buffers();
+  auto copy_once = [&](auto launch)
+  {
+    bench::poison(b.out.data(), items);
+    launch<<<grid_size(), 256>>>(b.in.data(), b.out.data(), items);
+    bench::check(cudaGetLastError(), "copy launch");
+    bench::check(cudaDeviceSynchronize(), "copy");
+    return bench::download(b.out.data(), items);
+  };
+  const auto strata_out = copy_once(strata_copy<LOAD, STORE>);
+  const auto cub_out    = copy_once(
+      cub_copy<static_cast<cub::CacheLoadModifier>(LOAD), static_cast<cub::CacheStoreModifier>(STORE)>);
+  return bench::record(state, configuration, bench::compare_exact(strata_out, cub_out));
+}
+
 template <strata::CacheLoadModifier LOAD, strata::CacheStoreModifier STORE>
 void copy_strata(benchmark::State& state)
 {
+  if (!copies_agree<LOAD, STORE>(state))
+  {
+    return;
+  }
   buffers& b = shared_buffers();
   bench::time_iterations(state,
                          [&](cudaStream_t stream) {
@@ -132,4 +162,4 @@ BENCHMARK(copy_cub<cub::LOAD_CG, cub::STORE_CG>)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_MAIN();
+STRATA_BENCH_MAIN()

@@ -29,9 +29,9 @@ struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using ScanPolicy = strata::AgentScanPolicy<THREADS, ITEMS_4B, T, strata::LOAD_DEFAULT,
-                                               strata::detail::LookbackPolicy<DELAY, SPIN, SPIN>, BLOCKS,
-                                               PREFETCH_KIB * 1024>;
+    using ScanPolicy = strata::detail::scan::tuning_policy_t<THREADS, ITEMS_4B, T, strata::LOAD_DEFAULT,
+                                                             strata::detail::LookbackPolicy<DELAY, SPIN, SPIN>, BLOCKS,
+                                                             PREFETCH_KIB * 1024>;
   };
   using MaxPolicy = Policy;
 };
@@ -94,7 +94,9 @@ void candidate(benchmark::State& state)
   using HubT              = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, DELAY, SPIN>;
   using InitT             = std::conditional_t<HAS_INIT, strata::detail::InputValue<T>, strata::NullType>;
   using DispatchT =
-      strata::DispatchScan<const T*, T*, OpT, InitT, std::uint32_t, T, KIND == scan_kind::inclusive_init, HubT>;
+      strata::DispatchScan<const T*, T*, OpT, InitT, std::uint32_t, T,
+                           KIND == scan_kind::inclusive_init ? strata::ForceInclusive::Yes : strata::ForceInclusive::No,
+                           HubT>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto& in            = bench::shared_rotating_buffer<T>(n);
   std::size_t bytes   = 0;

@@ -1,20 +1,68 @@
 // test/common/harness.cu: the non-template parts of the test harness.
 #include "harness.cuh"
 
+#include <sys/stat.h>
+
+#include <cstdlib>
 #include <sstream>
+#include <string>
 
 namespace strata_test
 {
+namespace
+{
+//! An NVIDIA device node: the kernel driver knows a GPU even if the CUDA driver library is missing.
+bool nvidia_device_node_exists()
+{
+  for (const char* node : {"/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg"})
+  {
+    struct stat info;
+    if (stat(node, &info) == 0)
+    {
+      return true;
+    }
+  }
+  return false;
+}
+
+gpu_verdict decide_gpu()
+{
+  int count               = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  static_cast<void>(cudaGetLastError()); // a missing device is not an error for the tests that follow
+  if (error == cudaSuccess && count > 0)
+  {
+    return {true, false, ""};
+  }
+  int driver_version = 0;
+  static_cast<void>(cudaDriverGetVersion(&driver_version));
+  const bool no_gpu = (error == cudaSuccess) || error == cudaErrorNoDevice
+                   || (error == cudaErrorInsufficientDriver && driver_version == 0 && !nvidia_device_node_exists());
+  const std::string what = error == cudaSuccess ? std::string("no CUDA device visible") : describe(error);
+  if (!no_gpu)
+  {
+    return {false, true,
+            "the CUDA device cannot be used: cudaGetDeviceCount gives " + what + " (driver version "
+              + std::to_string(driver_version) + ")"};
+  }
+  const char* expect = std::getenv("STRATA_TEST_EXPECT_GPU");
+  if (expect != nullptr && std::string(expect) == "1")
+  {
+    return {false, true, "STRATA_TEST_EXPECT_GPU=1 but there is no CUDA device: " + what};
+  }
+  return {false, false, "no CUDA device (" + what + "): GPU test case skipped"};
+}
+} // namespace
+
+const gpu_verdict& gpu_check()
+{
+  static const gpu_verdict verdict = decide_gpu();
+  return verdict;
+}
+
 bool gpu_available()
 {
-  static const bool available = []
-  {
-    int count     = 0;
-    const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-    static_cast<void>(cudaGetLastError()); // no device is not an error for the tests that follow
-    return ok;
-  }();
-  return available;
+  return gpu_check().available;
 }
 
 std::uint64_t seed(std::uint64_t salt)

@@ -15,6 +15,21 @@
 
 namespace strata_test
 {
+//! What a test case needing a GPU does on this machine (decided once per process).
+struct gpu_verdict
+{
+  bool available;      //!< a CUDA device can be used: run the case
+  bool fail;           //!< no usable device, and that is an error: fail the case with `reason`
+  std::string reason;  //!< why the case does not run (empty when it does)
+};
+
+//! Decides whether GPU test cases run, skip or fail. They skip only when the machine genuinely
+//! has no GPU: cudaGetDeviceCount reports cudaErrorNoDevice or zero devices, or it reports
+//! cudaErrorInsufficientDriver while no driver is installed at all (cudaDriverGetVersion gives 0)
+//! and no NVIDIA device node exists. Any other error fails them, and so does "no GPU" when the
+//! environment variable STRATA_TEST_EXPECT_GPU is set to 1 (scripts/gpu-check sets it).
+const gpu_verdict& gpu_check();
+
 //! True when a CUDA device can be used (asked once per process).
 bool gpu_available();
 
@@ -131,13 +146,19 @@ private:
 void check_launch();
 } // namespace strata_test
 
-//! Skips the current test case (Catch2 SKIP) when no CUDA device is present.
+//! Runs the rest of the test case only with a usable CUDA device: skips it (Catch2 SKIP) on a
+//! machine without a GPU and fails it when the GPU cannot be used (see gpu_check()).
 #define STRATA_TEST_REQUIRE_GPU()                                                                                      \
   do                                                                                                                   \
   {                                                                                                                    \
-    if (!::strata_test::gpu_available())                                                                               \
+    const ::strata_test::gpu_verdict& strata_test_gpu_ = ::strata_test::gpu_check();                                   \
+    if (strata_test_gpu_.fail)                                                                                         \
     {                                                                                                                  \
-      SKIP("no CUDA device: GPU test case skipped");                                                                   \
+      FAIL(strata_test_gpu_.reason);                                                                                   \
+    }                                                                                                                  \
+    if (!strata_test_gpu_.available)                                                                                   \
+    {                                                                                                                  \
+      SKIP(strata_test_gpu_.reason);                                                                                   \
     }                                                                                                                  \
   } while (false)
 
