@@ -128,6 +128,51 @@ std::vector<OutT> reference_scan(const std::vector<InT>& in, OpT op, const Accum
   return out;
 }
 
+//! Keys in runs of random length in [1, max_run], each run's key different from the one before
+//! (also for 8-bit keys, which wrap).
+template <typename KeyT>
+std::vector<KeyT> run_keys(std::size_t n, std::uint64_t seed, int max_run = 15)
+{
+  std::vector<KeyT> keys(n);
+  generator<int> gen(seed);
+  KeyT key        = KeyT(gen(0, 100));
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    if (i == end)
+    {
+      end = i + std::size_t(gen(1, max_run));
+      key = KeyT(key + 1 + gen(0, 2));
+    }
+    keys[i] = key;
+  }
+  return keys;
+}
+
+//! A sequential scan by key (keys equal by ==) in AccumT, each result converted to OutT:
+//! exclusive from `*init` at every run's head, or inclusive where init is null.
+template <typename OutT, typename AccumT, typename KeyT, typename ValueT, typename OpT>
+std::vector<OutT> reference_scan_by_key(const std::vector<KeyT>& keys, const std::vector<ValueT>& values, OpT op,
+                                        const AccumT* init)
+{
+  std::vector<OutT> out(values.size());
+  AccumT running{};
+  for (std::size_t i = 0; i < values.size(); ++i)
+  {
+    const bool head = i == 0 || !(keys[i - 1] == keys[i]);
+    if (init != nullptr)
+    {
+      running = head ? *init : op(running, static_cast<AccumT>(values[i - 1]));
+    }
+    else
+    {
+      running = head ? static_cast<AccumT>(values[i]) : op(running, static_cast<AccumT>(values[i]));
+    }
+    out[i] = static_cast<OutT>(running);
+  }
+  return out;
+}
+
 //! x -> p * x + h over 32-bit words, composed left to right: associative, not commutative (the
 //! polynomial hash of a concatenation). With custom_t: a = p, b = h, c counts the items.
 struct affine_op
