@@ -1,8 +1,10 @@
 // test/common/output_iterators.cuh: a random-access output iterator that is no pointer, for the
-// device tests' "iterator output" cases: it stores op(x) where an algorithm assigns x.
+// device tests' "iterator output" cases: it stores op(x) where an algorithm assigns x; and the
+// operators those cases transform inputs and outputs with.
 #pragma once
 
 #include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
 #include <cuda/std/iterator>
 
 namespace strata_test
@@ -86,5 +88,23 @@ public:
 private:
   T* out_;
   OpT op_;
+};
+
+//! The iterator cases' operators: an input transform (x squared, widened) and an output one.
+struct square
+{
+  __host__ __device__ ::cuda::std::int64_t operator()(::cuda::std::int32_t x) const
+  {
+    return ::cuda::std::int64_t(x) * x;
+  }
+};
+
+//! 3 x + 1, wrapping.
+struct three_x_plus_one
+{
+  __host__ __device__ ::cuda::std::int64_t operator()(::cuda::std::int64_t x) const
+  {
+    return static_cast<::cuda::std::int64_t>(3u * static_cast<::cuda::std::uint64_t>(x) + 1u);
+  }
 };
 } // namespace strata_test

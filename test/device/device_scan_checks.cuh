@@ -100,6 +100,25 @@ T wrapping_add(T a, T b)
   }
 }
 
+//! The host references' operators: wrapping addition and maximum in T.
+template <typename T>
+struct host_plus
+{
+  T operator()(T a, T b) const
+  {
+    return wrapping_add(a, b);
+  }
+};
+
+template <typename T>
+struct host_max
+{
+  T operator()(T a, T b) const
+  {
+    return a < b ? b : a;
+  }
+};
+
 //! A sequential exclusive (INCLUSIVE = false) or inclusive scan of `in` in AccumT, each result
 //! converted to OutT; `op` combines (AccumT, AccumT). Inclusive scans start from `init` if given.
 template <bool INCLUSIVE, typename OutT, typename AccumT, typename InT, typename OpT>

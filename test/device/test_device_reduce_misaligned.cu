@@ -20,6 +20,8 @@
 
 namespace
 {
+using strata_test::square;
+using strata_test::three_x_plus_one;
 //! Sizes of these tests: one item, below and above a tile and the single-block limits, 2^20 + 1.
 const std::vector<std::size_t> misaligned_sizes = {1, 2, 4095, 4097, 65537, 100003, (std::size_t(1) << 20) + 1};
 
@@ -47,23 +49,6 @@ void check_second(const std::vector<OutT>& out, const OutT& expected)
   std::memset(static_cast<void*>(&poison), strata_test::poison_byte, sizeof(OutT));
   strata_test::check_equal(std::vector<OutT>{poison, expected, poison}, out);
 }
-
-struct square
-{
-  __host__ __device__ std::int64_t operator()(std::int32_t x) const
-  {
-    return std::int64_t(x) * x;
-  }
-};
-
-//! The value an output iterator stores: 3 x + 1 (wrapping).
-struct three_x_plus_one
-{
-  __host__ __device__ std::int64_t operator()(std::int64_t x) const
-  {
-    return static_cast<std::int64_t>(3u * static_cast<std::uint64_t>(x) + 1u);
-  }
-};
 
 using misaligned_types = std::tuple<std::int8_t, std::uint16_t, std::int32_t, std::uint64_t>;
 } // namespace

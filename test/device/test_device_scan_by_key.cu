@@ -17,6 +17,8 @@
 
 namespace
 {
+using strata_test::host_max;
+using strata_test::host_plus;
 using strata_test::check_scan;
 using strata_test::custom_t;
 using strata_test::run_scan;
@@ -78,24 +80,6 @@ std::vector<OutT> reference_by_key(const std::vector<KeyT>& keys, const std::vec
   }
   return out;
 }
-
-template <typename T>
-struct host_plus
-{
-  T operator()(T a, T b) const
-  {
-    return strata_test::wrapping_add(a, b);
-  }
-};
-
-template <typename T>
-struct host_max
-{
-  T operator()(T a, T b) const
-  {
-    return a < b ? b : a;
-  }
-};
 
 struct host_equal
 {

@@ -54,21 +54,8 @@ cudaError_t scan_by_key(int v, void* d_temp, std::size_t& bytes, const KeyT* key
   }
 }
 
-struct host_plus
-{
-  ValueT operator()(ValueT a, ValueT b) const
-  {
-    return a + b;
-  }
-};
-
-struct host_max
-{
-  ValueT operator()(ValueT a, ValueT b) const
-  {
-    return a < b ? b : a;
-  }
-};
+using host_plus = strata_test::host_plus<ValueT>;
+using host_max  = strata_test::host_max<ValueT>;
 
 std::vector<ValueT> reference(int v, const std::vector<KeyT>& keys, const std::vector<ValueT>& values)
 {

@@ -23,6 +23,10 @@
 
 namespace
 {
+using strata_test::square;
+using strata_test::three_x_plus_one;
+using strata_test::host_max;
+using strata_test::host_plus;
 using strata_test::run_scan;
 using strata_test::scan_sizes;
 
@@ -41,41 +45,6 @@ void check_shifted(strata_test::device_buffer<OutT>& d_out, const std::vector<Ou
   std::copy(expected.begin(), expected.begin() + std::ptrdiff_t(n), want.begin() + 1);
   strata_test::check_scan(want, out, n + 1);
 }
-
-template <typename T>
-struct host_plus
-{
-  T operator()(T a, T b) const
-  {
-    return strata_test::wrapping_add(a, b);
-  }
-};
-
-template <typename T>
-struct host_max
-{
-  T operator()(T a, T b) const
-  {
-    return a < b ? b : a;
-  }
-};
-
-struct square
-{
-  __host__ __device__ std::int64_t operator()(std::int32_t x) const
-  {
-    return std::int64_t(x) * x;
-  }
-};
-
-//! The value an output iterator stores: 3 x + 1 (wrapping).
-struct three_x_plus_one
-{
-  __host__ __device__ std::int64_t operator()(std::int64_t x) const
-  {
-    return static_cast<std::int64_t>(3u * static_cast<std::uint64_t>(x) + 1u);
-  }
-};
 
 //! Keys from positions: runs of seven.
 struct seventh

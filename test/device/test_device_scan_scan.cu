@@ -18,29 +18,13 @@
 
 namespace
 {
+using strata_test::host_max;
+using strata_test::host_plus;
 using strata_test::check_scan;
 using strata_test::custom_t;
 using strata_test::matrix2;
 using strata_test::run_scan;
 using strata_test::scan_sizes;
-
-template <typename T>
-struct host_max
-{
-  T operator()(T a, T b) const
-  {
-    return a < b ? b : a;
-  }
-};
-
-template <typename T>
-struct host_plus
-{
-  T operator()(T a, T b) const
-  {
-    return strata_test::wrapping_add(a, b);
-  }
-};
 
 //! Runs `call(d_temp, bytes, d_in, d_out, n)` at every size against `expected`.
 template <typename AccumT, typename T, typename OutT, typename CallT>

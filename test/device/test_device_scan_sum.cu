@@ -13,6 +13,7 @@
 
 namespace
 {
+using strata_test::host_plus;
 using strata_test::check_scan;
 using strata_test::run_scan;
 using strata_test::scan_sizes;
@@ -46,14 +47,6 @@ void check_sums(const std::vector<T>& in, const std::vector<T>& exclusive, const
   }
 }
 
-template <typename T>
-struct host_plus
-{
-  T operator()(T a, T b) const
-  {
-    return strata_test::wrapping_add(a, b);
-  }
-};
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum of integers", "[device][scan]",
