@@ -190,6 +190,17 @@ TEST_CASE("DeviceScan of iterators into iterators", "[device][scan]")
                     });
     }
     {
+      // The *Sum entry points take their accumulator from the input when the output's
+      // value_type is void.
+      INFO("ExclusiveSum of a CountingInputIterator into an output iterator");
+      check_shifted(d_out, counted, n,
+                    [&](void* d_temp, std::size_t& bytes)
+                    {
+                      return strata::DeviceScan::ExclusiveSum(d_temp, bytes, CountingT(start),
+                                                              OutputT(d_out.data() + 1, {}), n);
+                    });
+    }
+    {
       INFO("InclusiveScan with maximum of a TransformInputIterator over d_in + 1");
       check_shifted(d_out, max_square, n,
                     [&](void* d_temp, std::size_t& bytes)
@@ -209,7 +220,17 @@ TEST_CASE("DeviceScan of iterators into iterators", "[device][scan]")
                     });
     }
     {
-      INFO("InclusiveScan and InclusiveScanByKey into a DiscardOutputIterator");
+      INFO("InclusiveSumByKey of iterator keys and values into an output iterator");
+      check_shifted(d_out, by_sevens, n,
+                    [&](void* d_temp, std::size_t& bytes)
+                    {
+                      return strata::DeviceScan::InclusiveSumByKey(d_temp, bytes,
+                                                                   KeysT(strata::CountingInputIterator<int>(0), {}),
+                                                                   CountingT(0), OutputT(d_out.data() + 1, {}), n);
+                    });
+    }
+    {
+      INFO("InclusiveScan, InclusiveScanByKey and ExclusiveSum into a DiscardOutputIterator");
       std::size_t bytes = 0;
       const strata::DiscardOutputIterator<> discard;
       STRATA_TEST_CUDA(
@@ -224,6 +245,10 @@ TEST_CASE("DeviceScan of iterators into iterators", "[device][scan]")
       strata_test::device_buffer<unsigned char> d_temp_by_key(bytes);
       STRATA_TEST_CUDA(strata::DeviceScan::InclusiveScanByKey(d_temp_by_key.data(), bytes, keys, d_in.data() + 1,
                                                               discard, cuda::maximum<>{}, n));
+      bytes = 0;
+      STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveSum(nullptr, bytes, d_in.data() + 1, discard, n));
+      strata_test::device_buffer<unsigned char> d_temp_sum(bytes);
+      STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveSum(d_temp_sum.data(), bytes, d_in.data() + 1, discard, n));
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
     }
   }
