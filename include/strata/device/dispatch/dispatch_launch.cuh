@@ -8,15 +8,15 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 //! The default KernelSource of DispatchReduce and DispatchScan. strata's dispatch classes launch
-//! their own kernels: the parameter exists so that CUB's spelling of a dispatch class, and a call
-//! of its Dispatch with a kernel source, compile; its value is not used.
+//! their own kernels: the parameter exists so that CUB's spelling of a dispatch class compiles,
+//! and the classes reject any other type rather than ignore it.
 struct DefaultKernelSource
 {
 };
 
 //! The default KernelLauncherFactory (CUB's name): launches are triple-chevron launches, or
-//! programmatic dependent launches where strata chooses them. Accepted and not used, as
-//! DefaultKernelSource.
+//! programmatic dependent launches where strata chooses them. The only one accepted, as
+//! DefaultKernelSource is.
 struct TripleChevronFactory
 {
 };

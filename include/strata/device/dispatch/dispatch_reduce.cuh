@@ -177,7 +177,7 @@ STRATA_KERNELS_END
 //! The template parameters are CUB's. PolicyHubT may be a hub of CUB's shape: policies with a
 //! ReducePolicy and a SingleTilePolicy (AgentReducePolicy); strata's further knobs (see
 //! detail::reduce::single_block_max_items_v and the traits after it) then take their defaults.
-//! KernelSource and KernelLauncherFactory are accepted and not used (detail::DefaultKernelSource).
+//! KernelSource and KernelLauncherFactory exist for CUB's spelling; only their defaults are accepted.
 template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT,
           typename InitT  = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>,
           typename AccumT = detail::reduce::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
@@ -188,6 +188,9 @@ template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, t
           typename KernelLauncherFactory = detail::TripleChevronFactory>
 struct DispatchReduce
 {
+  static_assert(::cuda::std::is_same_v<KernelSource, detail::DefaultKernelSource>
+                  && ::cuda::std::is_same_v<KernelLauncherFactory, detail::TripleChevronFactory>,
+                "strata launches its own kernels: a custom KernelSource or KernelLauncherFactory would be ignored");
   void* d_temp_storage;
   size_t& temp_storage_bytes;
   InputIteratorT d_in;

@@ -180,8 +180,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_
 //! descriptors' initialization, then the single pass).
 //!
 //! The template parameters are CUB's. PolicyHubT's policies name their AgentScanPolicy ScanPolicyT
-//! (as CUB's) or ScanPolicy (as strata's). KernelSource and KernelLauncherFactory are accepted and
-//! not used (detail::DefaultKernelSource).
+//! (as CUB's) or ScanPolicy (as strata's). KernelSource and KernelLauncherFactory exist for CUB's
+//! spelling; only their defaults are accepted.
 template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename OffsetT,
           typename AccumT =
               detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>,
@@ -192,6 +192,9 @@ template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, t
           typename KernelLauncherFactory  = detail::TripleChevronFactory>
 struct DispatchScan
 {
+  static_assert(::cuda::std::is_same_v<KernelSource, detail::DefaultKernelSource>
+                  && ::cuda::std::is_same_v<KernelLauncherFactory, detail::TripleChevronFactory>,
+                "strata launches its own kernels: a custom KernelSource or KernelLauncherFactory would be ignored");
   void* d_temp_storage;
   size_t& temp_storage_bytes;
   InputIteratorT d_in;
