@@ -93,9 +93,8 @@ class AgentScan
   static constexpr bool IS_INCLUSIVE = FORCE_INCLUSIVE || !HAS_INIT;
 
   // Rows folded: a tile waiting for its look-back holds its items and one prefix per thread, and
-  // warp 0 parks its items in shared memory while it looks back. 8-byte scans of 256 x 16 items
-  // then fit 4 blocks per SM without spills (with the rows' prefixes, or the items in registers
-  // during the look-back, the bound spills 16-52 bytes: InclusiveScanInit 13-24% slower).
+  // warp 0 parks its items in shared memory while it looks back, so that 8-byte scans of 256 x 16
+  // items fit 4 blocks per SM without spills (docs/performance.md).
   using RowsT = detail::scan::ScanTileRows<
       AgentScanPolicyT, AccumT,
       detail::scan::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, InputIteratorT, OutputIteratorT>(), true, true>;

@@ -60,11 +60,10 @@ STRATA_DEVICE STRATA_FORCEINLINE void SerialMerge(KeyIt keys_shared, int keys1_b
 #pragma unroll
   for (int item = 0; item < ITEMS_PER_THREAD; ++item)
   {
-    // Selects rather than branches, and the next head read without a bounds check where that is
-    // harmless: past the end of the first run (measured on the H100 against branching with
-    // checked reads: u32 x 8 per thread 1% faster, u32 x 16 7%, u64 x 8 5%). Past the end of the
-    // second run lies another merge's part of the memory, which a warp-local round may be
-    // rewriting, so that read stays in the run.
+    // Selects rather than branches, and reads the next head without a bounds check where that is
+    // harmless: past the end of the first run. Past the end of the second run lies another
+    // merge's part of the memory, which a warp-local round may be rewriting, so that read stays
+    // in the run.
     const bool from2 = next2 < end2 && (next1 >= end1 || compare_op(head2, head1));
     output[item]     = from2 ? head2 : head1;
     indices[item]    = from2 ? next2++ : next1++;
@@ -95,8 +94,7 @@ class BlockMergeSortStrategy
   //! The threads of a warp store their runs ITEMS_PER_THREAD items apart: with runs a multiple of
   //! 64 bytes long they all hit the same few banks (16-way conflicts or worse), and one padding
   //! slot every 32 items spreads them. Shorter strides conflict less, and there the padding's
-  //! extra address arithmetic cost more than it saved (measured on the H100: u64 x 8 and u32 x 16
-  //! per thread gained 9-20%, u32 x 8 lost 6%).
+  //! extra address arithmetic cost more than it saved (docs/performance.md).
   static constexpr bool PADDED = NUM_THREADS > 1 && (ITEMS_PER_THREAD * sizeof(KeyT)) % 64 == 0;
   static constexpr int SLOTS   = TILE_ITEMS + (PADDED ? TILE_ITEMS / 32 : 0);
   //! 16-byte alignment (at least) lets the compiler write a thread's unpadded run with 16-byte

@@ -30,11 +30,9 @@ struct policy_hub
   {
     using ForPolicy = for_each::ForPolicy<256, 2, 4>;
   };
-  //! The policy the H100 runs, from benchmark/tuning/tune_for.cu (2^28 items): ForEachCopy reads
-  //! one 16-byte vector per thread (u32 340.8 / 340.8 us, u64 676.5 / 675.5; 4 vectors 343.3 /
-  //! 343.7 and 680.7 / 680.3; CUB 340.6-342.3 and 679.5-681.8); Bulk and ForEach take 2 indices
-  //! per thread (1-8 per thread and 128-512 threads were no faster). Its results against CUB are in
-  //! docs/performance.md.
+  //! The policy the H100 runs, from the sweep of benchmark/tuning/tune_for.cu (figures in
+  //! docs/performance.md): ForEachCopy reads one 16-byte vector per thread; Bulk and ForEach take
+  //! 2 indices per thread.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using ForPolicy = for_each::ForPolicy<256, 2, 1>;

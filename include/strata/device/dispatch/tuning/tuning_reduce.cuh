@@ -67,19 +67,11 @@ struct policy_hub
     static constexpr GridMappingStrategy GRID_MAPPING = GRID_MAPPING_RAKE;
   };
 
-  //! The policy the H100 runs, from benchmark/tuning/tune_reduce.cu (Sum at 2^28, two runs):
-  //! strip-mined grids, five waves for 4-byte values (u32 353.1 / 350.8 us, f32 351.8, Min f32
-  //! 353.4), one for 8-byte ones (u64 696.2 / 695.3; five waves 699.8 / 700.7); even shares of
-  //! contiguous tiles were 0.6-1.0% slower (u32 356.5 / 353.4 in five waves, u64 700.6 / 701.1 in
-  //! one); CUB 352.7-355.0 and 699.9-704.6. 8 blocks per SM or an L2 prefetch of the block's next
-  //! tiles are slower (up to 63%).
-  //! Small inputs (tune_reduce's "small" sweep, Sum, four runs): one block of 1024 threads x 16
-  //! items reduces 2^16 items in one launch in 9.3-9.7 us (u32) and 11.9-12.4 (u64), where two
-  //! launches take 11.7-12.8 and 11.9-13.1, CUB 12.6-14.2 and 12.3-13.9; at 2^17 two launches are
-  //! as fast (u32) or faster (u64: 12.2-14.2 against 16.1-16.8). 1024 x 8 items was slower (u32
-  //! 2^16: 11.0-11.8 us). The arg reductions (16-byte pairs) keep two launches from 16384 items
-  //! on: one block took 15.6 us for ArgMin of u64 at 2^16, two launches 12.9. Its results against
-  //! CUB are in docs/performance.md.
+  //! The policy the H100 runs, from the sweeps of benchmark/tuning/tune_reduce.cu (figures in
+  //! docs/performance.md): strip-mined grids, so that the resident blocks read the input together,
+  //! in five waves for 4-byte values and one for 8-byte ones. Inputs of up to 2^16 items (2^14 for
+  //! the 16-byte pairs of the arg reductions) take one block of 1024 x 16 items in one launch,
+  //! which beats two launches where launch latency dominates.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;

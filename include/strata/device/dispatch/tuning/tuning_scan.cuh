@@ -35,22 +35,12 @@ struct policy_hub
     using ScanPolicy = tuning_policy_t<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
   };
 
-  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (scans of 2^28 items), with
-  //! registers bounded for a number of blocks per SM (the compiler takes more when free, and loses
-  //! a block per SM):
-  //! - 4-byte values: 256 x 20 items at 5 blocks (ExclusiveSum u32 776-780 us, InclusiveSum 777-781;
-  //!   unbounded 51-52 registers, 4 blocks: 795; 6 blocks spill: 884; 256 x 24 at 5: 838; 384 x 16
-  //!   at 4: 777).
-  //! - 8-byte values: 256 x 16 items at 4 blocks (u64 ExclusiveSum 1503 us, InclusiveSum
-  //!   1507-1511, InclusiveScanInit 1508, maximum 1518-1524; 384 x 16 at 3 blocks: 1491 / 1513 /
-  //!   1522 / -, InclusiveScanInit spilling 16 bytes; 384 x 14 at 3: 1504 / 1513 / 1506 / 1524;
-  //!   384 x 16 unbounded, rows folded, nothing parked: 2060 / 1537).
-  //! Other sizes leave the registers to the compiler.
-  //! Each block has L2 prefetch the tile 3 MiB of input ahead of its own (bulk prefetch), so that
-  //! tiles mostly load from L2: u32 ExclusiveSum 745-748 us instead of 778-780 (1 MiB ahead 754,
-  //! 2 MiB 746-748, 4 MiB 747, 5 MiB 751, 13 MiB 1065: prefetched lines evicted before use); u64
-  //! 1450-1458 instead of 1499-1503 (2 MiB 1453, 5 MiB 1473). 4- and 8-byte values only (measured).
-  //! Its results against CUB are in docs/performance.md.
+  //! The policy the H100 runs, from the sweeps of benchmark/tuning/tune_scan.cu (figures in
+  //! docs/performance.md): 256 x 20 items for 4-byte values and 256 x 16 for 8-byte ones, with
+  //! registers bounded for 5 and 4 blocks per SM (left free, the compiler takes more and an SM
+  //! holds a block less); other sizes leave the registers to the compiler. For 4- and 8-byte values
+  //! each block has L2 prefetch the tile 3 MiB of input ahead of its own, so that tiles mostly
+  //! load from L2 (further ahead, the prefetched lines are evicted before use).
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     static constexpr int MIN_BLOCKS     = sizeof(AccumT) == 4 ? 5 : sizeof(AccumT) == 8 ? 4 : 1;

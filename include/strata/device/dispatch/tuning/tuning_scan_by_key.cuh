@@ -34,18 +34,12 @@ struct policy_hub
     using ScanPolicy = scan::tuning_policy_t<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
   };
 
-  //! The policy the H100 runs, from benchmark/tuning/tune_scan.cu (InclusiveSumByKey of 2^28
-  //! items, keys in random runs of mean length 8 / 1000): u32 values 320 x 16 (1059 us; 256 x 16
-  //! 1063, 256 x 20 1065), u64 values 128 x 12 (1878 / 1918 us; 256 x 10 1885 / 1950, 256 x 12
-  //! 1961 / 2016, 256 x 8 1974 / 2038). Registers bounded for 3 blocks per SM (4-byte values,
-  //! what the compiler takes anyway) and 8 (8-byte values: it takes 72 registers, 7 blocks, when
-  //! free; bounded, u64 InclusiveSumByKey 1854 / 1872 us instead of 1879 / 1914).
-  //! Each block has L2 prefetch the keys and values 2 MiB ahead of its tile (u32 1126 / 1168 us
-  //! without, 1091 / 1118 with; u64 1843 / 1867 without, 1819 / 1838 with; 3 MiB is as good for
-  //! u32 and 1% slower for u64 runs of 1000, 6 MiB 20% slower). The look-back of 8-byte values
-  //! starts after 100 ns instead of 1200 (u64 1812-1821 / 1828-1832 us; 1200 ns: 1817-1822 /
-  //! 1836-1841); u32 is 1-2% slower with shorter delays. Its results against CUB are in
-  //! docs/performance.md.
+  //! The policy the H100 runs, from the sweeps of benchmark/tuning/tune_scan.cu (figures in
+  //! docs/performance.md): 320 x 16 items for 4-byte values at 3 blocks per SM, 128 x 12 for
+  //! 8-byte ones with registers bounded for 8 blocks (left free, the compiler takes 72 registers
+  //! and an SM holds 7). Each block has L2 prefetch the keys and values 2 MiB ahead of its tile, and
+  //! the look-back of 8-byte values starts after 100 ns (with the prefetch, a shorter first wait
+  //! pays for them).
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     static constexpr int MIN_BLOCKS     = sizeof(KeyT) > 4 ? 1 : sizeof(AccumT) == 4 ? 3 : sizeof(AccumT) == 8 ? 8 : 1;

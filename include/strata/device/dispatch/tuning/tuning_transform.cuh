@@ -37,10 +37,10 @@ struct policy_hub
   {
     using TransformPolicy = transform::TransformPolicy<256, 4, 8>;
   };
-  //! The policy the H100 runs, from benchmark/tuning/tune_transform.cu (3 * x over 2^28 items):
-  //! one or two inputs take bulk copies of 4 KiB tiles (u32 712.6 / 712.6 us, u64 1420.6 / 1419.0;
-  //! CUB 717-720 and 1423-1429; 8 KiB tiles 717 and 1427-1431, 16 KiB 726 and 1441); more inputs
-  //! take 16-byte vector loads of 4 vectors per thread.
+  //! The policy the H100 runs, from the sweep of benchmark/tuning/tune_transform.cu (figures in
+  //! docs/performance.md): one or two inputs take bulk copies of 4 KiB tiles (larger tiles were
+  //! slower); more inputs, whose tiles would not fit static shared memory, take 16-byte vector
+  //! loads of 4 vectors per thread.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using TransformPolicy =
