@@ -21,14 +21,7 @@ namespace
 {
 constexpr int merge_blocks = 4;
 
-struct less_op
-{
-  template <typename T>
-  __host__ __device__ bool operator()(const T& a, const T& b) const
-  {
-    return a < b;
-  }
-};
+using strata_test::less_op;
 
 struct greater_op
 {

@@ -18,14 +18,7 @@ namespace
 {
 constexpr int shape_blocks = 6;
 
-struct less_op
-{
-  template <typename T>
-  __host__ __device__ bool operator()(const T& a, const T& b) const
-  {
-    return a < b;
-  }
-};
+using strata_test::less_op;
 
 enum sort_kind : int
 {

@@ -66,4 +66,14 @@ void check_equal(const std::vector<T>& expected, const std::vector<T>& actual, d
                   << report.str());
   CHECK(mismatches == 0);
 }
+
+//! `a < b` on host and device: the order the sort tests pass to strata's sorts.
+struct less_op
+{
+  template <typename T>
+  __host__ __device__ bool operator()(const T& a, const T& b) const
+  {
+    return a < b;
+  }
+};
 } // namespace strata_test

@@ -14,14 +14,7 @@
 namespace
 {
 
-struct less_op
-{
-  template <typename T>
-  __host__ __device__ bool operator()(const T& a, const T& b) const
-  {
-    return a < b;
-  }
-};
+using strata_test::less_op;
 
 struct greater_op
 {
