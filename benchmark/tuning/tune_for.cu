@@ -49,7 +49,7 @@ void candidate(benchmark::State& state)
   using PolicyT          = strata::detail::for_each::ForPolicy<THREADS, PER_THREAD, PER_THREAD>;
   const std::size_t n    = static_cast<std::size_t>(state.range(0));
   auto& data             = bench::shared_rotating_buffer<T>(n);
-  const std::size_t tile = COPY ? std::size_t(THREADS) * PER_THREAD * strata::detail::for_each::vector_items<T>
+  const std::size_t tile = COPY ? std::size_t(THREADS) * PER_THREAD * strata::detail::tile::items_per_vector_v<T>
                                 : std::size_t(THREADS) * PER_THREAD;
   const unsigned grid    = unsigned((n + tile - 1) / tile);
   bench::time_iterations(state,

@@ -73,6 +73,20 @@ inline constexpr int tile_fitting_block_threads = ConstexprMax(
     ConstexprMin(NOMINAL, static_cast<int>(48 * 1024 / (ITEMS_PER_THREAD * sizeof(T))) / warp_threads * warp_threads));
 } // namespace detail
 
+namespace detail
+{
+//! The one rule by which strata's policies scale a tuning for 4-byte items to items of type T:
+//! the nominal block, and items per thread that keep a thread's bytes about constant for T of 4
+//! bytes or more (at least one item) and stay nominal for narrower T, each of whose items takes a
+//! register of its own (Nominal4BItemsToItems).
+template <int NOMINAL_4B_BLOCK_THREADS, int NOMINAL_4B_ITEMS_PER_THREAD, typename T>
+struct NominalScaling
+{
+  static constexpr int ITEMS_PER_THREAD = Nominal4BItemsToItems<T>(NOMINAL_4B_ITEMS_PER_THREAD);
+  static constexpr int BLOCK_THREADS    = NOMINAL_4B_BLOCK_THREADS;
+};
+} // namespace detail
+
 //! Scales a policy tuned for 4-byte items to items of type T when the algorithm is register
 //! bound: items per thread shrink with sizeof(T) so that registers per thread stay about constant.
 template <int NOMINAL_4B_BLOCK_THREADS, int NOMINAL_4B_ITEMS_PER_THREAD, typename T>
@@ -89,8 +103,7 @@ struct RegBoundScaling
 template <int NOMINAL_4B_BLOCK_THREADS, int NOMINAL_4B_ITEMS_PER_THREAD, typename T>
 struct MemBoundScaling
 {
-  static constexpr int ITEMS_PER_THREAD =
-      detail::ConstexprMax(1, NOMINAL_4B_ITEMS_PER_THREAD * 4 / detail::ConstexprMax(4, static_cast<int>(sizeof(T))));
+  static constexpr int ITEMS_PER_THREAD = Nominal4BItemsToItems<T>(NOMINAL_4B_ITEMS_PER_THREAD);
   static constexpr int BLOCK_THREADS =
       detail::tile_fitting_block_threads<NOMINAL_4B_BLOCK_THREADS, ITEMS_PER_THREAD, T>;
 };

@@ -280,14 +280,16 @@ STRATA_DEVICE STRATA_FORCEINLINE void WaitForPrimaryGrid()
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();));
 }
 
-//! Launches kernel<<<grid, block, 0, stream>>>(args...), as a programmatic dependent launch when
-//! `programmatic` (from the host; device-side launches are ordinary) and returns the launch's
-//! error. Only for a kernel that calls WaitForPrimaryGrid first and runs code that has it
-//! (PTX version 900 or later).
+//! The one launch path of the device algorithms: kernel<<<grid, block, 0, stream>>>(args...), as a
+//! programmatic dependent launch where `programmatic` (from the host; device-side launches are
+//! ordinary; only for a kernel that calls WaitForPrimaryGrid first and runs code that has it, PTX
+//! version 900 or later). Returns the launch's error, and with STRATA_DEBUG_SYNC the kernel's
+//! (DebugSyncStream).
 template <typename... ParamTs, typename... ArgTs>
 STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programmatic, void (*kernel)(ParamTs...),
                                                  int grid, int block, cudaStream_t stream, ArgTs... args)
 {
+  cudaError_t error = cudaSuccess;
   NV_IF_TARGET(NV_IS_HOST,
                (cudaLaunchAttribute attribute[1];
                 attribute[0].id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -299,8 +301,25 @@ STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programma
                 config.stream           = stream;
                 config.attrs            = programmatic ? attribute : nullptr;
                 config.numAttrs         = programmatic ? 1u : 0u;
-                return cudaLaunchKernelEx(&config, kernel, args...);),
-               (kernel<<<grid, block, 0, stream>>>(args...); return cudaPeekAtLastError();));
+                error                   = cudaLaunchKernelEx(&config, kernel, args...);),
+               (kernel<<<grid, block, 0, stream>>>(args...); error = cudaPeekAtLastError();));
+  return error != cudaSuccess ? error : DebugSyncStream(stream);
+}
+
+//! Picks the policy of the current device from the chain that ends in MaxPolicyT (its PTX
+//! version, cached per device) and runs `make_dispatch(ptx_version).Invoke<Policy>()` with it:
+//! the one way a device algorithm goes from its arguments to its policy.
+template <typename MaxPolicyT, typename MakeDispatchT>
+STRATA_RUNTIME_FUNCTION cudaError_t InvokeForCurrentDevice(MakeDispatchT make_dispatch)
+{
+  int ptx_version   = 0;
+  cudaError_t error = PtxVersion(ptx_version);
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  auto dispatch = make_dispatch(ptx_version);
+  return MaxPolicyT::Invoke(ptx_version, dispatch);
 }
 } // namespace detail
 #endif

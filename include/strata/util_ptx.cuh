@@ -4,7 +4,6 @@
 
 #include <strata/config.cuh>
 
-#include <cuda/ptx>
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
 #include <cuda/std/cstring>
@@ -13,6 +12,111 @@
 #include <nv/target>
 
 STRATA_NAMESPACE_BEGIN
+
+namespace detail
+{
+// The PTX instructions strata issues itself, written here rather than through <cuda/ptx>, whose
+// header set costs every translation unit a noticeable part of its compile time.
+
+//! A special register (%laneid and the like): `asm` without volatile, so that repeated reads fold.
+#define STRATA_DETAIL_SREG_U32(NAME, REGISTER)                                                                         \
+  STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t NAME()                                                        \
+  {                                                                                                                    \
+    ::cuda::std::uint32_t value;                                                                                       \
+    asm("mov.u32 %0, %%" REGISTER ";" : "=r"(value));                                                                  \
+    return value;                                                                                                      \
+  }
+STRATA_DETAIL_SREG_U32(SregLaneId, "laneid")
+STRATA_DETAIL_SREG_U32(SregLaneMaskLt, "lanemask_lt")
+STRATA_DETAIL_SREG_U32(SregLaneMaskLe, "lanemask_le")
+STRATA_DETAIL_SREG_U32(SregLaneMaskGt, "lanemask_gt")
+STRATA_DETAIL_SREG_U32(SregLaneMaskGe, "lanemask_ge")
+#undef STRATA_DETAIL_SREG_U32
+
+//! %warpid: volatile, since a warp may move between slots.
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t SregWarpId()
+{
+  ::cuda::std::uint32_t value;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(value));
+  return value;
+}
+
+//! shfl.sync of one 32-bit word in MODE ("up", "down", "idx" or "bfly"): `b` is the lane offset,
+//! index or xor mask, `c` the clamp and segment mask.
+#define STRATA_DETAIL_SHFL_SYNC(NAME, MODE)                                                                            \
+  STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t NAME(                                                         \
+    ::cuda::std::uint32_t word, ::cuda::std::uint32_t b, ::cuda::std::uint32_t c, ::cuda::std::uint32_t member_mask)   \
+  {                                                                                                                    \
+    ::cuda::std::uint32_t result;                                                                                      \
+    asm volatile("shfl.sync." MODE ".b32 %0, %1, %2, %3, %4;"                                                          \
+                 : "=r"(result)                                                                                        \
+                 : "r"(word), "r"(b), "r"(c), "r"(member_mask));                                                       \
+    return result;                                                                                                     \
+  }
+STRATA_DETAIL_SHFL_SYNC(ShflSyncUp, "up")
+STRATA_DETAIL_SHFL_SYNC(ShflSyncDown, "down")
+STRATA_DETAIL_SHFL_SYNC(ShflSyncIdx, "idx")
+STRATA_DETAIL_SHFL_SYNC(ShflSyncBfly, "bfly")
+#undef STRATA_DETAIL_SHFL_SYNC
+
+//! The shared-memory address of a generic pointer into shared memory.
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t SharedAddress(const void* ptr)
+{
+  return static_cast<::cuda::std::uint32_t>(__cvta_generic_to_shared(ptr));
+}
+
+// Bulk copies into shared memory, completed on an mbarrier (sm_90 and later; callers guard them
+// with NV_IF_TARGET(NV_PROVIDES_SM_90, ...)).
+
+//! mbarrier.init: the barrier expects `count` arrivals per phase.
+STRATA_DEVICE STRATA_FORCEINLINE void MbarrierInit(::cuda::std::uint64_t* barrier, ::cuda::std::uint32_t count)
+{
+  asm("mbarrier.init.shared.b64 [%0], %1;" : : "r"(SharedAddress(barrier)), "r"(count) : "memory");
+}
+
+//! fence.proxy.async.shared::cta: makes the generic proxy's shared-memory writes (the barrier's
+//! initialization) visible to the async proxy (the bulk copies).
+STRATA_DEVICE STRATA_FORCEINLINE void FenceProxyAsyncShared()
+{
+  asm volatile("fence.proxy.async.shared::cta;" : : : "memory");
+}
+
+//! mbarrier.arrive.expect_tx (release, CTA scope): one arrival, and `bytes` more to come from
+//! bulk copies before the phase completes.
+STRATA_DEVICE STRATA_FORCEINLINE void MbarrierArriveExpectTx(::cuda::std::uint64_t* barrier, ::cuda::std::uint32_t bytes)
+{
+  [[maybe_unused]] ::cuda::std::uint64_t state; // the phase's token, which the waits here do not need
+  asm("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %0, [%1], %2;"
+      : "=l"(state)
+      : "r"(SharedAddress(barrier)), "r"(bytes)
+      : "memory");
+}
+
+//! cp.async.bulk from global to shared memory: `bytes` (a multiple of 16, both addresses 16-byte
+//! aligned), completing on `barrier`.
+STRATA_DEVICE STRATA_FORCEINLINE void
+CpAsyncBulkGlobalToShared(void* shared, const void* global, ::cuda::std::uint32_t bytes, ::cuda::std::uint64_t* barrier)
+{
+  asm("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+      :
+      : "r"(SharedAddress(shared)), "l"(__cvta_generic_to_global(global)), "r"(bytes), "r"(SharedAddress(barrier))
+      : "memory");
+}
+
+//! mbarrier.try_wait.parity: whether the phase of parity `parity` has completed (after a
+//! bounded wait).
+STRATA_DEVICE STRATA_FORCEINLINE bool MbarrierTryWaitParity(::cuda::std::uint64_t* barrier, ::cuda::std::uint32_t parity)
+{
+  ::cuda::std::uint32_t done;
+  asm("{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.b32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(SharedAddress(barrier)), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+} // namespace detail
 
 //! The calling thread's rank in its block when threads are numbered x fastest, then y, then z.
 STRATA_DEVICE STRATA_FORCEINLINE int RowMajorTid(int block_dim_x, int block_dim_y, int block_dim_z)
@@ -26,32 +130,32 @@ STRATA_DEVICE STRATA_FORCEINLINE int RowMajorTid(int block_dim_x, int block_dim_
 //! The calling thread's lane in its hardware warp.
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneId()
 {
-  return ::cuda::ptx::get_sreg_laneid();
+  return detail::SregLaneId();
 }
 
 //! The hardware warp slot of the calling thread (%warpid): unique among the resident warps of
 //! the SM, but not a zero-based rank within the block (use RowMajorTid() / 32 for that).
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpId()
 {
-  return ::cuda::ptx::get_sreg_warpid();
+  return detail::SregWarpId();
 }
 
 //! Bit masks of the lanes below, at or below, above, and at or above the calling lane.
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskLt()
 {
-  return ::cuda::ptx::get_sreg_lanemask_lt();
+  return detail::SregLaneMaskLt();
 }
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskLe()
 {
-  return ::cuda::ptx::get_sreg_lanemask_le();
+  return detail::SregLaneMaskLe();
 }
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskGt()
 {
-  return ::cuda::ptx::get_sreg_lanemask_gt();
+  return detail::SregLaneMaskGt();
 }
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskGe()
 {
-  return ::cuda::ptx::get_sreg_lanemask_ge();
+  return detail::SregLaneMaskGe();
 }
 
 //! The member mask of logical warp `warp_id` (of LOGICAL_WARP_THREADS lanes) in its hardware
@@ -142,7 +246,7 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleUp(T input, int src_offset, int first_
 #pragma unroll
   for (int i = 0; i < detail::ShuffleWords<T>::COUNT; ++i)
   {
-    words.words[i] = ::cuda::ptx::shfl_sync_up(words.words[i], static_cast<unsigned int>(src_offset), c, member_mask);
+    words.words[i] = detail::ShflSyncUp(words.words[i], static_cast<unsigned int>(src_offset), c, member_mask);
   }
   return words.Value();
 }
@@ -158,7 +262,7 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleDown(T input, int src_offset, int last
 #pragma unroll
   for (int i = 0; i < detail::ShuffleWords<T>::COUNT; ++i)
   {
-    words.words[i] = ::cuda::ptx::shfl_sync_down(words.words[i], static_cast<unsigned int>(src_offset), c, member_mask);
+    words.words[i] = detail::ShflSyncDown(words.words[i], static_cast<unsigned int>(src_offset), c, member_mask);
   }
   return words.Value();
 }
@@ -173,7 +277,7 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleIndex(T input, int src_lane, unsigned 
 #pragma unroll
   for (int i = 0; i < detail::ShuffleWords<T>::COUNT; ++i)
   {
-    words.words[i] = ::cuda::ptx::shfl_sync_idx(words.words[i], static_cast<unsigned int>(src_lane), c, member_mask);
+    words.words[i] = detail::ShflSyncIdx(words.words[i], static_cast<unsigned int>(src_lane), c, member_mask);
   }
   return words.Value();
 }

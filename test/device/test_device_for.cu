@@ -307,7 +307,7 @@ TEMPLATE_LIST_TEST_CASE("DeviceFor::ForEachCopy and ForEachCopyN hand every item
   const for_policy_probe policy = device_policy();
   const std::size_t index_tile  = std::size_t(policy.block_threads * policy.items_per_thread);
   const std::size_t vector_tile =
-      std::size_t(policy.block_threads * policy.vectors_per_thread) * strata::detail::for_each::vector_items<T>;
+      std::size_t(policy.block_threads * policy.vectors_per_thread) * strata::detail::tile::items_per_vector_v<T>;
   const std::size_t size = max_items + 3;
   // Values are the indices: each item's operator call writes a distinct output slot.
   std::vector<T> in(size);
@@ -372,7 +372,7 @@ TEMPLATE_LIST_TEST_CASE("DeviceFor::ForEachCopy over small items counts every va
   INFO("seed " << seed);
   const for_policy_probe policy = device_policy();
   const std::size_t vector_tile =
-      std::size_t(policy.block_threads * policy.vectors_per_thread) * strata::detail::for_each::vector_items<T>;
+      std::size_t(policy.block_threads * policy.vectors_per_thread) * strata::detail::tile::items_per_vector_v<T>;
   const std::size_t size  = max_items + 15;
   const std::vector<T> in = strata_test::random_vector<T>(size, seed, 0.0, double(bins - 1));
   strata_test::device_buffer<T> d_in(in);

@@ -2,7 +2,8 @@
 // injection) records what strata tells NVTX: a scope opens one range in the domain "strata" and
 // closes it at its end, a call site registers its name once, STRATA_NVTX_RANGE_SCOPE_IF(false)
 // opens nothing, every DeviceFor call (no items: no GPU needed) opens a range named after it and
-// its size query none, and STRATA_DISABLE_NVTX (test_nvtx_disabled.cu) compiles the ranges out.
+// its size query none (this file is compiled with STRATA_ENABLE_NVTX), and without
+// STRATA_ENABLE_NVTX (test_nvtx_disabled.cu) the ranges are compiled out.
 // Skipped when another NVTX tool is attached (e.g. NVTX_INJECTION64_PATH is set).
 
 // This program is the NVTX tool: the loader finds the (strong) InitializeInjectionNvtx2_fnptr
@@ -204,7 +205,7 @@ TEST_CASE("Every DeviceFor call opens a range named after it; size queries none 
   CHECK(pushed == expected);
 }
 
-TEST_CASE("STRATA_DISABLE_NVTX compiles the ranges out (host)", "[util][nvtx][host]")
+TEST_CASE("Without STRATA_ENABLE_NVTX the ranges are compiled out (host)", "[util][nvtx][host]")
 {
   require_tool();
   CHECK_FALSE(StrataTestNvtxDisabledScope());

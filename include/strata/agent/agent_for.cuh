@@ -5,6 +5,7 @@
 
 #include <strata/config.cuh>
 #include <strata/thread/thread_load.cuh>
+#include <strata/tile/tile_io.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -18,16 +19,6 @@ namespace detail
 {
 namespace for_each
 {
-//! Items of T in one 16-byte vector (1 for items that do not pack into one).
-template <typename T>
-inline constexpr int vector_items = (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T)) : 1;
-
-template <typename T>
-struct alignas(16) Vector
-{
-  T items[vector_items<T>];
-};
-
 // AgentFor calls its operator as op(tile_offset, local) for index tile_offset + local. The items
 // of a tile are reached from the tile's start with an int `local`, whose arithmetic cannot wrap:
 // the compiler then sees that a thread's items are distinct and issues all of their loads before
@@ -136,7 +127,8 @@ template <typename PolicyT, typename OffsetT, typename OpT>
 struct AgentFor
 {
   static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
-  static constexpr int TILE_ITEMS    = BLOCK_THREADS * PolicyT::ITEMS_PER_THREAD;
+  using TileIoT                      = detail::tile::TileIo<BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD>;
+  static constexpr int TILE_ITEMS    = TileIoT::TILE_ITEMS;
 
   OpT op;
 
@@ -149,7 +141,7 @@ struct AgentFor
 #pragma unroll
       for (int i = 0; i < PolicyT::ITEMS_PER_THREAD; ++i)
       {
-        op(tile_offset, i * BLOCK_THREADS + tid);
+        op(tile_offset, TileIoT::ItemIndex(tid, i));
       }
     }
     else
@@ -157,7 +149,7 @@ struct AgentFor
 #pragma unroll
       for (int i = 0; i < PolicyT::ITEMS_PER_THREAD; ++i)
       {
-        const int index = i * BLOCK_THREADS + tid;
+        const int index = TileIoT::ItemIndex(tid, i);
         if (index < tile_items)
         {
           op(tile_offset, index);
@@ -173,10 +165,11 @@ struct AgentFor
 template <typename PolicyT, typename OffsetT, typename T, typename OpT>
 struct AgentForCopyVectors
 {
-  static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
-  static constexpr int VECTOR_ITEMS  = detail::for_each::vector_items<T>;
-  static constexpr int TILE_VECTORS  = BLOCK_THREADS * PolicyT::VECTORS_PER_THREAD;
-  static constexpr int TILE_ITEMS    = TILE_VECTORS * VECTOR_ITEMS;
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int VECTOR_ITEMS     = detail::tile::items_per_vector_v<T>;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::VECTORS_PER_THREAD * VECTOR_ITEMS;
+  using TileIoT                         = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VECTOR_ITEMS>;
+  static constexpr int TILE_ITEMS       = TileIoT::TILE_ITEMS;
 
   const T* first; // 16-byte aligned
   OpT op;
@@ -184,25 +177,15 @@ struct AgentForCopyVectors
   //! The tile of `tile_items` items at `tile_offset` (a multiple of TILE_ITEMS).
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT tile_offset, int tile_items)
   {
-    using VectorT = detail::for_each::Vector<T>;
     const int tid = int(threadIdx.x);
     if (tile_items == TILE_ITEMS)
     {
-      const VectorT* vectors = reinterpret_cast<const VectorT*>(first + tile_offset);
-      VectorT loaded[PolicyT::VECTORS_PER_THREAD];
+      T items[ITEMS_PER_THREAD];
+      TileIoT::template LoadFull<LOAD_LDG>(first + tile_offset, tid, true, items);
 #pragma unroll
-      for (int v = 0; v < PolicyT::VECTORS_PER_THREAD; ++v)
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
-        loaded[v] = ThreadLoad<LOAD_LDG>(vectors + v * BLOCK_THREADS + tid);
-      }
-#pragma unroll
-      for (int v = 0; v < PolicyT::VECTORS_PER_THREAD; ++v)
-      {
-#pragma unroll
-        for (int j = 0; j < VECTOR_ITEMS; ++j)
-        {
-          op(loaded[v].items[j]);
-        }
+        op(items[k]);
       }
     }
     else

@@ -8,45 +8,25 @@
 #include <strata/thread/thread_load.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/thread/thread_reduce.cuh>
+#include <strata/tile/tile_io.cuh>
+#include <strata/util_arch.cuh>
 #include <strata/util_type.cuh>
 
-#include <cuda/std/cstdint>
 #include <cuda/std/functional>
 #include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
 
-namespace detail
-{
-namespace reduce
-{
-//! AgentReducePolicy's default scaling of a tuning for 4-byte items: the nominal block, and items
-//! per thread scaled so that a tile moves about the same bytes, but kept at the nominal count for
-//! items narrower than 4 bytes: each item takes a register of its own (two, with the next tile's
-//! loads in flight), so 64 int8 items per thread would spill.
-template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT>
-struct DefaultScaling
-{
-  static constexpr int ITEMS_PER_THREAD =
-      sizeof(ComputeT) < 4 ? NOMINAL_ITEMS_PER_THREAD_4B
-      : NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
-        ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
-        : 1;
-  static constexpr int BLOCK_THREADS = NOMINAL_BLOCK_THREADS_4B;
-};
-} // namespace reduce
-} // namespace detail
-
 //! The tuning of AgentReduce, with CUB's parameters: a tuning for 4-byte items (threads per block,
 //! items per thread) that ScalingType turns into BLOCK_THREADS and ITEMS_PER_THREAD for ComputeT
-//! (detail::reduce::DefaultScaling, or e.g. MemBoundScaling as in CUB), the width of the vector
+//! (detail::NominalScaling, strata's one rule, or e.g. MemBoundScaling as in CUB), the width of the vector
 //! loads (in items) where the input allows them, the BlockReduce algorithm, and the cache
 //! operator of the loads.
 template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT, int _VECTOR_LOAD_LENGTH,
           BlockReduceAlgorithm _BLOCK_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER,
           typename ScalingType =
-              detail::reduce::DefaultScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>>
+              detail::NominalScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>>
 struct AgentReducePolicy : ScalingType
 {
   static constexpr int VECTOR_LOAD_LENGTH               = _VECTOR_LOAD_LENGTH;
@@ -58,14 +38,6 @@ namespace detail
 {
 namespace reduce
 {
-//! Whether a tile of the input can be read with vector loads: a pointer (not a fancy iterator)
-//! to items that pack evenly into vectors of at most 16 bytes.
-template <typename InputIteratorT, typename InputT, int VECTOR_LOAD_LENGTH>
-inline constexpr bool can_vectorize_v =
-    ::cuda::std::is_pointer_v<InputIteratorT> && VECTOR_LOAD_LENGTH > 1
-    && (sizeof(InputT) * VECTOR_LOAD_LENGTH <= 16) && ((sizeof(InputT) * VECTOR_LOAD_LENGTH) % 4 == 0)
-    && ::cuda::std::is_trivially_copyable_v<InputT>;
-
 //! A transform that also receives each item's index in the input (ArgMin / ArgMax pair items
 //! with their indices this way, so the raw input can still be read with vector loads).
 template <typename T>
@@ -83,13 +55,6 @@ struct PairWithIndex
 };
 template <typename IndexT, typename ValueT>
 inline constexpr bool is_indexed_transform_v<PairWithIndex<IndexT, ValueT>> = true;
-
-//! An aligned vector of VECTOR_LOAD_LENGTH items (the unit of one vector load).
-template <typename InputT, int VECTOR_LOAD_LENGTH>
-struct alignas(sizeof(InputT) * VECTOR_LOAD_LENGTH) Vector
-{
-  InputT items[VECTOR_LOAD_LENGTH];
-};
 } // namespace reduce
 } // namespace detail
 
@@ -106,12 +71,16 @@ class AgentReduce
 
   static constexpr int BLOCK_THREADS    = AgentReducePolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = AgentReducePolicyT::ITEMS_PER_THREAD;
-  //! The policy's vector width, narrowed so that one vector is at most 16 bytes.
-  static constexpr int VECTOR_LENGTH = sizeof(InputT) * AgentReducePolicyT::VECTOR_LOAD_LENGTH <= 16
-                                       ? AgentReducePolicyT::VECTOR_LOAD_LENGTH
-                                       : (16 / sizeof(InputT) > 0 ? int(16 / sizeof(InputT)) : 1);
-  static constexpr bool VECTORIZE =
-      detail::reduce::can_vectorize_v<InputIteratorT, InputT, VECTOR_LENGTH> && ITEMS_PER_THREAD % VECTOR_LENGTH == 0;
+  //! The policy's vector width, narrowed to what the input allows (at most 16 bytes); vectors
+  //! narrower than 4 bytes are not worth it.
+  static constexpr int VECTOR_LENGTH =
+      detail::tile::VectorItems<ITEMS_PER_THREAD, AgentReducePolicyT::VECTOR_LOAD_LENGTH, InputIteratorT>();
+  static constexpr bool VECTORIZE = VECTOR_LENGTH > 1 && (sizeof(InputT) * VECTOR_LENGTH) % 4 == 0;
+  //! Full tiles: vector v of the tile goes to thread v % BLOCK_THREADS where the input is aligned
+  //! for them, else item i to thread i % BLOCK_THREADS (consecutive threads read consecutive
+  //! vectors or items either way).
+  using VectorIo = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VECTORIZE ? VECTOR_LENGTH : 1>;
+  using ItemIo   = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD>;
 
   using BlockReduceT = BlockReduce<AccumT, BLOCK_THREADS, AgentReducePolicyT::BLOCK_ALGORITHM>;
 
@@ -230,24 +199,12 @@ private:
   //! The input index of item i of this thread in the full tile at `offset`.
   STRATA_DEVICE STRATA_FORCEINLINE static OffsetT ItemIndex(OffsetT offset, int tid, bool vectors, int i)
   {
-    if (VECTORIZE && vectors)
-    {
-      const int v = i / VECTOR_LENGTH;
-      return offset + OffsetT((v * BLOCK_THREADS + tid) * VECTOR_LENGTH + i % VECTOR_LENGTH);
-    }
-    return offset + OffsetT(i * BLOCK_THREADS + tid);
+    return offset + OffsetT(VECTORIZE && vectors ? VectorIo::ItemIndex(tid, i) : ItemIo::ItemIndex(tid, i));
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE bool IsAligned(OffsetT offset) const
   {
-    if constexpr (VECTORIZE)
-    {
-      return (reinterpret_cast<::cuda::std::uintptr_t>(d_in + offset) % (sizeof(InputT) * VECTOR_LENGTH)) == 0;
-    }
-    else
-    {
-      return false;
-    }
+    return VectorIo::VectorAligned(d_in + offset);
   }
 
   //! Loads this thread's ITEMS_PER_THREAD items of the full tile at `offset` (every tile of a
@@ -255,44 +212,14 @@ private:
   STRATA_DEVICE STRATA_FORCEINLINE void LoadFullTile(OffsetT offset, int tid, bool aligned,
                                                      InputT (&items)[ITEMS_PER_THREAD])
   {
-    if constexpr (VECTORIZE)
+    constexpr CacheLoadModifier MODIFIER = AgentReducePolicyT::LOAD_MODIFIER;
+    if (VECTORIZE && aligned)
     {
-      if (aligned)
-      {
-        // Vector v of the tile is loaded by thread v % BLOCK_THREADS: consecutive threads read
-        // consecutive vectors.
-        using VectorT          = detail::reduce::Vector<InputT, VECTOR_LENGTH>;
-        constexpr int VECTORS  = ITEMS_PER_THREAD / VECTOR_LENGTH;
-        const VectorT* vectors = reinterpret_cast<const VectorT*>(d_in + offset);
-#pragma unroll
-        for (int v = 0; v < VECTORS; ++v)
-        {
-          const VectorT loaded = ThreadLoad<AgentReducePolicyT::LOAD_MODIFIER>(vectors + v * BLOCK_THREADS + tid);
-#pragma unroll
-          for (int j = 0; j < VECTOR_LENGTH; ++j)
-          {
-            items[v * VECTOR_LENGTH + j] = loaded.items[j];
-          }
-        }
-        return;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-    {
-      items[i] = LoadItem(offset + OffsetT(i * BLOCK_THREADS + tid));
-    }
-  }
-
-  STRATA_DEVICE STRATA_FORCEINLINE InputT LoadItem(OffsetT index)
-  {
-    if constexpr (::cuda::std::is_pointer_v<InputIteratorT>)
-    {
-      return ThreadLoad<AgentReducePolicyT::LOAD_MODIFIER>(d_in + index);
+      VectorIo::template LoadFull<MODIFIER>(d_in + offset, tid, true, items);
     }
     else
     {
-      return d_in[index];
+      ItemIo::template LoadFull<MODIFIER>(d_in + offset, tid, false, items);
     }
   }
 

@@ -3,35 +3,20 @@
 #pragma once
 
 #include <strata/config.cuh>
-#include <strata/agent/scan_tile_rows.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/block_store.cuh>
 #include <strata/thread/thread_load.cuh>
+#include <strata/tile/tile_prefetch.cuh>
+#include <strata/tile/tile_scan_rows.cuh>
+#include <strata/util_arch.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
-
-namespace detail
-{
-namespace scan
-{
-//! AgentScanPolicy's default scaling of a tuning for 4-byte accumulators: the nominal block, and
-//! items per thread scaled so that a tile holds about the same bytes.
-template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT>
-struct DefaultScaling
-{
-  static constexpr int BLOCK_THREADS    = NOMINAL_BLOCK_THREADS_4B;
-  static constexpr int ITEMS_PER_THREAD = NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT)) > 1
-                                            ? NOMINAL_ITEMS_PER_THREAD_4B * 4 / int(sizeof(ComputeT))
-                                            : 1;
-};
-} // namespace scan
-} // namespace detail
 
 //! The tuning of AgentScan, with CUB's parameters first: a tuning for 4-byte accumulators (threads
 //! per block, items per thread) that ScalingType turns into BLOCK_THREADS and ITEMS_PER_THREAD for
@@ -45,7 +30,7 @@ template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typenam
           BlockLoadAlgorithm _LOAD_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER, BlockStoreAlgorithm _STORE_ALGORITHM,
           BlockScanAlgorithm _SCAN_ALGORITHM,
           typename ScalingType =
-              detail::scan::DefaultScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>,
+              detail::NominalScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
           int _PREFETCH_BYTES = 0>
 struct AgentScanPolicy : ScalingType
@@ -71,7 +56,7 @@ template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typenam
 using tuning_policy_t =
     AgentScanPolicy<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT, BLOCK_LOAD_WARP_TRANSPOSE,
                     LOAD_MODIFIER, BLOCK_STORE_WARP_TRANSPOSE, BLOCK_SCAN_WARP_SCANS,
-                    DefaultScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>, LookbackPolicyT,
+                    NominalScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>, LookbackPolicyT,
                     MIN_BLOCKS_PER_SM, PREFETCH_BYTES>;
 } // namespace scan
 } // namespace detail
@@ -94,10 +79,11 @@ class AgentScan
 
   // Rows folded: a tile waiting for its look-back holds its items and one prefix per thread, and
   // warp 0 parks its items in shared memory while it looks back, so that 8-byte scans of 256 x 16
-  // items fit 4 blocks per SM without spills (docs/performance.md).
-  using RowsT = detail::scan::ScanTileRows<
+  // items fit 4 blocks per SM without spills (docs/tuning.md).
+  using RowsT = detail::tile::ScanTileRows<
       AgentScanPolicyT, AccumT,
-      detail::scan::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, InputIteratorT, OutputIteratorT>(), true, true>;
+      detail::tile::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, 16, InputIteratorT, OutputIteratorT>(),
+      detail::tile::RowPrefixes::FOLD, detail::tile::LookbackItems::PARKED>;
 
 public:
   using TileStateT = ScanTileState<AccumT>;
@@ -107,16 +93,23 @@ public:
 
 private:
   //! The L2 prefetch distance in tiles.
-  static constexpr int PREFETCH_TILES = detail::scan::PrefetchTiles(
+  static constexpr int PREFETCH_TILES = detail::tile::PrefetchTiles(
       AgentScanPolicyT::PREFETCH_BYTES, TILE_ITEMS * int(sizeof(detail::it_value_t<InputIteratorT>)));
 
-public:
+  struct _TempStorage
+  {
+    typename RowsT::TempStorage rows;
+    AccumT tile_prefix; // from warp 0's look-back to the block
+  };
 
-  using TempStorage = typename RowsT::TempStorage;
+public:
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentScan(TempStorage& temp_storage, InputIteratorT d_in, OutputIteratorT d_out,
                                              ScanOpT scan_op, InitValueT init_value, OffsetT num_items)
-      : temp_storage(temp_storage)
+      : temp_storage(temp_storage.Alias())
       , d_in(d_in)
       , d_out(d_out)
       , scan_op(scan_op)
@@ -130,12 +123,12 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    RowsT rows(temp_storage);
+    RowsT rows(temp_storage.rows);
     ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
   }
 
 private:
-  TempStorage& temp_storage;
+  _TempStorage& temp_storage;
   InputIteratorT d_in;
   OutputIteratorT d_out;
   ScanOpT scan_op;
@@ -144,18 +137,11 @@ private:
 
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
   {
-    const OffsetT tile_offset = OffsetT(tile) * OffsetT(RowsT::TILE_ITEMS);
-    const OffsetT remaining   = num_items - tile_offset;
-    const int valid           = remaining >= OffsetT(RowsT::TILE_ITEMS) ? RowsT::TILE_ITEMS : int(remaining);
+    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
+    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
 
-    if constexpr (PREFETCH_TILES > 0)
-    {
-      // L2 fetches a tile some way ahead, so that its loads hit L2 when a block takes it.
-      if (threadIdx.x == 0 && tile + PREFETCH_TILES < num_tiles - 1)
-      {
-        rows.PrefetchTile(d_in, OffsetT(tile + PREFETCH_TILES) * OffsetT(RowsT::TILE_ITEMS));
-      }
-    }
+    // L2 fetches a tile some way ahead, so that its loads hit L2 when a block takes it.
+    detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_in);
     AccumT items[RowsT::ITEMS_PER_THREAD];
     rows.Load(d_in, tile_offset, valid, items);
     // Each thread's items become their scan within the warp's part of the tile.
@@ -185,23 +171,9 @@ private:
     }
     else
     {
-      if (rows.warp == 0)
-      {
-        if (rows.lane == 0)
-        {
-          tile_state.SetPartial(tile, block_aggregate);
-        }
-        rows.Park(items); // the look-back's registers then come instead of the items', not on top
-        const AccumT exclusive = PrefixOpT::Lookback(tile_state, scan_op, tile);
-        if (rows.lane == 0)
-        {
-          tile_state.SetInclusive(tile, scan_op(exclusive, block_aggregate));
-          rows.ShareTilePrefix(exclusive);
-        }
-        rows.Unpark(items);
-      }
-      __syncthreads(); // the tile prefix from warp 0 to every thread
-      tile_prefix = rows.SharedTilePrefix();
+      tile_prefix = rows.template LookBack<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op, tile,
+                                                      block_aggregate, false /* aggregate_is_inclusive */,
+                                                      true /* needs_prefix */);
     }
 
     const bool has_tile_prefix = HAS_INIT || tile > 0;

@@ -5,9 +5,10 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_scan.cuh>
-#include <strata/agent/scan_tile_rows.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/tile/tile_prefetch.cuh>
+#include <strata/tile/tile_scan_rows.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
@@ -58,17 +59,17 @@ class AgentScanByKey
   using KeyT    = detail::it_value_t<KeysInputIteratorT>;
   using PairT   = KeyValuePair<unsigned int, AccumT>; // (a head is among the items, running value)
   using PairOpT = detail::ScanBySegmentOp<ScanOpT>;
-  using RowsT =
-      detail::scan::ScanTileRows<AgentScanPolicyT, PairT,
-                                 detail::scan::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, KeysInputIteratorT,
-                                                           ValuesInputIteratorT, ValuesOutputIteratorT>(),
-                                 false, false>;
+  using RowsT = detail::tile::ScanTileRows<
+      AgentScanPolicyT, PairT,
+      detail::tile::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, 16, KeysInputIteratorT, ValuesInputIteratorT,
+                                ValuesOutputIteratorT>(),
+      detail::tile::RowPrefixes::KEEP, detail::tile::LookbackItems::IN_REGISTERS>;
   static constexpr int ITEMS_PER_THREAD = RowsT::ITEMS_PER_THREAD;
   static constexpr int VEC              = RowsT::VEC;
   static constexpr int ROWS             = RowsT::ROWS;
   static_assert(ITEMS_PER_THREAD <= 32, "a thread's segment heads are the bits of one word");
   //! The L2 prefetch distance in tiles (a tile reads keys and values).
-  static constexpr int PREFETCH_TILES = detail::scan::PrefetchTiles(
+  static constexpr int PREFETCH_TILES = detail::tile::PrefetchTiles(
       AgentScanPolicyT::PREFETCH_BYTES,
       RowsT::TILE_ITEMS * int(sizeof(KeyT) + sizeof(detail::it_value_t<ValuesInputIteratorT>)));
 
@@ -78,13 +79,24 @@ public:
 
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
 
-  using TempStorage = typename RowsT::TempStorage;
+private:
+  struct _TempStorage
+  {
+    typename RowsT::TempStorage rows;
+    AccumT tile_prefix;          // from warp 0's look-back to the block
+    unsigned int starts_segment; // whether the tile's first item is a segment head, from thread 0
+  };
+
+public:
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentScanByKey(TempStorage& temp_storage, KeysInputIteratorT d_keys_in,
                                                   ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out,
                                                   EqualityOpT equality_op, ScanOpT scan_op, InitValueT init_value,
                                                   OffsetT num_items)
-      : temp_storage(temp_storage)
+      : temp_storage(temp_storage.Alias())
       , d_keys_in(d_keys_in)
       , d_values_in(d_values_in)
       , d_values_out(d_values_out)
@@ -100,12 +112,12 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    RowsT rows(temp_storage);
+    RowsT rows(temp_storage.rows);
     ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
   }
 
 private:
-  TempStorage& temp_storage;
+  _TempStorage& temp_storage;
   KeysInputIteratorT d_keys_in;
   ValuesInputIteratorT d_values_in;
   ValuesOutputIteratorT d_values_out;
@@ -161,21 +173,12 @@ private:
 
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
   {
-    const OffsetT tile_offset = OffsetT(tile) * OffsetT(RowsT::TILE_ITEMS);
-    const OffsetT remaining   = num_items - tile_offset;
-    const int valid           = remaining >= OffsetT(RowsT::TILE_ITEMS) ? RowsT::TILE_ITEMS : int(remaining);
+    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
+    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
 
-    if constexpr (PREFETCH_TILES > 0)
-    {
-      // L2 fetches the keys and values of a tile some way ahead, so that its loads hit L2 when a
-      // block takes it.
-      if (threadIdx.x == 0 && tile + PREFETCH_TILES < num_tiles - 1)
-      {
-        const OffsetT ahead = OffsetT(tile + PREFETCH_TILES) * OffsetT(RowsT::TILE_ITEMS);
-        rows.PrefetchTile(d_keys_in, ahead);
-        rows.PrefetchTile(d_values_in, ahead);
-      }
-    }
+    // L2 fetches the keys and values of a tile some way ahead, so that its loads hit L2 when a
+    // block takes it.
+    detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_keys_in, d_values_in);
     unsigned int heads = 0;
     {
       KeyT keys[ITEMS_PER_THREAD];
@@ -184,7 +187,7 @@ private:
     }
     if (threadIdx.x == 0)
     {
-      rows.ShareTileFlags(heads & 1u); // whether the tile's first item starts a segment
+      temp_storage.starts_segment = heads & 1u;
     }
     PairT items[ITEMS_PER_THREAD];
     {
@@ -203,7 +206,7 @@ private:
     // A tile that starts a segment (tile 0 always does) needs nothing from before it: bit 0 of
     // thread 0's heads (Heads compared the tile's first key with the one before it), shared
     // before the scan, whose barriers make it visible here.
-    const bool tile_starts_segment = tile == 0 || rows.SharedTileFlags() != 0;
+    const bool tile_starts_segment = tile == 0 || temp_storage.starts_segment != 0;
     AccumT tile_prefix{};
     if (tile == 0)
     {
@@ -214,37 +217,11 @@ private:
     }
     else
     {
-      if (rows.warp == 0)
-      {
-        if (rows.lane == 0)
-        {
-          if (aggregate.key != 0)
-          {
-            tile_state.SetInclusive(tile, aggregate.value);
-          }
-          else
-          {
-            tile_state.SetPartial(tile, aggregate.value);
-          }
-        }
-        if (!tile_starts_segment)
-        {
-          const AccumT exclusive = PrefixOpT::Lookback(tile_state, scan_op, tile);
-          if (rows.lane == 0)
-          {
-            if (aggregate.key == 0)
-            {
-              tile_state.SetInclusive(tile, scan_op(exclusive, aggregate.value));
-            }
-            rows.ShareTilePrefix(PairT(0u, exclusive));
-          }
-        }
-      }
-      if (!tile_starts_segment)
-      {
-        __syncthreads(); // the tile prefix from warp 0 to every thread
-        tile_prefix = rows.SharedTilePrefix().value;
-      }
+      // A tile with a segment head publishes its value as inclusive at once; one that starts a
+      // segment needs no prefix.
+      tile_prefix = rows.template LookBack<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op, tile,
+                                                      aggregate.value, aggregate.key != 0 /* aggregate_is_inclusive */,
+                                                      !tile_starts_segment /* needs_prefix */);
     }
 
     rows.template Finish<IS_INCLUSIVE>(items, prefixes, PairT(0u, tile_prefix), !tile_starts_segment, pair_op);

@@ -4,13 +4,11 @@
 
 #include <strata/config.cuh>
 #include <strata/thread/thread_load.cuh>
-#include <strata/thread/thread_store.cuh>
+#include <strata/tile/tile_io.cuh>
+#include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
-#include <cuda/ptx>
-
 #include <cuda/std/cstdint>
-#include <cuda/std/iterator>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
@@ -22,30 +20,13 @@ namespace detail
 {
 namespace transform
 {
-template <typename IteratorT>
-using value_t = typename ::cuda::std::iterator_traits<IteratorT>::value_type;
-
 //! Whether every input and the output are plain pointers to trivially copyable items of one size
 //! that divides 16 bytes: then a tile moves as 16-byte vectors, element i of every array in the
 //! same thread.
 template <typename OutputIteratorT, typename... InputIteratorTs>
 inline constexpr bool vectorizable_v =
-    (::cuda::std::is_pointer_v<OutputIteratorT> && ... && ::cuda::std::is_pointer_v<InputIteratorTs>)
-    && ((sizeof(value_t<InputIteratorTs>) == sizeof(::cuda::std::remove_pointer_t<OutputIteratorT>)) && ...)
-    && (16 % sizeof(::cuda::std::remove_pointer_t<OutputIteratorT>) == 0)
-    && (::cuda::std::is_trivially_copyable_v<value_t<InputIteratorTs>> && ...);
-
-template <typename T>
-STRATA_DEVICE STRATA_FORCEINLINE bool Aligned16(const T* ptr)
-{
-  return reinterpret_cast<::cuda::std::uintptr_t>(ptr) % 16 == 0;
-}
-
-template <typename T, int N>
-struct alignas(16) VectorOf
-{
-  T items[N];
-};
+    (tile::PacksIntoVectors<OutputIteratorT>() && ... && tile::PacksIntoVectors<InputIteratorTs>())
+    && ((sizeof(it_value_t<InputIteratorTs>) == sizeof(::cuda::std::remove_pointer_t<OutputIteratorT>)) && ...);
 
 //! N items of T in registers (tuples cannot hold C arrays).
 template <typename T, int N>
@@ -67,11 +48,15 @@ template <typename PolicyT, typename OffsetT, typename TransformOpT, typename Ou
           typename... InputIteratorTs>
 class AgentTransform
 {
-  using OutputT = detail::transform::value_t<OutputIteratorT>;
+  using OutputT = detail::it_value_t<OutputIteratorT>;
 
   static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
   static constexpr bool VECTORIZE    = detail::transform::vectorizable_v<OutputIteratorT, InputIteratorTs...>;
-  static constexpr int VECTOR_ITEMS  = VECTORIZE ? 16 / int(sizeof(::cuda::std::remove_pointer_t<OutputIteratorT>)) : 1;
+  static constexpr int VECTOR_ITEMS  = VECTORIZE ? detail::tile::PointerVectorItems<OutputIteratorT>() : 1;
+  //! Full aligned tiles: vector v of the tile goes to thread v % BLOCK_THREADS. Other tiles: item
+  //! i of a round of the tile to thread i % BLOCK_THREADS.
+  using VectorIo = detail::tile::TileIo<BLOCK_THREADS, PolicyT::VECTORS_PER_THREAD * VECTOR_ITEMS, VECTOR_ITEMS>;
+  using ItemIo   = detail::tile::TileIo<BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD>;
 
 public:
   //! Items of one tile.
@@ -132,8 +117,7 @@ private:
   ::cuda::std::tuple<InputIteratorTs...> ins;
 
   template <::cuda::std::size_t I>
-  using InVectorT = detail::transform::VectorOf<
-      detail::transform::value_t<::cuda::std::tuple_element_t<I, ::cuda::std::tuple<InputIteratorTs...>>>, VECTOR_ITEMS>;
+  using InputT = detail::it_value_t<::cuda::std::tuple_element_t<I, ::cuda::std::tuple<InputIteratorTs...>>>;
 
   //! The tile's inputs arrive in shared memory by bulk copy (sm_90): thread 0 sets up the block's
   //! mbarrier for one arrival and the tiles' bytes and issues the copies; every thread waits for
@@ -144,44 +128,42 @@ private:
     BulkStorage& storage = temp_storage;
     if (threadIdx.x == 0)
     {
-      ::cuda::ptx::mbarrier_init(&storage.barrier, 1u);
-      ::cuda::ptx::fence_proxy_async(::cuda::ptx::space_shared); // the copies see the initialized barrier
-      ::cuda::ptx::mbarrier_arrive_expect_tx(::cuda::ptx::sem_release, ::cuda::ptx::scope_cta,
-                                             ::cuda::ptx::space_shared, &storage.barrier,
-                                             ::cuda::std::uint32_t(INPUTS * TILE_BYTES));
-      (::cuda::ptx::cp_async_bulk(::cuda::ptx::space_cluster, ::cuda::ptx::space_global, storage.tiles[Is],
-                                  ::cuda::std::get<Is>(ins) + tile_offset, ::cuda::std::uint32_t(TILE_BYTES),
-                                  &storage.barrier),
+      detail::MbarrierInit(&storage.barrier, 1u);
+      detail::FenceProxyAsyncShared(); // the copies see the initialized barrier
+      detail::MbarrierArriveExpectTx(&storage.barrier, ::cuda::std::uint32_t(INPUTS * TILE_BYTES));
+      (detail::CpAsyncBulkGlobalToShared(storage.tiles[Is], ::cuda::std::get<Is>(ins) + tile_offset,
+                                         ::cuda::std::uint32_t(TILE_BYTES), &storage.barrier),
        ...);
     }
     __syncthreads(); // the barrier is initialized before anyone waits on it
-    while (!::cuda::ptx::mbarrier_try_wait_parity(&storage.barrier, 0u))
+    while (!detail::MbarrierTryWaitParity(&storage.barrier, 0u))
     {
     }
-    constexpr int VECTORS = PolicyT::VECTORS_PER_THREAD;
-    const int tid         = int(threadIdx.x);
-    using OutVectorT        = detail::transform::VectorOf<OutputT, VECTOR_ITEMS>;
-    OutVectorT* out_vectors = reinterpret_cast<OutVectorT*>(out + tile_offset);
+    ::cuda::std::tuple<detail::transform::ArrayOf<InputT<Is>, VectorIo::ROWS * VECTOR_ITEMS>...> loaded;
+    (VectorIo::LoadFull(reinterpret_cast<const InputT<Is>*>(storage.tiles[Is]), int(threadIdx.x), true,
+                        ::cuda::std::get<Is>(loaded).items),
+     ...);
+    TransformAndStore(tile_offset, loaded, ::cuda::std::index_sequence<Is...>{});
+  }
+
+  //! out[k] = op(in_0[k], in_1[k], ...) for this thread's items of the full tile, stored as vectors.
+  template <typename LoadedT, ::cuda::std::size_t... Is>
+  STRATA_DEVICE STRATA_FORCEINLINE void TransformAndStore(OffsetT tile_offset, const LoadedT& loaded,
+                                                          ::cuda::std::index_sequence<Is...>)
+  {
+    OutputT results[VectorIo::ROWS * VECTOR_ITEMS];
 #pragma unroll
-    for (int v = 0; v < VECTORS; ++v)
+    for (int k = 0; k < VectorIo::ROWS * VECTOR_ITEMS; ++k)
     {
-      const ::cuda::std::tuple<InVectorT<Is>...> loaded(
-          reinterpret_cast<const InVectorT<Is>*>(storage.tiles[Is])[v * BLOCK_THREADS + tid]...);
-      OutVectorT result;
-#pragma unroll
-      for (int j = 0; j < VECTOR_ITEMS; ++j)
-      {
-        result.items[j] = op(::cuda::std::get<Is>(loaded).items[j]...);
-      }
-      out_vectors[v * BLOCK_THREADS + tid] = result;
+      results[k] = op(::cuda::std::get<Is>(loaded).items[k]...);
     }
+    VectorIo::StoreFull(out + tile_offset, int(threadIdx.x), true, results);
   }
 
   template <::cuda::std::size_t... Is>
   STRATA_DEVICE STRATA_FORCEINLINE bool AllAligned(OffsetT offset, ::cuda::std::index_sequence<Is...>) const
   {
-    return detail::transform::Aligned16(out + offset)
-        && (detail::transform::Aligned16(::cuda::std::get<Is>(ins) + offset) && ...);
+    return VectorIo::VectorAligned(out + offset) && (VectorIo::VectorAligned(::cuda::std::get<Is>(ins) + offset) && ...);
   }
 
   //! Vector v of the tile is moved by thread v % BLOCK_THREADS: consecutive threads, consecutive
@@ -189,62 +171,34 @@ private:
   template <::cuda::std::size_t... Is>
   STRATA_DEVICE STRATA_FORCEINLINE void VectorTile(OffsetT tile_offset, ::cuda::std::index_sequence<Is...>)
   {
-    constexpr int VECTORS = PolicyT::VECTORS_PER_THREAD;
-    const int tid         = int(threadIdx.x);
-    ::cuda::std::tuple<detail::transform::ArrayOf<
-        detail::transform::VectorOf<detail::transform::value_t<InputIteratorTs>, VECTOR_ITEMS>, VECTORS>...>
-        loaded;
-#pragma unroll
-    for (int v = 0; v < VECTORS; ++v)
-    {
-      ((::cuda::std::get<Is>(loaded).items[v] = ThreadLoad<LOAD_DEFAULT>(
-            reinterpret_cast<const detail::transform::VectorOf<detail::transform::value_t<InputIteratorTs>, VECTOR_ITEMS>*>(
-                ::cuda::std::get<Is>(ins) + tile_offset)
-            + v * BLOCK_THREADS + tid)),
-       ...);
-    }
-    using OutVectorT = detail::transform::VectorOf<OutputT, VECTOR_ITEMS>;
-    OutVectorT* out_vectors = reinterpret_cast<OutVectorT*>(out + tile_offset);
-#pragma unroll
-    for (int v = 0; v < VECTORS; ++v)
-    {
-      OutVectorT result;
-#pragma unroll
-      for (int j = 0; j < VECTOR_ITEMS; ++j)
-      {
-        result.items[j] = op(::cuda::std::get<Is>(loaded).items[v].items[j]...);
-      }
-      out_vectors[v * BLOCK_THREADS + tid] = result;
-    }
+    ::cuda::std::tuple<detail::transform::ArrayOf<InputT<Is>, VectorIo::ROWS * VECTOR_ITEMS>...> loaded;
+    (VectorIo::LoadFull(::cuda::std::get<Is>(ins) + tile_offset, int(threadIdx.x), true,
+                        ::cuda::std::get<Is>(loaded).items),
+     ...);
+    TransformAndStore(tile_offset, loaded, ::cuda::std::index_sequence<Is...>{});
   }
 
-  //! Item i of the thread is tile item i * BLOCK_THREADS + tid.
+  //! Items move one at a time, in rounds of ItemIo::TILE_ITEMS (a vectorizable tile that is
+  //! partial or misaligned has the TILE_ITEMS of the vector layout); every load of a round is
+  //! issued before its first store.
   template <::cuda::std::size_t... Is>
   STRATA_DEVICE STRATA_FORCEINLINE void ItemTile(OffsetT tile_offset, int tile_items, ::cuda::std::index_sequence<Is...>)
   {
-    constexpr int ITEMS = PolicyT::ITEMS_PER_THREAD;
-    const int tid       = int(threadIdx.x);
-    // A vectorizable tile that is partial or misaligned has TILE_ITEMS of the vector layout:
-    // cover it in rounds of BLOCK_THREADS * ITEMS items.
-    for (int round = 0; round < tile_items; round += BLOCK_THREADS * ITEMS)
+    const int tid = int(threadIdx.x);
+    for (int round = 0; round < tile_items; round += ItemIo::TILE_ITEMS)
     {
-      ::cuda::std::tuple<detail::transform::ArrayOf<detail::transform::value_t<InputIteratorTs>, ITEMS>...> loaded;
+      const OffsetT round_offset = tile_offset + OffsetT(round);
+      const int valid            = tile_items - round;
+      ::cuda::std::tuple<detail::transform::ArrayOf<InputT<Is>, PolicyT::ITEMS_PER_THREAD>...> loaded;
+      (ItemIo::LoadPartial(::cuda::std::get<Is>(ins) + round_offset, tid, valid, ::cuda::std::get<Is>(loaded).items),
+       ...);
 #pragma unroll
-      for (int i = 0; i < ITEMS; ++i)
+      for (int i = 0; i < PolicyT::ITEMS_PER_THREAD; ++i)
       {
-        const int idx = round + i * BLOCK_THREADS + tid;
-        if (idx < tile_items)
+        const int index = ItemIo::ItemIndex(tid, i);
+        if (index < valid)
         {
-          ((::cuda::std::get<Is>(loaded).items[i] = ::cuda::std::get<Is>(ins)[tile_offset + OffsetT(idx)]), ...);
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i)
-      {
-        const int idx = round + i * BLOCK_THREADS + tid;
-        if (idx < tile_items)
-        {
-          out[tile_offset + OffsetT(idx)] = op(::cuda::std::get<Is>(loaded).items[i]...);
+          out[round_offset + OffsetT(index)] = op(::cuda::std::get<Is>(loaded).items[i]...);
         }
       }
     }

@@ -20,7 +20,6 @@
 #include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
 
-#include <cuda/atomic>
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -58,16 +57,35 @@ struct alignas(16) Word128
   ::cuda::std::uint64_t hi;
 };
 
+// The device-scope accesses of the descriptors, as PTX (the instructions
+// cuda::atomic_ref<T, thread_scope_device> issues for these orders, without its headers).
 STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint64_t LoadRelaxed(const ::cuda::std::uint64_t* word)
 {
-  return ::cuda::atomic_ref<const ::cuda::std::uint64_t, ::cuda::thread_scope_device>(*word).load(
-      ::cuda::std::memory_order_relaxed);
+  ::cuda::std::uint64_t value;
+  asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+  return value;
 }
 
 STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(::cuda::std::uint64_t* word, ::cuda::std::uint64_t value)
 {
-  ::cuda::atomic_ref<::cuda::std::uint64_t, ::cuda::thread_scope_device>(*word).store(
-      value, ::cuda::std::memory_order_relaxed);
+  asm volatile("st.relaxed.gpu.b64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LoadAcquire(const ::cuda::std::uint32_t* word)
+{
+  ::cuda::std::uint32_t value;
+  asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+  return value;
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(::cuda::std::uint32_t* word, ::cuda::std::uint32_t value)
+{
+  asm volatile("st.relaxed.gpu.b32 [%0], %1;" : : "l"(word), "r"(value) : "memory");
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelease(::cuda::std::uint32_t* word, ::cuda::std::uint32_t value)
+{
+  asm volatile("st.release.gpu.b32 [%0], %1;" : : "l"(word), "r"(value) : "memory");
 }
 
 // 16-byte words: libcu++ of CUDA 13.0 emits PTX for atomic_ref<16 bytes>::load that ptxas rejects,
@@ -111,7 +129,7 @@ using word_t = ::cuda::std::conditional_t<WORD_BYTES == 8, ::cuda::std::uint64_t
 
 //! The bytes between two descriptors: one 32-byte sector each. Packed densely, the descriptors
 //! that every look-back polls share a few L2 lines, and the L2 slices holding them become the
-//! bottleneck (docs/performance.md).
+//! bottleneck (docs/tuning.md).
 inline constexpr int descriptor_spacing_bytes = 32;
 
 //! The wait between two reads of an unpublished descriptor in ScanTileState::WaitForValid: a
@@ -189,7 +207,7 @@ public:
       }
       else
       {
-        StatusRef(tile).store(SCAN_TILE_INVALID, ::cuda::std::memory_order_relaxed);
+        detail::scan_tile::StoreRelaxed(StatusWordAt(tile), ::cuda::std::uint32_t(SCAN_TILE_INVALID));
       }
     }
   }
@@ -220,7 +238,7 @@ public:
     }
     else
     {
-      status = ScanTileStatus(StatusRef(tile).load(::cuda::std::memory_order_acquire));
+      status = ScanTileStatus(detail::scan_tile::LoadAcquire(StatusWordAt(tile)));
       if (status != SCAN_TILE_INVALID)
       {
         value = d_values[tile]; // ordered after the acquire of its status
@@ -295,10 +313,9 @@ private:
     }
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE ::cuda::atomic_ref<::cuda::std::uint32_t, ::cuda::thread_scope_device>
-  StatusRef(int tile) const
+  STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t* StatusWordAt(int tile) const
   {
-    return ::cuda::atomic_ref<::cuda::std::uint32_t, ::cuda::thread_scope_device>(d_statuses[tile * STATUS_STRIDE]);
+    return d_statuses + tile * STATUS_STRIDE;
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE void Set(int tile, ScanTileStatus status, const T& value)
@@ -313,7 +330,7 @@ private:
     else
     {
       d_values[tile] = value;
-      StatusRef(tile).store(status, ::cuda::std::memory_order_release); // the value first
+      detail::scan_tile::StoreRelease(StatusWordAt(tile), ::cuda::std::uint32_t(status)); // the value first
     }
   }
 };

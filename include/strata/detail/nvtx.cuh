@@ -1,13 +1,17 @@
 // strata/detail/nvtx.cuh: NVTX ranges around device calls, so that strata's calls show up by name
-// in Nsight Systems (domain "strata"). On by default; define STRATA_DISABLE_NVTX to compile them
-// out. Uses the header-only NVTX v3 C API of the CUDA toolkit.
+// in Nsight Systems (domain "strata"). Off unless STRATA_ENABLE_NVTX is defined (NVTX's
+// header-only implementation adds about 110 KB of object code and half a second of compile time
+// to every translation unit that includes it); STRATA_DISABLE_NVTX wins over it. Uses the NVTX v3
+// C API of the CUDA toolkit.
 #pragma once
 
 #include <strata/config.cuh>
 
 #include <nv/target>
 
-#if !defined(STRATA_DISABLE_NVTX) && __has_include(<nvtx3/nvToolsExt.h>)
+// The ranges are host code: device compilation passes leave NVTX out.
+#if defined(STRATA_ENABLE_NVTX) && !defined(STRATA_DISABLE_NVTX) && !defined(__CUDA_ARCH__) \
+  && __has_include(<nvtx3/nvToolsExt.h>)
 #  define STRATA_HAS_NVTX 1
 #  include <nvtx3/nvToolsExt.h>
 #endif

@@ -21,16 +21,11 @@ namespace detail
 {
 namespace for_each
 {
-template <typename IteratorT>
-using value_t = typename ::cuda::std::iterator_traits<IteratorT>::value_type;
-
 //! Whether ForEachCopy over IteratorT may read 16-byte vectors: a pointer (not to volatile) to
 //! trivially copyable, default-constructible items that pack evenly into them.
 template <typename IteratorT>
 inline constexpr bool copy_vectorizable_v =
-    ::cuda::std::is_pointer_v<IteratorT> && !::cuda::std::is_volatile_v<::cuda::std::remove_pointer_t<IteratorT>>
-    && ::cuda::std::is_trivially_copyable_v<value_t<IteratorT>>
-    && ::cuda::std::is_default_constructible_v<value_t<IteratorT>> && vector_items<value_t<IteratorT>> > 1;
+    tile::PointerVectorItems<IteratorT>() > 1 && ::cuda::std::is_default_constructible_v<it_value_t<IteratorT>>;
 
 template <typename IteratorT, typename NumItemsT, typename OpT>
 STRATA_RUNTIME_FUNCTION cudaError_t ForEachN(IteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream)
@@ -57,7 +52,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t ForEachCopyN(IteratorT first, NumItemsT num_
   {
     // The items before the first 16-byte boundary (if the input starts at a whole item) go one
     // per thread, the rest as vectors.
-    using T            = value_t<IteratorT>;
+    using T            = it_value_t<IteratorT>;
     const auto address = reinterpret_cast<::cuda::std::uintptr_t>(first);
     if (address % sizeof(T) == 0)
     {

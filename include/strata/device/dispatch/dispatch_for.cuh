@@ -91,24 +91,26 @@ struct DispatchFor
     constexpr WideT max_grid = 0x7FFFFFFF;
     for (WideT first_tile = 0; first_tile < tiles; first_tile += max_grid)
     {
-      const auto grid     = static_cast<unsigned>(tiles - first_tile < max_grid ? tiles - first_tile : max_grid);
+      const int grid      = static_cast<int>(tiles - first_tile < max_grid ? tiles - first_tile : max_grid);
       const OffsetT begin = static_cast<OffsetT>(first_tile * WideT(TILE_ITEMS));
+      cudaError_t error   = cudaSuccess;
       if constexpr (VECTORS)
       {
-        DeviceForCopyVectorsKernel<MaxPolicyT, OffsetT, T, OpT><<<grid, PolicyT::BLOCK_THREADS, 0, stream>>>(
-            first, first_tile == 0 ? head_items : 0, begin, num_items, op);
+        error = detail::LaunchKernel(false, DeviceForCopyVectorsKernel<MaxPolicyT, OffsetT, T, OpT>, grid,
+                                     PolicyT::BLOCK_THREADS, stream, first, first_tile == 0 ? head_items : 0, begin,
+                                     num_items, op);
       }
       else
       {
-        DeviceForKernel<MaxPolicyT, OffsetT, OpT><<<grid, PolicyT::BLOCK_THREADS, 0, stream>>>(begin, num_items, op);
+        error = detail::LaunchKernel(false, DeviceForKernel<MaxPolicyT, OffsetT, OpT>, grid, PolicyT::BLOCK_THREADS,
+                                     stream, begin, num_items, op);
       }
-      const cudaError_t error = cudaPeekAtLastError();
       if (error != cudaSuccess)
       {
         return error;
       }
     }
-    return detail::DebugSyncStream(stream);
+    return cudaSuccess;
   }
 
   //! Launches nothing for no items.
@@ -119,14 +121,9 @@ struct DispatchFor
     {
       return cudaSuccess;
     }
-    int ptx_version   = 0;
-    cudaError_t error = PtxVersion(ptx_version);
-    if (error != cudaSuccess)
-    {
-      return error;
-    }
-    DispatchFor dispatch{num_items, op, first, head_items, stream};
-    return MaxPolicyT::Invoke(ptx_version, dispatch);
+    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int) {
+      return DispatchFor{num_items, op, first, head_items, stream};
+    });
   }
 };
 

@@ -188,9 +188,7 @@ template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, t
           typename KernelLauncherFactory = detail::TripleChevronFactory>
 struct DispatchReduce
 {
-  static_assert(::cuda::std::is_same_v<KernelSource, detail::DefaultKernelSource>
-                  && ::cuda::std::is_same_v<KernelLauncherFactory, detail::TripleChevronFactory>,
-                "strata launches its own kernels: a custom KernelSource or KernelLauncherFactory would be ignored");
+  static_assert(detail::RequireDefaultLaunch<KernelSource, KernelLauncherFactory>::value);
   void* d_temp_storage;
   size_t& temp_storage_bytes;
   InputIteratorT d_in;
@@ -239,12 +237,11 @@ struct DispatchReduce
       {
         return error;
       }
-      DeviceReduceSingleTileKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT,
-                                   TransformOpT>
-          <<<1, SingleTilePolicyT::BLOCK_THREADS, 0, stream>>>(d_in, d_out, num_items, reduction_op, init,
-                                                                transform_op);
-      error = cudaPeekAtLastError();
-      return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
+      return detail::LaunchKernel(false,
+                                  DeviceReduceSingleTileKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, OffsetT,
+                                                               ReductionOpT, InitT, AccumT, TransformOpT>,
+                                  1, SingleTilePolicyT::BLOCK_THREADS, stream, d_in, d_out, num_items, reduction_op,
+                                  init, transform_op);
     }
 
     // At most BLOCKS_PER_SM blocks per SM times SUBSCRIPTION: strip-mined, one block per tile up
@@ -277,24 +274,20 @@ struct DispatchReduce
     {
       return error;
     }
-    DeviceReduceKernel<MaxPolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>
-        <<<blocks, ReducePolicyT::BLOCK_THREADS, 0, stream>>>(d_in, d_partials, num_items, items_per_block,
-                                                              reduction_op, transform_op);
-    error = cudaPeekAtLastError();
-    if (error == cudaSuccess)
-    {
-      error = detail::DebugSyncStream(stream);
-    }
+    error = detail::LaunchKernel(false,
+                                 DeviceReduceKernel<MaxPolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT,
+                                                    TransformOpT>,
+                                 blocks, ReducePolicyT::BLOCK_THREADS, stream, d_in, d_partials, num_items,
+                                 items_per_block, reduction_op, transform_op);
     if (error != cudaSuccess)
     {
       return error;
     }
-    error = detail::LaunchKernel(ptx_version >= 900,
-                                 DeviceReduceSingleTileKernel<MaxPolicyT, AccumT*, OutputIteratorT, int, ReductionOpT,
-                                                              InitT, AccumT, ::cuda::std::identity, true>,
-                                 1, SingleTilePolicyT::BLOCK_THREADS, stream, d_partials, d_out, blocks, reduction_op,
-                                 init, ::cuda::std::identity{});
-    return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
+    return detail::LaunchKernel(ptx_version >= 900,
+                                DeviceReduceSingleTileKernel<MaxPolicyT, AccumT*, OutputIteratorT, int, ReductionOpT,
+                                                             InitT, AccumT, ::cuda::std::identity, true>,
+                                1, SingleTilePolicyT::BLOCK_THREADS, stream, d_partials, d_out, blocks, reduction_op,
+                                init, ::cuda::std::identity{});
   }
 
   //! Validates the arguments, picks the policy for the current device and runs (or sizes) the
@@ -311,15 +304,10 @@ struct DispatchReduce
     {
       return cudaErrorInvalidValue;
     }
-    int ptx_version   = 0;
-    cudaError_t error = PtxVersion(ptx_version);
-    if (error != cudaSuccess)
-    {
-      return error;
-    }
-    DispatchReduce dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, stream,
+    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int ptx_version) {
+      return DispatchReduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, stream,
                             ptx_version, transform_op, kernel_source, launcher_factory);
-    return MaxPolicyT::Invoke(ptx_version, dispatch);
+    });
   }
 };
 

@@ -32,19 +32,11 @@ namespace detail
 {
 namespace scan
 {
+template <typename PolicyT>
+using cub_scan_policy_t = typename PolicyT::ScanPolicyT;
 //! The scan policy of a hub's policy: CUB's ScanPolicyT, or strata's ScanPolicy.
-template <typename PolicyT, typename = void>
-struct scan_policy
-{
-  using type = typename PolicyT::ScanPolicy;
-};
 template <typename PolicyT>
-struct scan_policy<PolicyT, ::cuda::std::void_t<typename PolicyT::ScanPolicyT>>
-{
-  using type = typename PolicyT::ScanPolicyT;
-};
-template <typename PolicyT>
-using scan_policy_t = typename scan_policy<PolicyT>::type;
+using scan_policy_t = typename hub_scan_policy<PolicyT, cub_scan_policy_t>::type;
 
 //! The type of the items an initial value of type InitValueT stands for (CUB's
 //! InitValueT::value_type): InputT without one (NullType), T for detail::InputValue<T>, the type
@@ -159,12 +151,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_
     return error;
   }
   const int init_blocks = (num_tiles + INIT_BLOCK_THREADS - 1) / INIT_BLOCK_THREADS;
-  DeviceScanInitKernel<<<init_blocks, INIT_BLOCK_THREADS, 0, stream>>>(tile_state, num_tiles, d_tile_counter);
-  error = cudaPeekAtLastError();
-  if (error == cudaSuccess)
-  {
-    error = DebugSyncStream(stream);
-  }
+  error = LaunchKernel(false, DeviceScanInitKernel<TileStateT>, init_blocks, INIT_BLOCK_THREADS, stream, tile_state,
+                       num_tiles, d_tile_counter);
   if (error != cudaSuccess)
   {
     return error;
@@ -192,9 +180,7 @@ template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, t
           typename KernelLauncherFactory  = detail::TripleChevronFactory>
 struct DispatchScan
 {
-  static_assert(::cuda::std::is_same_v<KernelSource, detail::DefaultKernelSource>
-                  && ::cuda::std::is_same_v<KernelLauncherFactory, detail::TripleChevronFactory>,
-                "strata launches its own kernels: a custom KernelSource or KernelLauncherFactory would be ignored");
+  static_assert(detail::RequireDefaultLaunch<KernelSource, KernelLauncherFactory>::value);
   void* d_temp_storage;
   size_t& temp_storage_bytes;
   InputIteratorT d_in;
@@ -240,13 +226,12 @@ struct DispatchScan
         d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), ptx_version, stream,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
         {
-          const cudaError_t error = detail::LaunchKernel(
+          return detail::LaunchKernel(
               programmatic,
               DeviceScanKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT,
                                FORCE_INCLUSIVE>,
               num_tiles, PolicyT::BLOCK_THREADS, stream, d_in, d_out, tile_state, d_tile_counter, scan_op, init_value,
               num_items, num_tiles);
-          return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
         });
   }
 
@@ -261,15 +246,10 @@ struct DispatchScan
     {
       return cudaErrorInvalidValue;
     }
-    int ptx_version   = 0;
-    cudaError_t error = PtxVersion(ptx_version);
-    if (error != cudaSuccess)
-    {
-      return error;
-    }
-    DispatchScan dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream,
+    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int ptx_version) {
+      return DispatchScan(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream,
                           ptx_version, kernel_source, launcher_factory);
-    return MaxPolicyT::Invoke(ptx_version, dispatch);
+    });
   }
 };
 

@@ -23,19 +23,11 @@ namespace detail
 {
 namespace scan_by_key
 {
+template <typename PolicyT>
+using cub_scan_by_key_policy_t = typename PolicyT::ScanByKeyPolicyT;
 //! The policy of a hub's policy: CUB's ScanByKeyPolicyT, or strata's ScanPolicy.
-template <typename PolicyT, typename = void>
-struct scan_by_key_policy
-{
-  using type = typename PolicyT::ScanPolicy;
-};
 template <typename PolicyT>
-struct scan_by_key_policy<PolicyT, ::cuda::std::void_t<typename PolicyT::ScanByKeyPolicyT>>
-{
-  using type = typename PolicyT::ScanByKeyPolicyT;
-};
-template <typename PolicyT>
-using scan_by_key_policy_t = typename scan_by_key_policy<PolicyT>::type;
+using scan_by_key_policy_t = typename hub_scan_policy<PolicyT, cub_scan_by_key_policy_t>::type;
 } // namespace scan_by_key
 } // namespace detail
 
@@ -122,13 +114,12 @@ struct DispatchScanByKey
         d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), ptx_version, stream,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
         {
-          const cudaError_t error = detail::LaunchKernel(
+          return detail::LaunchKernel(
               programmatic,
               DeviceScanByKeyKernel<MaxPolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT,
                                     EqualityOpT, ScanOpT, InitValueT, OffsetT, AccumT>,
               num_tiles, PolicyT::BLOCK_THREADS, stream, d_keys_in, d_values_in, d_values_out, tile_state,
               d_tile_counter, equality_op, scan_op, init_value, num_items, num_tiles);
-          return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
         });
   }
 
@@ -145,15 +136,10 @@ struct DispatchScanByKey
     {
       return cudaErrorInvalidValue;
     }
-    int ptx_version   = 0;
-    cudaError_t error = PtxVersion(ptx_version);
-    if (error != cudaSuccess)
-    {
-      return error;
-    }
-    DispatchScanByKey dispatch(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, equality_op,
+    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int ptx_version) {
+      return DispatchScanByKey(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, equality_op,
                                scan_op, init_value, num_items, stream, ptx_version);
-    return MaxPolicyT::Invoke(ptx_version, dispatch);
+    });
   }
 };
 

@@ -64,11 +64,9 @@ struct DispatchTransform
     {
       return cudaErrorInvalidValue; // more tiles than a grid holds
     }
-    DeviceTransformKernel<MaxPolicyT, OffsetT, TransformOpT, OutputIteratorT, InputIteratorTs...>
-        <<<unsigned(tiles), ActivePolicyT::TransformPolicy::BLOCK_THREADS, 0, stream>>>(num_items, transform_op, out,
-                                                                                        ::cuda::std::get<Is>(ins)...);
-    const cudaError_t error = cudaPeekAtLastError();
-    return error != cudaSuccess ? error : detail::DebugSyncStream(stream);
+    return detail::LaunchKernel(false, DeviceTransformKernel<MaxPolicyT, OffsetT, TransformOpT, OutputIteratorT, InputIteratorTs...>,
+                                int(tiles), ActivePolicyT::TransformPolicy::BLOCK_THREADS, stream, num_items,
+                                transform_op, out, ::cuda::std::get<Is>(ins)...);
   }
 
   STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(::cuda::std::tuple<InputIteratorTs...> ins,
@@ -79,14 +77,9 @@ struct DispatchTransform
     {
       return cudaSuccess;
     }
-    int ptx_version   = 0;
-    cudaError_t error = PtxVersion(ptx_version);
-    if (error != cudaSuccess)
-    {
-      return error;
-    }
-    DispatchTransform dispatch{num_items, transform_op, out, ins, stream};
-    return MaxPolicyT::Invoke(ptx_version, dispatch);
+    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int) {
+      return DispatchTransform{num_items, transform_op, out, ins, stream};
+    });
   }
 };
 

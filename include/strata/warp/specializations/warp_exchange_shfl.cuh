@@ -7,7 +7,6 @@
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
-#include <cuda/ptx>
 #include <cuda/std/cstdint>
 #include <cuda/std/cstring>
 
@@ -60,7 +59,7 @@ class WarpExchangeShfl
           {
             const ::cuda::std::uint32_t sent = upper ? words[i][w] : words[i + b][w];
             const ::cuda::std::uint32_t received =
-                ::cuda::ptx::shfl_sync_bfly(sent, static_cast<unsigned int>(b), c, member_mask);
+                detail::ShflSyncBfly(sent, static_cast<unsigned int>(b), c, member_mask);
             words[i][w]     = upper ? received : words[i][w];
             words[i + b][w] = upper ? words[i + b][w] : received;
           }

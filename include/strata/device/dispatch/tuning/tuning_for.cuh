@@ -30,17 +30,12 @@ struct policy_hub
   {
     using ForPolicy = for_each::ForPolicy<256, 2, 4>;
   };
-  //! The policy the H100 runs, from the sweep of benchmark/tuning/tune_for.cu (figures in
-  //! docs/performance.md): ForEachCopy reads one 16-byte vector per thread; Bulk and ForEach take
-  //! 2 indices per thread.
+  //! H100 (tune_for.cu, docs/tuning.md): one 16-byte vector per thread for ForEachCopy, 2 indices otherwise.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using ForPolicy = for_each::ForPolicy<256, 2, 1>;
   };
-  struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
-  {
-    using ForPolicy = typename Policy900::ForPolicy;
-  };
+  using Policy1000 = Policy900; // sm_90's tuning (an alias: a link would only add host code)
   using MaxPolicy = Policy1000;
 };
 } // namespace for_each

@@ -13,11 +13,11 @@ namespace detail
 {
 namespace scan
 {
-//! Items per thread for 4-byte values that make a tile of T hold NOMINAL_4B * 4 bytes per thread,
-//! except for values under 4 bytes, which get a fixed 16 (two bytes) or 32 (one byte) items:
-//! each takes a register of its own.
+//! The nominal items per thread of a scan tuning for T: NOMINAL_4B for values of 4 bytes or more
+//! (detail::NominalScaling scales it by size), 32 bytes of values per thread for narrower ones
+//! (16 two-byte, 32 one-byte items, which the scaling keeps).
 template <typename T, int NOMINAL_4B>
-inline constexpr int nominal_items_v = sizeof(T) >= 4 ? NOMINAL_4B : 8;
+inline constexpr int nominal_items_v = sizeof(T) >= 4 ? NOMINAL_4B : 32 / int(sizeof(T));
 
 //! Policies for scanning AccumT values. ScanPolicy sizes the tiles: threads, items per thread
 //! (nominal for 4-byte accumulators, scaled by size), the loads' cache operator, and how the
@@ -30,18 +30,10 @@ struct policy_hub
     using ScanPolicy = tuning_policy_t<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
   };
 
-  struct Policy800 : ChainedPolicy<800, Policy800, Policy750>
-  {
-    using ScanPolicy = tuning_policy_t<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
-  };
 
-  //! The policy the H100 runs, from the sweeps of benchmark/tuning/tune_scan.cu (figures in
-  //! docs/performance.md): 256 x 20 items for 4-byte values and 256 x 16 for 8-byte ones, with
-  //! registers bounded for 5 and 4 blocks per SM (left free, the compiler takes more and an SM
-  //! holds a block less); other sizes leave the registers to the compiler. For 4- and 8-byte values
-  //! each block has L2 prefetch the tile 3 MiB of input ahead of its own, so that tiles mostly
-  //! load from L2 (further ahead, the prefetched lines are evicted before use).
-  struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
+  //! H100 (tune_scan.cu, docs/tuning.md): 256 x 20 (4-byte) and 256 x 16 (8-byte) at 5 and 4 blocks
+  //! per SM, look-back after 1.2 us, L2 prefetch 3 MiB ahead.
+  struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
     static constexpr int MIN_BLOCKS     = sizeof(AccumT) == 4 ? 5 : sizeof(AccumT) == 8 ? 4 : 1;
     static constexpr int PREFETCH_BYTES = sizeof(AccumT) == 4 || sizeof(AccumT) == 8 ? 3 << 20 : 0;
@@ -49,12 +41,11 @@ struct policy_hub
                                        LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>, MIN_BLOCKS, PREFETCH_BYTES>;
   };
 
-  struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
-  {
-    using ScanPolicy = typename Policy900::ScanPolicy;
-  };
-
-  using MaxPolicy = Policy1000;
+  // Later generations keep sm_90's tuning; sm_80 keeps sm_75's (aliases, not links: a link of
+  // its own would only add host code to every call).
+  using Policy800  = Policy750;
+  using Policy1000 = Policy900;
+  using MaxPolicy  = Policy1000;
 };
 } // namespace scan
 } // namespace detail

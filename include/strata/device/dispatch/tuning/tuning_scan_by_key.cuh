@@ -29,18 +29,10 @@ struct policy_hub
     using ScanPolicy = scan::tuning_policy_t<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
   };
 
-  struct Policy800 : ChainedPolicy<800, Policy800, Policy750>
-  {
-    using ScanPolicy = scan::tuning_policy_t<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
-  };
 
-  //! The policy the H100 runs, from the sweeps of benchmark/tuning/tune_scan.cu (figures in
-  //! docs/performance.md): 320 x 16 items for 4-byte values at 3 blocks per SM, 128 x 12 for
-  //! 8-byte ones with registers bounded for 8 blocks (left free, the compiler takes 72 registers
-  //! and an SM holds 7). Each block has L2 prefetch the keys and values 2 MiB ahead of its tile, and
-  //! the look-back of 8-byte values starts after 100 ns (with the prefetch, a shorter first wait
-  //! pays for them).
-  struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
+  //! H100 (tune_scan.cu, docs/tuning.md): 320 x 16 at 3 blocks per SM (4-byte), 128 x 12 at 8 (8-byte,
+  //! look-back after 100 ns), L2 prefetch 2 MiB ahead.
+  struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
     static constexpr int MIN_BLOCKS     = sizeof(KeyT) > 4 ? 1 : sizeof(AccumT) == 4 ? 3 : sizeof(AccumT) == 8 ? 8 : 1;
     static constexpr int PREFETCH_BYTES = sizeof(AccumT) == 4 || sizeof(AccumT) == 8 ? 2 << 20 : 0;
@@ -50,12 +42,11 @@ struct policy_hub
                                              ScaleT, LOAD_DEFAULT, LookbackT, MIN_BLOCKS, PREFETCH_BYTES>;
   };
 
-  struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
-  {
-    using ScanPolicy = typename Policy900::ScanPolicy;
-  };
-
-  using MaxPolicy = Policy1000;
+  // Later generations keep sm_90's tuning; sm_80 keeps sm_75's (aliases, not links: a link of
+  // its own would only add host code to every call).
+  using Policy800  = Policy750;
+  using Policy1000 = Policy900;
+  using MaxPolicy  = Policy1000;
 };
 } // namespace scan_by_key
 } // namespace detail

@@ -37,20 +37,15 @@ struct policy_hub
   {
     using TransformPolicy = transform::TransformPolicy<256, 4, 8>;
   };
-  //! The policy the H100 runs, from the sweep of benchmark/tuning/tune_transform.cu (figures in
-  //! docs/performance.md): one or two inputs take bulk copies of 4 KiB tiles (larger tiles were
-  //! slower); more inputs, whose tiles would not fit static shared memory, take 16-byte vector
-  //! loads of 4 vectors per thread.
+  //! H100 (tune_transform.cu, docs/tuning.md): bulk copies of 4 KiB tiles for one or two inputs, else
+  //! 4 vectors per thread.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using TransformPolicy =
         ::cuda::std::conditional_t<(INPUTS >= 1 && INPUTS <= 2), transform::TransformPolicy<256, 1, 8, true>,
                                    transform::TransformPolicy<256, 4, 8>>;
   };
-  struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy900>
-  {
-    using TransformPolicy = typename Policy900::TransformPolicy;
-  };
+  using Policy1000 = Policy900; // sm_90's tuning (an alias: a link would only add host code)
   using MaxPolicy = Policy1000;
 };
 } // namespace transform

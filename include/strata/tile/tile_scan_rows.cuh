@@ -1,66 +1,37 @@
-// strata/agent/scan_tile_rows.cuh: ScanTileRows, how the single-pass scan agents hold a tile in
-// registers and scan it there: the layout, the tile counter, loads, the tile-local scan, and
-// stores.
+// strata/tile/tile_scan_rows.cuh: ScanTileRows, how the single-pass scans hold a tile in
+// registers and scan it there: the layout (TileIo with a warp per part), the tile counter, the
+// tile-local scan and the results.
 #pragma once
 
 #include <strata/config.cuh>
-#include <strata/thread/thread_load.cuh>
+#include <strata/tile/tile_io.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 #include <strata/warp/warp_scan.cuh>
 
-#include <cuda/std/cstdint>
-#include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
-namespace scan
+namespace tile
 {
-//! Items of a 16-byte vector behind a pointer to T, or 1 (other iterators, odd sizes).
-template <typename IteratorT>
-constexpr int PointerVectorItems()
+//! What ScanTileRows keeps of a tile's local scan while the tile waits for its look-back: a
+//! prefix per row, applied in Finish (one operator per row), or the rows' prefixes folded into
+//! the items in ScanTile (one operator per item, fewer registers).
+enum class RowPrefixes
 {
-  if constexpr (::cuda::std::is_pointer_v<IteratorT>)
-  {
-    using T = it_value_t<IteratorT>;
-    if constexpr (!::cuda::std::is_void_v<T> && ::cuda::std::is_trivially_copyable_v<T>)
-    {
-      if constexpr (16 % sizeof(T) == 0)
-      {
-        return int(16 / sizeof(T));
-      }
-    }
-  }
-  return 1;
-}
+  KEEP,
+  FOLD
+};
 
-//! The L2 prefetch distance in tiles for PREFETCH_BYTES bytes of input ahead, where a tile reads
-//! TILE_INPUT_BYTES: 0 for no prefetch, otherwise at least one.
-constexpr int PrefetchTiles(int prefetch_bytes, int tile_input_bytes)
+//! Where warp 0 keeps its items while it looks back: in registers, or parked in shared memory so
+//! that the look-back's registers need not come on top of the items' (which sets the kernel's
+//! register count).
+enum class LookbackItems
 {
-  return prefetch_bytes <= 0 ? 0 : prefetch_bytes < tile_input_bytes ? 1 : prefetch_bytes / tile_input_bytes;
-}
-
-//! The items of one vector access: at most 16 bytes behind each of the iterators, and a divisor
-//! of ITEMS_PER_THREAD.
-template <int ITEMS_PER_THREAD, typename... IteratorTs>
-constexpr int VectorItems()
-{
-  int items = 16;
-  ((items = PointerVectorItems<IteratorTs>() < items ? PointerVectorItems<IteratorTs>() : items), ...);
-  while (items > 1 && ITEMS_PER_THREAD % items != 0)
-  {
-    items /= 2;
-  }
-  return items;
-}
-
-template <typename T, int ITEMS>
-struct alignas(sizeof(T) * ITEMS) VectorOf
-{
-  T items[ITEMS];
+  IN_REGISTERS,
+  PARKED
 };
 
 //! A tile of BLOCK_THREADS * ITEMS_PER_THREAD items in registers, for single-pass scans.
@@ -72,10 +43,8 @@ struct alignas(sizeof(T) * ITEMS) VectorOf
 //! scan needs one warp scan per row: within a vector, along the row (lanes), down the rows of the
 //! warp, across warps.
 //!
-//! Registers while a tile waits for its look-back: FOLD_ROWS applies the rows' prefixes to the
-//! items in ScanTile (one operator per item) instead of keeping them for Finish (one per row),
-//! and PARK gives warp 0 shared memory to keep its items in while it looks back (Park, Unpark).
-template <typename PolicyT, typename AccumT, int VEC_, bool FOLD_ROWS, bool PARK>
+//! ROW_PREFIXES and LOOKBACK_ITEMS choose how a tile waiting for its look-back uses registers.
+template <typename PolicyT, typename AccumT, int VEC_, RowPrefixes ROW_PREFIXES, LookbackItems LOOKBACK_ITEMS>
 struct ScanTileRows
 {
   static_assert(::cuda::std::is_trivially_copyable_v<AccumT>, "single-pass scans shuffle AccumT between lanes");
@@ -89,15 +58,16 @@ struct ScanTileRows
   static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
   static_assert(BLOCK_THREADS % warp_threads == 0, "single-pass scans run whole warps");
   static_assert(ITEMS_PER_THREAD % VEC == 0, "rows hold whole vectors");
+  static constexpr bool FOLD_ROWS = ROW_PREFIXES == RowPrefixes::FOLD;
+  static constexpr bool PARK      = LOOKBACK_ITEMS == LookbackItems::PARKED;
 
   using WarpScanT = WarpScan<AccumT>;
+  using TileIoT   = TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VEC, warp_threads>;
 
   struct _TempStorage
   {
     AccumT warp_aggregates[WARPS];
-    AccumT tile_prefix;
     int tile;
-    unsigned int tile_flags; // a word for the agent to share across the tile's scan
     AccumT parked[PARK ? ITEMS_PER_THREAD * warp_threads : 1]; // warp 0's items during the look-back
   };
   struct TempStorage : Uninitialized<_TempStorage>
@@ -118,7 +88,7 @@ struct ScanTileRows
   //! The index in the tile of item j of this lane's vector in row r.
   STRATA_DEVICE STRATA_FORCEINLINE int ItemIndex(int r, int j) const
   {
-    return warp * WARP_ITEMS + (r * warp_threads + lane) * VEC + j;
+    return TileIoT::ItemIndex(int(threadIdx.x), r, j);
   }
 
   //! The block's next tile from the counter (thread 0 takes it, a barrier shares it); tile 0
@@ -137,54 +107,6 @@ struct ScanTileRows
     return temp_storage.tile;
   }
 
-  template <typename IteratorT, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE static auto LoadItem(IteratorT it, OffsetT index)
-  {
-    if constexpr (::cuda::std::is_pointer_v<IteratorT>)
-    {
-      return ThreadLoad<PolicyT::LOAD_MODIFIER>(it + index);
-    }
-    else
-    {
-      return it[index];
-    }
-  }
-
-  template <typename IteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE static bool VectorAligned(IteratorT it)
-  {
-    if constexpr (VEC > 1)
-    {
-      using T = it_value_t<IteratorT>;
-      return reinterpret_cast<::cuda::std::uintptr_t>(it) % (sizeof(T) * VEC) == 0;
-    }
-    else
-    {
-      return false;
-    }
-  }
-
-  //! Asks L2 to fetch the tile at `tile_offset` of `d_in` ahead of its load (sm_90: one bulk
-  //! prefetch by the calling thread; full tiles of 16-byte aligned pointers only, nothing else).
-  template <typename IteratorT, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void PrefetchTile([[maybe_unused]] IteratorT d_in,
-                                                            [[maybe_unused]] OffsetT tile_offset)
-  {
-    if constexpr (::cuda::std::is_pointer_v<IteratorT>)
-    {
-      using T                      = it_value_t<IteratorT>;
-      constexpr unsigned int BYTES = unsigned(TILE_ITEMS) * unsigned(sizeof(T));
-      if constexpr (BYTES % 16 == 0)
-      {
-        const T* tile = d_in + tile_offset;
-        if (reinterpret_cast<::cuda::std::uintptr_t>(tile) % 16 == 0)
-        {
-          PrefetchL2(tile, BYTES);
-        }
-      }
-    }
-  }
-
   //! Loads this lane's items of the tile at `tile_offset` (`valid` of them exist) of `d_in`,
   //! converted to ItemT. Items past the end repeat the tile's first item: they follow every valid
   //! item, so they change no valid result.
@@ -192,49 +114,15 @@ struct ScanTileRows
   STRATA_DEVICE STRATA_FORCEINLINE void Load(IteratorT d_in, OffsetT tile_offset, int valid,
                                              ItemT (&items)[ITEMS_PER_THREAD]) const
   {
+    const auto tile = d_in + tile_offset;
     if (valid == TILE_ITEMS)
     {
-      if constexpr (VEC > 1)
-      {
-        if (VectorAligned(d_in))
-        {
-          using T                = it_value_t<IteratorT>;
-          using VectorT          = VectorOf<T, VEC>;
-          const VectorT* vectors = reinterpret_cast<const VectorT*>(d_in + tile_offset + OffsetT(ItemIndex(0, 0)));
-#pragma unroll
-          for (int r = 0; r < ROWS; ++r)
-          {
-            const VectorT vector = ThreadLoad<PolicyT::LOAD_MODIFIER>(vectors + r * warp_threads);
-#pragma unroll
-            for (int j = 0; j < VEC; ++j)
-            {
-              items[r * VEC + j] = ItemT(vector.items[j]);
-            }
-          }
-          return;
-        }
-      }
-#pragma unroll
-      for (int r = 0; r < ROWS; ++r)
-      {
-#pragma unroll
-        for (int j = 0; j < VEC; ++j)
-        {
-          items[r * VEC + j] = ItemT(LoadItem(d_in, tile_offset + OffsetT(ItemIndex(r, j))));
-        }
-      }
-      return;
+      TileIoT::template LoadFull<PolicyT::LOAD_MODIFIER>(tile, int(threadIdx.x), TileIoT::VectorAligned(d_in), items);
     }
-    const ItemT filler = ItemT(LoadItem(d_in, tile_offset));
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r)
+    else
     {
-#pragma unroll
-      for (int j = 0; j < VEC; ++j)
-      {
-        const int index    = ItemIndex(r, j);
-        items[r * VEC + j] = index < valid ? ItemT(LoadItem(d_in, tile_offset + OffsetT(index))) : filler;
-      }
+      const ItemT filler = ItemT(TileIoT::template LoadItem<PolicyT::LOAD_MODIFIER>(tile, 0));
+      TileIoT::template LoadPartial<PolicyT::LOAD_MODIFIER>(tile, int(threadIdx.x), valid, items, filler);
     }
   }
 
@@ -243,42 +131,14 @@ struct ScanTileRows
   STRATA_DEVICE STRATA_FORCEINLINE void Store(IteratorT d_out, OffsetT tile_offset, int valid,
                                               const ItemT (&items)[ITEMS_PER_THREAD]) const
   {
+    const auto tile = d_out + tile_offset;
     if (valid == TILE_ITEMS)
     {
-      if constexpr (VEC > 1)
-      {
-        if (VectorAligned(d_out))
-        {
-          using T          = it_value_t<IteratorT>;
-          using VectorT    = VectorOf<T, VEC>;
-          VectorT* vectors = reinterpret_cast<VectorT*>(d_out + tile_offset + OffsetT(ItemIndex(0, 0)));
-#pragma unroll
-          for (int r = 0; r < ROWS; ++r)
-          {
-            VectorT vector;
-#pragma unroll
-            for (int j = 0; j < VEC; ++j)
-            {
-              vector.items[j] = T(items[r * VEC + j]);
-            }
-            vectors[r * warp_threads] = vector;
-          }
-          return;
-        }
-      }
+      TileIoT::StoreFull(tile, int(threadIdx.x), TileIoT::VectorAligned(d_out), items);
     }
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r)
+    else
     {
-#pragma unroll
-      for (int j = 0; j < VEC; ++j)
-      {
-        const int index = ItemIndex(r, j);
-        if (valid == TILE_ITEMS || index < valid)
-        {
-          d_out[tile_offset + OffsetT(index)] = items[r * VEC + j];
-        }
-      }
+      TileIoT::StorePartial(tile, int(threadIdx.x), valid, items);
     }
   }
 
@@ -377,24 +237,59 @@ struct ScanTileRows
     }
   }
 
-  //! A word that one thread writes before ScanTile and every thread reads after it (the scan's
-  //! barriers order the two).
-  STRATA_DEVICE STRATA_FORCEINLINE void ShareTileFlags(unsigned int flags)
+  //! Warp 0's step of a single-pass scan once the tile is scanned: lane 0 publishes the tile's
+  //! `aggregate` in `tile_state` (as the tile's inclusive value where `aggregate_is_inclusive`,
+  //! i.e. nothing before the tile can change it; else as a partial), and where `needs_prefix` the
+  //! warp looks back (PrefixOpT::Lookback) for the combination of every tile before, publishes the
+  //! tile's inclusive value and shares the prefix through `shared_prefix`. Returns that prefix in
+  //! every thread (after a barrier) where `needs_prefix`, otherwise a value-initialized PrefixT
+  //! without a barrier. Warp 0 parks `items` during the look-back where LOOKBACK_ITEMS says so.
+  template <typename PrefixOpT, typename PrefixT, typename TileStateT, typename ScanOpT>
+  STRATA_DEVICE STRATA_FORCEINLINE PrefixT LookBack(AccumT (&items)[ITEMS_PER_THREAD], PrefixT& shared_prefix,
+                                                    TileStateT& tile_state, ScanOpT& scan_op, int tile,
+                                                    const PrefixT& aggregate, bool aggregate_is_inclusive,
+                                                    bool needs_prefix)
   {
-    temp_storage.tile_flags = flags;
-  }
-  STRATA_DEVICE STRATA_FORCEINLINE unsigned int SharedTileFlags() const
-  {
-    return temp_storage.tile_flags;
-  }
-
-  STRATA_DEVICE STRATA_FORCEINLINE void ShareTilePrefix(const AccumT& tile_prefix)
-  {
-    temp_storage.tile_prefix = tile_prefix;
-  }
-  STRATA_DEVICE STRATA_FORCEINLINE AccumT SharedTilePrefix() const
-  {
-    return temp_storage.tile_prefix;
+    if (warp == 0)
+    {
+      if (lane == 0)
+      {
+        if (aggregate_is_inclusive)
+        {
+          tile_state.SetInclusive(tile, aggregate);
+        }
+        else
+        {
+          tile_state.SetPartial(tile, aggregate);
+        }
+      }
+      if (needs_prefix)
+      {
+        if constexpr (PARK)
+        {
+          Park(items);
+        }
+        const PrefixT exclusive = PrefixOpT::Lookback(tile_state, scan_op, tile);
+        if (lane == 0)
+        {
+          if (!aggregate_is_inclusive)
+          {
+            tile_state.SetInclusive(tile, scan_op(exclusive, aggregate));
+          }
+          shared_prefix = exclusive;
+        }
+        if constexpr (PARK)
+        {
+          Unpark(items);
+        }
+      }
+    }
+    if (!needs_prefix)
+    {
+      return PrefixT{};
+    }
+    __syncthreads(); // the prefix from warp 0 to every thread
+    return shared_prefix;
   }
 
   //! Turns the tile-local scan into the scan's results, with `tile_prefix` (when
@@ -472,6 +367,6 @@ private:
     }
   }
 };
-} // namespace scan
+} // namespace tile
 } // namespace detail
 STRATA_NAMESPACE_END
