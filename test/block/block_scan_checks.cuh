@@ -1,10 +1,10 @@
 // test/block/block_scan_checks.cuh: what the BlockScan member tests share: a test configuration
 // (algorithm, block shape, items per thread, type, operator), a kernel that runs every BlockScan
 // member over several tiles per block, and the check of its outputs against a sequential host
-// reference (warp/warp_scan_checks.cuh's, which also gives the non-commutative matrix product).
+// reference (common/reference.cuh's, which also gives the non-commutative matrix product).
 #pragma once
 
-#include "warp/warp_scan_checks.cuh"
+#include "common/reference.cuh"
 
 #include <strata/block/block_scan.cuh>
 #include <strata/util_ptx.cuh>

@@ -8,6 +8,7 @@
 // TempStorage (reused after __syncthreads, inside a union), one on the private storage.
 #include <strata/block/block_adjacent_difference.cuh>
 
+#include "common/shapes.cuh"
 #include "common/test_common.cuh"
 
 #include <cuda/std/functional>
@@ -91,17 +92,11 @@ __device__ void apply_call(BlockT&& block, int call, T (&input)[IPT], OutputT (&
 
 //! One block shape, items-per-thread count, input and output type and difference operator.
 template <typename T, typename OutputT, int BX, int BY, int BZ, int IPT, typename DifferenceOpT>
-struct adjacent_config
+struct adjacent_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
   using type                       = T;
   using output_type                = OutputT;
   using difference_op              = DifferenceOpT;
-  static constexpr int block_dim_x = BX;
-  static constexpr int block_dim_y = BY;
-  static constexpr int block_dim_z = BZ;
-  static constexpr int items       = IPT;
-  static constexpr int threads     = BX * BY * BZ;
-  static constexpr int tile        = threads * IPT;
 };
 
 //! Pass p (0, 1, 2) calls member calls[p]: pass 0 on the kernel's TempStorage into a separate

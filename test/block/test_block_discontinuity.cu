@@ -8,6 +8,7 @@
 // after __syncthreads, inside a union), one on the private storage.
 #include <strata/block/block_discontinuity.cuh>
 
+#include "common/shapes.cuh"
 #include "common/test_common.cuh"
 
 #include <cuda/std/functional>
@@ -146,17 +147,11 @@ __device__ void apply_call(BlockT&& block, int call, T (&items)[IPT], FlagT (&he
 
 //! One block shape, items-per-thread count, item type and flag type.
 template <typename T, typename FlagT, int BX, int BY, int BZ, int IPT, typename FlagOpT>
-struct discontinuity_config
+struct discontinuity_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
   using type                       = T;
   using flag_type                  = FlagT;
   using flag_op                    = FlagOpT;
-  static constexpr int block_dim_x = BX;
-  static constexpr int block_dim_y = BY;
-  static constexpr int block_dim_z = BZ;
-  static constexpr int items       = IPT;
-  static constexpr int threads     = BX * BY * BZ;
-  static constexpr int tile        = threads * IPT;
 };
 
 //! Pass p (0, 1, 2) calls overload calls[p]: passes 0 and 1 on the kernel's TempStorage, pass 2

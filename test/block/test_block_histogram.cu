@@ -8,6 +8,7 @@
 // one global histogram that already holds counts.
 #include <strata/block/block_histogram.cuh>
 
+#include "common/shapes.cuh"
 #include "common/test_common.cuh"
 
 #include <algorithm>
@@ -40,16 +41,10 @@ __device__ void copy_histogram(const CounterT* histogram, OutT* out, int rank, i
 }
 
 template <typename T, int BX, int BY, int BZ, int IPT, int BINS>
-struct histogram_config
+struct histogram_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
   using type                       = T;
-  static constexpr int block_dim_x = BX;
-  static constexpr int block_dim_y = BY;
-  static constexpr int block_dim_z = BZ;
-  static constexpr int items       = IPT;
   static constexpr int bins        = BINS;
-  static constexpr int threads     = BX * BY * BZ;
-  static constexpr int tile        = threads * IPT;
 };
 
 //! Where the kernel writes, per block: BINS counters each (`shared_total` is one histogram of all

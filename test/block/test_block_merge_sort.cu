@@ -9,6 +9,7 @@
 // not compile, as in CUB.)
 #include <strata/block/block_merge_sort.cuh>
 
+#include "common/shapes.cuh"
 #include "common/test_common.cuh"
 
 #include <algorithm>
@@ -41,17 +42,11 @@ enum merge_mode : int
 };
 
 template <typename KeyT, bool PAIRS, int BX, int BY, int BZ, int IPT>
-struct merge_config
+struct merge_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
   using key_type                   = KeyT;
   using value_type                 = std::conditional_t<PAIRS, int, strata::NullType>;
   static constexpr bool pairs      = PAIRS;
-  static constexpr int block_dim_x = BX;
-  static constexpr int block_dim_y = BY;
-  static constexpr int block_dim_z = BZ;
-  static constexpr int items       = IPT;
-  static constexpr int threads     = BX * BY * BZ;
-  static constexpr int tile        = threads * IPT;
   using sort_type = strata::BlockMergeSort<KeyT, BX, IPT, value_type, BY, BZ>;
 };
 

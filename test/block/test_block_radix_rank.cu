@@ -6,6 +6,7 @@
 // exclusive digit prefixes, the counts callback, and CUB's documented example.
 #include <strata/block/block_radix_rank.cuh>
 
+#include "common/shapes.cuh"
 #include "common/test_common.cuh"
 
 #include <algorithm>
@@ -26,20 +27,14 @@ enum class ranker
 
 //! One ranker with its block shape, items per thread and digit width.
 template <typename RankT, ranker KIND, int BX, int BY, int BZ, int IPT, int BITS, bool DESCENDING, bool SHIFT = false>
-struct rank_config
+struct rank_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
   using rank_type                  = RankT;
   static constexpr ranker kind     = KIND;
-  static constexpr int block_dim_x = BX;
-  static constexpr int block_dim_y = BY;
-  static constexpr int block_dim_z = BZ;
-  static constexpr int items       = IPT;
   static constexpr int bits        = BITS;
   static constexpr int digits      = 1 << BITS;
   static constexpr bool descending = DESCENDING;
   static constexpr bool shift      = SHIFT; // ShiftDigitExtractor instead of BFEDigitExtractor
-  static constexpr int threads     = BX * BY * BZ;
-  static constexpr int tile        = threads * IPT;
 };
 
 template <int BINS>

@@ -6,6 +6,7 @@
 // input position, so stability is checked exactly; keys are compared bit for bit.
 #include <strata/block/block_radix_sort.cuh>
 
+#include "common/shapes.cuh"
 #include "common/test_common.cuh"
 
 #include <algorithm>
@@ -44,17 +45,11 @@ enum sort_mode : int
 template <typename KeyT, bool PAIRS, int BX, int BY, int BZ, int IPT, int BITS, bool MEMO = true,
           strata::BlockScanAlgorithm SCAN = strata::BLOCK_SCAN_WARP_SCANS,
           cudaSharedMemConfig SMEM        = cudaSharedMemBankSizeFourByte>
-struct sort_config
+struct sort_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
   using key_type                   = KeyT;
   using value_type                 = std::conditional_t<PAIRS, int, strata::NullType>;
   static constexpr bool pairs      = PAIRS;
-  static constexpr int block_dim_x = BX;
-  static constexpr int block_dim_y = BY;
-  static constexpr int block_dim_z = BZ;
-  static constexpr int items       = IPT;
-  static constexpr int threads     = BX * BY * BZ;
-  static constexpr int tile        = threads * IPT;
   using sort_type = strata::BlockRadixSort<KeyT, BX, IPT, value_type, BITS, MEMO, SCAN, SMEM, BY, BZ>;
 };
 

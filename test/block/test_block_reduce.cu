@@ -8,7 +8,7 @@
 #include <strata/block/block_reduce.cuh>
 
 #include "common/test_common.cuh"
-#include "warp/warp_reduce_checks.cuh" // affine_map, affine_compose, fold
+#include "common/reference.cuh"
 
 #include <cuda/functional>
 #include <cuda/std/functional>

@@ -5,6 +5,7 @@
 // members in turn on one TempStorage (reused after __syncthreads) and on the private storage.
 #include <strata/block/block_shuffle.cuh>
 
+#include "common/shapes.cuh"
 #include "common/test_common.cuh"
 
 #include <cstdint>
@@ -51,15 +52,9 @@ __device__ void store_items(T* tile, int rank, const T (&items)[IPT])
 
 //! One block shape, items-per-thread count and type.
 template <typename T, int BX, int BY, int BZ, int IPT>
-struct shuffle_config
+struct shuffle_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
   using type                       = T;
-  static constexpr int block_dim_x = BX;
-  static constexpr int block_dim_y = BY;
-  static constexpr int block_dim_z = BZ;
-  static constexpr int items       = IPT;
-  static constexpr int threads     = BX * BY * BZ;
-  static constexpr int tile        = threads * IPT;
 };
 
 template <typename ConfigT, typename T = typename ConfigT::type>

@@ -4,6 +4,7 @@
 #include "compare.cuh"
 #include "harness.cuh"
 #include "random.cuh"
+#include "reference.cuh"
 #include "types.cuh"
 
 #include <catch2/catch_template_test_macros.hpp>

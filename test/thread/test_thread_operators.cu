@@ -11,25 +11,8 @@
 
 namespace
 {
-//! An affine map x -> a * x + b over uint32 (wrapping); `compose` applies its left operand first.
-//! Associative and not commutative: the order of a reduction shows in its result.
-struct affine
-{
-  std::uint32_t a;
-  std::uint32_t b;
-
-  friend __host__ __device__ bool operator==(const affine& x, const affine& y)
-  {
-    return x.a == y.a && x.b == y.b;
-  }
-};
-struct compose
-{
-  __host__ __device__ affine operator()(const affine& f, const affine& g) const
-  {
-    return affine{g.a * f.a, g.a * f.b + g.b};
-  }
-};
+using affine  = strata_test::affine_map;
+using compose = strata_test::affine_compose;
 
 template <typename T>
 T value_of(int v)

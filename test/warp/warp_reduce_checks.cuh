@@ -1,6 +1,6 @@
 // test/warp/warp_reduce_checks.cuh: what the WarpReduce tests share: the block layout of logical
-// warps, the inputs, kernels that run the WarpReduce members, their host references, and a
-// non-commutative test operator.
+// warps, the inputs, kernels that run the WarpReduce members, and the checks of their outputs
+// against the host references of common/reference.cuh.
 #pragma once
 
 #include "warp_layout.cuh"
@@ -8,6 +8,7 @@
 #include <strata/util_ptx.cuh>
 #include <strata/warp/warp_reduce.cuh>
 
+#include "common/reference.cuh"
 #include "common/test_common.cuh"
 
 #include <cuda/functional>
@@ -22,43 +23,6 @@
 
 namespace strata_test
 {
-//! An affine map x -> a * x + b over wrapping 32-bit unsigned integers. Composition (the left
-//! map first, then the right one) is associative but not commutative, so a reduction over it
-//! reveals any change of operand order. Also has a (member-wise) sum, so the Sum members work
-//! on it too.
-struct affine_map
-{
-  std::uint32_t a;
-  std::uint32_t b;
-
-  friend __host__ __device__ constexpr bool operator==(const affine_map& x, const affine_map& y)
-  {
-    return x.a == y.a && x.b == y.b;
-  }
-  friend __host__ __device__ constexpr bool operator!=(const affine_map& x, const affine_map& y)
-  {
-    return !(x == y);
-  }
-  friend __host__ __device__ constexpr affine_map operator+(const affine_map& x, const affine_map& y)
-  {
-    return affine_map{x.a + y.a, x.b + y.b};
-  }
-  friend std::ostream& operator<<(std::ostream& out, const affine_map& f)
-  {
-    return out << "{" << f.a << " x + " << f.b << "}";
-  }
-};
-
-//! f then g: x -> g.a * (f.a * x + f.b) + g.b. Its call operator is deliberately not const:
-//! WarpReduce must accept such user functors, as CUB does.
-struct affine_compose
-{
-  __host__ __device__ constexpr affine_map operator()(const affine_map& f, const affine_map& g)
-  {
-    return affine_map{g.a * f.a, g.a * f.b + g.b};
-  }
-};
-
 //! Threads per test block unless a test says otherwise: three hardware warps, each with different
 //! data.
 inline constexpr int reduce_block_threads = 96;
@@ -146,37 +110,6 @@ __global__ void warp_segmented_reduce_kernel(const T* in, const std::uint8_t* fl
 //! The host reference computes floating-point values in double, everything else in T.
 template <typename T>
 using reduce_reference_t = std::conditional_t<is_floating_v<T>, double, T>;
-
-//! x[first] op x[first + 1] op ... op x[last], left to right, in the reference type.
-template <typename T, typename OpT>
-T fold(const std::vector<T>& x, int first, int last, OpT op)
-{
-  using R                 = reduce_reference_t<T>;
-  const auto to_reference = [](const T& v)
-  {
-    if constexpr (is_floating_v<T>)
-    {
-      return to_double(v);
-    }
-    else
-    {
-      return v;
-    }
-  };
-  R acc = to_reference(x[static_cast<std::size_t>(first)]);
-  for (int i = first + 1; i <= last; ++i)
-  {
-    acc = static_cast<R>(op(acc, to_reference(x[static_cast<std::size_t>(i)])));
-  }
-  if constexpr (is_floating_v<T>)
-  {
-    return from_double<T>(acc);
-  }
-  else
-  {
-    return acc;
-  }
-}
 
 //! The lanes of a logical warp where segments start: lane 0, and the flagged lanes (heads) or
 //! the lanes after flagged ones (tails).

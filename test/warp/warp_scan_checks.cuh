@@ -1,6 +1,6 @@
 // test/warp/warp_scan_checks.cuh: what the WarpScan tests share: the block layout of logical
-// warps, a kernel that runs every WarpScan member, its host reference, and a non-commutative
-// test operator.
+// warps, a kernel that runs every WarpScan member, and the check of its outputs against the host
+// reference of common/reference.cuh.
 #pragma once
 
 #include "warp_layout.cuh"
@@ -8,6 +8,7 @@
 #include <strata/util_ptx.cuh>
 #include <strata/warp/warp_scan.cuh>
 
+#include "common/reference.cuh"
 #include "common/test_common.cuh"
 
 #include <cuda/functional>
@@ -22,37 +23,6 @@
 
 namespace strata_test
 {
-//! A 2x2 matrix of unsigned integers: its product (wrapping, so exact and associative) is not
-//! commutative, so a scan over it reveals any change of operand order. Also has a sum, so the
-//! WarpScan sum members work on it too.
-struct mat2x2
-{
-  std::uint32_t a, b, c, d; // row-major
-
-  friend __host__ __device__ constexpr bool operator==(const mat2x2& x, const mat2x2& y)
-  {
-    return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
-  }
-  friend __host__ __device__ constexpr bool operator!=(const mat2x2& x, const mat2x2& y)
-  {
-    return !(x == y);
-  }
-  friend __host__ __device__ constexpr mat2x2 operator+(const mat2x2& x, const mat2x2& y)
-  {
-    return mat2x2{x.a + y.a, x.b + y.b, x.c + y.c, x.d + y.d};
-  }
-};
-
-//! The matrix product x * y. Its call operator is deliberately not const: WarpScan must accept
-//! such user functors, as CUB does.
-struct mat2x2_product
-{
-  __host__ __device__ constexpr mat2x2 operator()(const mat2x2& x, const mat2x2& y)
-  {
-    return mat2x2{x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
-  }
-};
-
 //! Threads per test block unless a test says otherwise: three hardware warps, each with different
 //! data.
 inline constexpr int scan_block_threads = 96;
@@ -211,99 +181,6 @@ __global__ void warp_scan_kernel(const T* in, const T* initial_values, const uns
   __syncwarp(member_mask);
 
   outputs[broadcast * BLOCK_THREADS] = scan.Broadcast(input, src_lanes[warp]);
-}
-
-//! The host reference computes floating-point values in double, everything else in T.
-template <typename T>
-using reference_t = std::conditional_t<is_floating_v<T>, double, T>;
-
-template <typename T>
-reference_t<T> to_reference(const T& x)
-{
-  if constexpr (is_floating_v<T>)
-  {
-    return to_double(x);
-  }
-  else
-  {
-    return x;
-  }
-}
-
-template <typename T>
-T from_reference(const reference_t<T>& x)
-{
-  if constexpr (is_floating_v<T>)
-  {
-    return from_double<T>(x);
-  }
-  else
-  {
-    return x;
-  }
-}
-
-//! The expected results of one logical warp with inputs x[0..n): the sequential left-to-right
-//! scans the members are defined by.
-template <typename T, typename OpT>
-struct scan_reference
-{
-  std::vector<T> inclusive;      //!< x0 op ... op xi
-  std::vector<T> exclusive;      //!< x0 op ... op x(i-1); element 0 is undefined
-  std::vector<T> inclusive_init; //!< init op x0 op ... op xi
-  std::vector<T> exclusive_init; //!< init op x0 op ... op x(i-1); element 0 is init
-  T aggregate;                   //!< x0 op ... op x(n-1)
-
-  scan_reference(const std::vector<T>& x, const T& init, OpT op)
-  {
-    const std::size_t n         = x.size();
-    reference_t<T> running      = to_reference(x[0]);
-    reference_t<T> running_init = static_cast<reference_t<T>>(op(to_reference(init), to_reference(x[0])));
-    inclusive.push_back(from_reference<T>(running));
-    inclusive_init.push_back(from_reference<T>(running_init));
-    exclusive.push_back(x[0]); // undefined: any value
-    exclusive_init.push_back(init);
-    for (std::size_t i = 1; i < n; ++i)
-    {
-      exclusive.push_back(from_reference<T>(running));
-      exclusive_init.push_back(from_reference<T>(running_init));
-      running      = static_cast<reference_t<T>>(op(running, to_reference(x[i])));
-      running_init = static_cast<reference_t<T>>(op(running_init, to_reference(x[i])));
-      inclusive.push_back(from_reference<T>(running));
-      inclusive_init.push_back(from_reference<T>(running_init));
-    }
-    aggregate = from_reference<T>(running);
-  }
-};
-
-//! Inputs: unsigned integers, the custom types and matrices over their whole range (they wrap);
-//! signed integers small enough that int32/int64 sums cannot overflow; floating point positive,
-//! so that sums do not cancel and their rounding error stays relative (see sum_tolerance).
-template <typename T>
-std::vector<T> scan_inputs(std::size_t n, std::uint64_t seed)
-{
-  if constexpr (std::is_same_v<T, mat2x2>)
-  {
-    const std::vector<std::uint32_t> words = random_vector<std::uint32_t>(4 * n, seed);
-    std::vector<T> values(n);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-      values[i] = mat2x2{words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]};
-    }
-    return values;
-  }
-  else if constexpr (is_floating_v<T>)
-  {
-    return random_vector<T>(n, seed, 1.0, 100.0);
-  }
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
-  {
-    return random_vector<T>(n, seed, -100.0, 100.0);
-  }
-  else
-  {
-    return random_vector<T>(n, seed);
-  }
 }
 
 //! The relative tolerance of floating-point sums: the tree order of the warp rounds every
