@@ -1,7 +1,8 @@
 // benchmark/bench_common.cuh: device buffers filled with cuRAND, inputs rotated (or the L2 cache
-// flushed) so that no run measures the cache, CUDA-event timing for Google Benchmark's manual
-// time, the byte/item counters every benchmark reports, and the comparison of strata's output
-// with CUB's that every configuration makes once, outside the timed region.
+// flushed) so that no run measures the cache, the cold-L2 mode, CUDA-event timing for Google
+// Benchmark's manual time, the byte/item counters every benchmark reports, the comparison of
+// strata's output with CUB's that every configuration makes once, outside the timed region, the
+// cudaMemcpy baseline and the registration macros.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -191,6 +192,31 @@ inline void flush_l2(cudaStream_t stream)
   check(cudaMemsetAsync(scratch.data(), 0, scratch.bytes(), stream), "flush_l2");
 }
 
+//! Whether this run flushes L2 before every timed call (environment STRATA_BENCH_COLD_L2 set and
+//! not 0). Rotated inputs already come from memory; cold L2 also sends the temporary storage,
+//! the output and the tile descriptors there, as in a user's call that follows other work.
+inline bool cold_l2()
+{
+  static const bool on = []
+  {
+    const char* value = std::getenv("STRATA_BENCH_COLD_L2");
+    return value != nullptr && *value != '\0' && std::strcmp(value, "0") != 0;
+  }();
+  return on;
+}
+
+//! A benchmark's name in this run's mode: cold-L2 runs add " (cold L2)" to the algorithm (the part
+//! before the first '/'), so that the two modes are reported side by side.
+inline std::string mode_name(const std::string& name)
+{
+  if (!cold_l2())
+  {
+    return name;
+  }
+  const std::size_t slash = name.find('/');
+  return name.substr(0, slash) + " (cold L2)" + (slash == std::string::npos ? "" : name.substr(slash));
+}
+
 //! Does nothing before a timed run (the default of time_iterations).
 struct no_setup
 {
@@ -198,7 +224,8 @@ struct no_setup
 };
 
 //! Runs `launch(stream)` once per benchmark iteration, timed with CUDA events as manual time;
-//! `before(stream)` (e.g. flush_l2) runs before each timed region, outside it.
+//! `before(stream)` (e.g. flush_l2) runs before each timed region, outside it, and so does
+//! flush_l2 in the cold-L2 mode.
 template <typename LaunchT, typename BeforeT = no_setup>
 void time_iterations(benchmark::State& state, LaunchT&& launch, BeforeT&& before = {})
 {
@@ -212,6 +239,10 @@ void time_iterations(benchmark::State& state, LaunchT&& launch, BeforeT&& before
   check(cudaStreamSynchronize(stream), "warm-up");
   for (auto _ : state)
   {
+    if (cold_l2())
+    {
+      flush_l2(stream);
+    }
     before(stream);
     check(cudaEventRecord(start, stream), "cudaEventRecord");
     launch(stream);
@@ -359,7 +390,41 @@ std::string compare_sums(const std::vector<T>& strata_out, const std::vector<T>&
        << sum_tolerance<T>(magnitude[first], terms[first]);
   return text.str();
 }
+//! cudaMemcpy device to device of n items of T, as many bytes read as written: the ceiling every
+//! row's "% of copy" is set against (rows 'cudaMemcpy/<type>/<items>').
+template <typename T>
+void memcpy_d2d(benchmark::State& state)
+{
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  auto& in            = shared_rotating_buffer<T>(n);
+  static std::map<std::size_t, std::unique_ptr<device_buffer<T>>> outputs;
+  auto& out = outputs[n];
+  if (!out)
+  {
+    out = std::make_unique<device_buffer<T>>(n);
+  }
+  time_iterations(state, [&](cudaStream_t stream) {
+    check(cudaMemcpyAsync(out->data(), in.next(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream), "memcpy");
+  });
+  set_throughput(state, n, 2 * n * sizeof(T));
+}
 } // namespace bench
+
+//! Registers FUNC as NAME (in this run's mode, bench::mode_name) over 2^16, 2^20, 2^24 and 2^28
+//! items, with manual time in microseconds.
+#define STRATA_BENCH_REGISTER(FUNC, NAME)                                                                              \
+  BENCHMARK(FUNC)                                                                                                      \
+      ->Name(::bench::mode_name(NAME))                                                                                 \
+      ->RangeMultiplier(16)                                                                                            \
+      ->Range(1 << 16, 1 << 28)                                                                                        \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+
+//! Rows '<GROUP>/strata/<T>' and '<GROUP>/cub/<T>' from FUNC_T<true> and FUNC_T<false>, which
+//! scripts/bench-summary and scripts/bench-report pair into a strata/CUB ratio.
+#define STRATA_BENCH_REGISTER_BOTH(FUNC, GROUP, T)                                                                     \
+  STRATA_BENCH_REGISTER(FUNC##_##T<true>, GROUP "/strata/" #T);                                                        \
+  STRATA_BENCH_REGISTER(FUNC##_##T<false>, GROUP "/cub/" #T)
 
 //! main() of a benchmark program: Google Benchmark's, with exit status 1 when any configuration's
 //! strata output disagreed with CUB's.

@@ -127,29 +127,7 @@ void run(benchmark::State& state)
   bench::set_throughput(state, n, bytes);
 }
 
-//! cudaMemcpy device to device of n items of T (bytes: read + write): the ceiling.
-template <typename T>
-void memcpy_d2d(benchmark::State& state)
-{
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = bench::shared_rotating_buffer<T>(n);
-  static bench::device_buffer<T> out(std::size_t(1) << 28);
-  bench::time_iterations(
-      state,
-      [&](cudaStream_t stream) {
-        bench::check(cudaMemcpyAsync(out.data(), in.next(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream), "memcpy");
-      });
-  bench::set_throughput(state, n, 2 * n * sizeof(T));
-}
 } // namespace
-
-#define STRATA_BENCH_REGISTER(FUNC, NAME)                                                                              \
-  BENCHMARK(FUNC)                                                                                                      \
-      ->Name(NAME)                                                                                                     \
-      ->RangeMultiplier(16)                                                                                            \
-      ->Range(1 << 16, 1 << 28)                                                                                        \
-      ->UseManualTime()                                                                                                \
-      ->Unit(benchmark::kMicrosecond)
 
 // Rows '<algorithm>/strata/<type>/<items>' and '<algorithm>/cub/<type>/<items>', which
 // scripts/bench-summary and scripts/bench-report pair into a strata/CUB ratio.
@@ -176,6 +154,6 @@ STRATA_BENCH_FOR(for_each_copy, "ForEachCopy", u64);
 STRATA_BENCH_FOR(bulk, "Bulk", u32);
 STRATA_BENCH_FOR(bulk, "Bulk", f32);
 STRATA_BENCH_FOR(bulk, "Bulk", u64);
-STRATA_BENCH_REGISTER(memcpy_d2d<u32>, "cudaMemcpy/u32");
+STRATA_BENCH_REGISTER(bench::memcpy_d2d<u32>, "cudaMemcpy/u32");
 
 STRATA_BENCH_MAIN()

@@ -22,47 +22,6 @@
 
 namespace
 {
-constexpr std::size_t rotation_bytes = std::size_t(256) << 20;
-
-//! `copies` random copies of an n-item input, side by side; next() hands them out in turn.
-template <typename T>
-class rotating_input
-{
-public:
-  explicit rotating_input(std::size_t n)
-      : n_(n)
-      , copies_(n * sizeof(T) >= rotation_bytes ? 1 : rotation_bytes / (n * sizeof(T)))
-      , buffer_(n * copies_)
-  {
-    bench::fill_random(buffer_, 2029 + n);
-  }
-  const T* next()
-  {
-    const T* at = buffer_.data() + (turn_ % copies_) * n_;
-    ++turn_;
-    return at;
-  }
-
-private:
-  std::size_t n_;
-  std::size_t copies_;
-  bench::device_buffer<T> buffer_;
-  std::size_t turn_ = 0;
-};
-
-//! One input per (type, size), shared by strata's and CUB's runs.
-template <typename T>
-rotating_input<T>& input(std::size_t n)
-{
-  static std::map<std::size_t, std::unique_ptr<rotating_input<T>>> inputs;
-  auto& slot = inputs[n];
-  if (!slot)
-  {
-    slot = std::make_unique<rotating_input<T>>(n);
-  }
-  return *slot;
-}
-
 //! Output and temporary storage, grown as needed and kept.
 inline void* scratch(std::size_t bytes)
 {
@@ -148,7 +107,7 @@ template <typename T, typename OutT, bool FLOAT_SUM, bool STRATA, typename Strat
 void time_reduction(benchmark::State& state, const std::string& name, StrataCallT strata_call, CubCallT cub_call)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = input<T>(n);
+  auto& in            = bench::shared_rotating_buffer<T>(n);
   if constexpr (STRATA)
   {
     const std::string configuration = name + "/" + std::to_string(n);
@@ -243,7 +202,7 @@ template <typename T, bool STRATA>
 void transform(benchmark::State& state)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = input<T>(n);
+  auto& in            = bench::shared_rotating_buffer<T>(n);
   T* d_out            = static_cast<T*>(scratch(n * sizeof(T)));
   auto run            = [&](auto strata_or_cub, const T* d_in, cudaStream_t stream)
   {
@@ -280,31 +239,7 @@ void transform(benchmark::State& state)
   bench::set_throughput(state, n, 2 * n * sizeof(T));
 }
 
-//! cudaMemcpy device to device of n items of T: the bandwidth ceiling of a transform.
-template <typename T>
-void memcpy_d2d(benchmark::State& state)
-{
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& in            = input<T>(n);
-  T* d_out            = static_cast<T*>(scratch(n * sizeof(T)));
-  bench::time_iterations(state, [&](cudaStream_t stream) {
-    bench::check(cudaMemcpyAsync(d_out, in.next(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream), "memcpy");
-  });
-  bench::set_throughput(state, n, 2 * n * sizeof(T));
-}
 } // namespace
-
-#define STRATA_BENCH_REGISTER(FUNC, NAME)                                                                              \
-  BENCHMARK(FUNC)                                                                                                      \
-      ->Name(NAME)                                                                                                     \
-      ->RangeMultiplier(16)                                                                                            \
-      ->Range(1 << 16, 1 << 28)                                                                                        \
-      ->UseManualTime()                                                                                                \
-      ->Unit(benchmark::kMicrosecond)
-
-#define STRATA_BENCH_REGISTER_BOTH(FUNC, GROUP, T)                                                                     \
-  STRATA_BENCH_REGISTER(FUNC##_##T<true>, GROUP "/strata/" #T);                                                        \
-  STRATA_BENCH_REGISTER(FUNC##_##T<false>, GROUP "/cub/" #T)
 
 STRATA_BENCH_REGISTER_BOTH(sum, "DeviceReduce::Sum", u32);
 STRATA_BENCH_REGISTER_BOTH(sum, "DeviceReduce::Sum", f32);
@@ -329,5 +264,5 @@ STRATA_BENCH_REGISTER((transform<f32, true>), "DeviceTransform::Transform/strata
 STRATA_BENCH_REGISTER((transform<f32, false>), "DeviceTransform::Transform/cub/f32");
 STRATA_BENCH_REGISTER((transform<u64, true>), "DeviceTransform::Transform/strata/u64");
 STRATA_BENCH_REGISTER((transform<u64, false>), "DeviceTransform::Transform/cub/u64");
-STRATA_BENCH_REGISTER(memcpy_d2d<u32>, "cudaMemcpy/u32");
+STRATA_BENCH_REGISTER(bench::memcpy_d2d<u32>, "cudaMemcpy/u32");
 STRATA_BENCH_MAIN()

@@ -288,16 +288,6 @@ STRATA_BENCH_BY_KEY_ALL(inclusive_scan_by_key, none,
                                            cuda::std::equal_to<>{}, stream))
 } // namespace
 
-#define STRATA_BENCH_REGISTER(FUNC, NAME)                                                                              \
-  BENCHMARK(FUNC)                                                                                                      \
-      ->Name(NAME)                                                                                                     \
-      ->RangeMultiplier(16)                                                                                            \
-      ->Range(1 << 16, 1 << 28)                                                                                        \
-      ->UseManualTime()                                                                                                \
-      ->Unit(benchmark::kMicrosecond)
-#define STRATA_BENCH_REGISTER_BOTH(FUNC, GROUP, T)                                                                     \
-  STRATA_BENCH_REGISTER(FUNC##_##T<true>, GROUP "/strata/" #T);                                                        \
-  STRATA_BENCH_REGISTER(FUNC##_##T<false>, GROUP "/cub/" #T)
 #define STRATA_BENCH_REGISTER_ALL(FUNC, GROUP)                                                                         \
   STRATA_BENCH_REGISTER_BOTH(FUNC, GROUP, u32);                                                                        \
   STRATA_BENCH_REGISTER_BOTH(FUNC, GROUP, f32);                                                                        \
@@ -312,7 +302,7 @@ STRATA_BENCH_REGISTER_ALL(inclusive_scan_init, "DeviceScan::InclusiveScanInit");
 // Scans by key: the second argument is the keys' mean run length.
 #define STRATA_BENCH_REGISTER_BY_KEY(FUNC, NAME, MEAN)                                                                 \
   BENCHMARK(FUNC)                                                                                                      \
-      ->Name(NAME)                                                                                                     \
+      ->Name(::bench::mode_name(NAME))                                                                                 \
       ->ArgsProduct({benchmark::CreateRange(1 << 16, 1 << 28, 16), {MEAN}})                                            \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
