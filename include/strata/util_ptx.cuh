@@ -93,14 +93,36 @@ STRATA_DEVICE STRATA_FORCEINLINE void MbarrierArriveExpectTx(::cuda::std::uint64
 }
 
 //! cp.async.bulk from global to shared memory: `bytes` (a multiple of 16, both addresses 16-byte
-//! aligned), completing on `barrier`.
-STRATA_DEVICE STRATA_FORCEINLINE void
-CpAsyncBulkGlobalToShared(void* shared, const void* global, ::cuda::std::uint32_t bytes, ::cuda::std::uint64_t* barrier)
+//! aligned) from item `index` of the items of ITEM_BYTES bytes at `global`, completing on
+//! `barrier`. The address is computed in the asm with a wide multiply-add: ptxas of CUDA 13.0
+//! miscompiles the same sum written as a zero-extended shift plus add for the bulk copy's
+//! uniform registers (it drops the pointer's upper 32 bits).
+template <int ITEM_BYTES, typename IndexT>
+STRATA_DEVICE STRATA_FORCEINLINE void CpAsyncBulkGlobalToShared(void* shared, const void* global, IndexT index,
+                                                                ::cuda::std::uint32_t bytes, ::cuda::std::uint64_t* barrier)
 {
-  asm("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-      :
-      : "r"(SharedAddress(shared)), "l"(__cvta_generic_to_global(global)), "r"(bytes), "r"(SharedAddress(barrier))
-      : "memory");
+  static_assert(::cuda::std::is_unsigned_v<IndexT> && (sizeof(IndexT) == 4 || sizeof(IndexT) == 8),
+                "the item index is a 32- or 64-bit unsigned offset");
+  if constexpr (sizeof(IndexT) == 4)
+  {
+    asm("{\n\t.reg .u64 g;\n\t"
+        "cvta.to.global.u64 g, %1;\n\t"
+        "mad.wide.u32 g, %2, %3, g;\n\t"
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [g], %4, [%5];\n\t}"
+        :
+        : "r"(SharedAddress(shared)), "l"(global), "r"(index), "n"(ITEM_BYTES), "r"(bytes), "r"(SharedAddress(barrier))
+        : "memory");
+  }
+  else
+  {
+    asm("{\n\t.reg .u64 g;\n\t"
+        "cvta.to.global.u64 g, %1;\n\t"
+        "mad.lo.u64 g, %2, %3, g;\n\t"
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [g], %4, [%5];\n\t}"
+        :
+        : "r"(SharedAddress(shared)), "l"(global), "l"(index), "n"(ITEM_BYTES), "r"(bytes), "r"(SharedAddress(barrier))
+        : "memory");
+  }
 }
 
 //! mbarrier.try_wait.parity: whether the phase of parity `parity` has completed (after a

@@ -131,8 +131,9 @@ private:
       detail::MbarrierInit(&storage.barrier, 1u);
       detail::FenceProxyAsyncShared(); // the copies see the initialized barrier
       detail::MbarrierArriveExpectTx(&storage.barrier, ::cuda::std::uint32_t(INPUTS * TILE_BYTES));
-      (detail::CpAsyncBulkGlobalToShared(storage.tiles[Is], ::cuda::std::get<Is>(ins) + tile_offset,
-                                         ::cuda::std::uint32_t(TILE_BYTES), &storage.barrier),
+      (detail::CpAsyncBulkGlobalToShared<int(sizeof(InputT<Is>))>(storage.tiles[Is], ::cuda::std::get<Is>(ins),
+                                                                    tile_offset, ::cuda::std::uint32_t(TILE_BYTES),
+                                                                    &storage.barrier),
        ...);
     }
     __syncthreads(); // the barrier is initialized before anyone waits on it
