@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/reference.cuh"
+#include "common/shapes.cuh"
 
 #include <strata/block/block_scan.cuh>
 #include <strata/util_ptx.cuh>
@@ -30,17 +31,11 @@ inline constexpr int scan_tiles  = 3;
 //! One member test: BlockScan<T, BX, ALGORITHM, BY, BZ> over IPT items per thread; sums use +,
 //! scans `OpT`.
 template <typename T, strata::BlockScanAlgorithm ALGORITHM, int BX, int BY, int BZ, int IPT, typename OpT>
-struct scan_config
+struct scan_config : block_shape<BX, BY, BZ, IPT>
 {
   using type                                            = T;
   using op                                              = OpT;
   static constexpr strata::BlockScanAlgorithm algorithm = ALGORITHM;
-  static constexpr int block_dim_x                      = BX;
-  static constexpr int block_dim_y                      = BY;
-  static constexpr int block_dim_z                      = BZ;
-  static constexpr int items                            = IPT;
-  static constexpr int threads                          = BX * BY * BZ;
-  static constexpr int tile                             = threads * IPT;
 };
 
 //! The members, in the order the kernel calls them. Scalar members scan the first `threads`

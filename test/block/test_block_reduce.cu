@@ -151,13 +151,7 @@ std::vector<T> block_reduce_inputs(std::size_t n, int tile, std::uint64_t seed)
 {
   if constexpr (std::is_same_v<T, affine_map>)
   {
-    const std::vector<std::uint32_t> words = strata_test::random_vector<std::uint32_t>(2 * n, seed);
-    std::vector<T> values(n);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-      values[i] = affine_map{words[2 * i], words[2 * i + 1]};
-    }
-    return values;
+    return strata_test::random_words_as<T>(n, seed);
   }
   else if constexpr (strata_test::is_extended_float_v<T>)
   {

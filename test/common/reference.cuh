@@ -158,6 +158,28 @@ struct scan_reference
   }
 };
 
+//! n random affine maps or matrices, each from random 32-bit words over their whole range.
+template <typename T>
+std::vector<T> random_words_as(std::size_t n, std::uint64_t seed)
+{
+  static_assert(std::is_same_v<T, affine_map> || std::is_same_v<T, mat2x2>, "a type made of 32-bit words");
+  constexpr std::size_t WORDS            = sizeof(T) / sizeof(std::uint32_t);
+  const std::vector<std::uint32_t> words = random_vector<std::uint32_t>(WORDS * n, seed);
+  std::vector<T> values(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    if constexpr (std::is_same_v<T, affine_map>)
+    {
+      values[i] = affine_map{words[2 * i], words[2 * i + 1]};
+    }
+    else
+    {
+      values[i] = mat2x2{words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]};
+    }
+  }
+  return values;
+}
+
 //! Inputs: unsigned integers, the custom types and matrices over their whole range (they wrap);
 //! signed integers small enough that int32/int64 sums cannot overflow; floating point positive,
 //! so that sums do not cancel and their rounding error stays relative (see sum_tolerance).
@@ -166,13 +188,7 @@ std::vector<T> scan_inputs(std::size_t n, std::uint64_t seed)
 {
   if constexpr (std::is_same_v<T, mat2x2>)
   {
-    const std::vector<std::uint32_t> words = random_vector<std::uint32_t>(4 * n, seed);
-    std::vector<T> values(n);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-      values[i] = mat2x2{words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]};
-    }
-    return values;
+    return random_words_as<T>(n, seed);
   }
   else if constexpr (is_floating_v<T>)
   {
