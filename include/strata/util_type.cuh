@@ -314,6 +314,19 @@ struct Uninitialized
   }
 };
 
+namespace detail
+{
+//! The `__shared__` TempStorage a collective's default constructor uses: one per TempStorageT,
+//! which every collective declares inside itself, so one per specialization and kernel, as in
+//! CUB (default-constructed instances of one specialization share it).
+template <typename TempStorageT>
+STRATA_DEVICE STRATA_FORCEINLINE TempStorageT& PrivateTempStorage()
+{
+  __shared__ TempStorageT private_storage;
+  return private_storage;
+}
+} // namespace detail
+
 //! A key and a value (e.g. an index and the element there, as ArgMin produces).
 template <typename K, typename V>
 struct KeyValuePair

@@ -78,7 +78,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage, one per specialization and kernel.
   STRATA_DEVICE STRATA_FORCEINLINE BlockDiscontinuity()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
   }
@@ -215,11 +215,6 @@ public:
   //! @}
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ Uninitialized<_TempStorage> private_storage;
-    return private_storage.Alias();
-  }
 
   // The head flags once every thread's last item is published. PredecessorT is T (thread 0
   // compares with the tile predecessor item) or NullType (thread 0 flags its first item).

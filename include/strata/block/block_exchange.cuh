@@ -90,7 +90,7 @@ public:
 
   //! An exchange that uses a private `__shared__` TempStorage, one per thread block.
   STRATA_DEVICE STRATA_FORCEINLINE BlockExchange()
-      : BlockExchange(PrivateStorage())
+      : BlockExchange(detail::PrivateTempStorage<TempStorage>())
   {
   }
 
@@ -297,11 +297,6 @@ public:
   //! \}
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE static TempStorage& PrivateStorage()
-  {
-    __shared__ TempStorage private_storage;
-    return private_storage;
-  }
 
   //! The buffer slot of tile (or slice) position `pos`.
   STRATA_DEVICE STRATA_FORCEINLINE static int Slot(int pos)

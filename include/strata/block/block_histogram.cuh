@@ -72,7 +72,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage, one per specialization and kernel.
   STRATA_DEVICE STRATA_FORCEINLINE BlockHistogram()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
   }
@@ -129,11 +129,6 @@ private:
   _TempStorage& temp_storage;
   int linear_tid;
 
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ Uninitialized<_TempStorage> private_storage;
-    return private_storage.Alias();
-  }
 };
 
 STRATA_NAMESPACE_END

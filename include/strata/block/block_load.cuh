@@ -89,7 +89,7 @@ public:
 
   //! A load that uses a private `__shared__` TempStorage, one per thread block.
   STRATA_DEVICE STRATA_FORCEINLINE BlockLoad()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
   }
@@ -200,11 +200,6 @@ public:
   }
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ TempStorage private_storage;
-    return private_storage.Alias();
-  }
 
   //! Vector words from pointers and cache-modified iterators over T; item by item otherwise.
   template <typename RandomAccessIterator>

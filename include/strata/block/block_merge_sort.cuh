@@ -134,7 +134,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage.
   STRATA_DEVICE STRATA_FORCEINLINE explicit BlockMergeSortStrategy(unsigned int linear_tid)
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(linear_tid)
   {
   }
@@ -218,12 +218,6 @@ public:
 private:
   _TempStorage& temp_storage;
   const unsigned int linear_tid;
-
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ _TempStorage private_storage;
-    return private_storage;
-  }
 
   STRATA_DEVICE STRATA_FORCEINLINE void Sync() const
   {

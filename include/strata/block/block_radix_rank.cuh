@@ -138,7 +138,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage.
   STRATA_DEVICE STRATA_FORCEINLINE BlockRadixRank()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
   }
@@ -212,12 +212,6 @@ public:
 private:
   _TempStorage& temp_storage;
   int linear_tid;
-
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ _TempStorage private_storage;
-    return private_storage;
-  }
 
   //! The 16-bit counter of `digit` (in rank order) for `thread`.
   STRATA_DEVICE STRATA_FORCEINLINE static int CounterIndex(int digit, int thread)
@@ -306,7 +300,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage.
   STRATA_DEVICE STRATA_FORCEINLINE BlockRadixRankMatch()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
   }
@@ -452,12 +446,6 @@ private:
   _TempStorage& temp_storage;
   int linear_tid;
 
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ _TempStorage private_storage;
-    return private_storage;
-  }
-
   //! Where counter `index` (in scan order) lives.
   STRATA_DEVICE STRATA_FORCEINLINE static int Slot(int index)
   {
@@ -512,7 +500,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage.
   STRATA_DEVICE STRATA_FORCEINLINE BlockRadixRankMatchEarlyCounts()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
   {
   }
 
@@ -668,11 +656,6 @@ public:
 private:
   _TempStorage& temp_storage;
 
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ _TempStorage private_storage;
-    return private_storage;
-  }
 };
 
 namespace detail

@@ -94,7 +94,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage.
   STRATA_DEVICE STRATA_FORCEINLINE BlockRadixSort()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
   {
   }
 
@@ -308,12 +308,6 @@ public:
 
 private:
   _TempStorage& temp_storage;
-
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ _TempStorage private_storage;
-    return private_storage;
-  }
 
   //! One digit pass per RADIX_BITS bits, least significant first. Keys travel as their
   //! order-preserving bits; the last pass scatters into the requested arrangement.

@@ -124,7 +124,7 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE BlockRunLengthDecode(ItemT (&run_values)[RUNS_PER_THREAD],
                                                         RunLengthT (&run_lengths)[RUNS_PER_THREAD],
                                                         TotalDecodedSizeT& total_decoded_size)
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
     InitWithRunLengths(run_values, run_lengths, total_decoded_size);
@@ -133,7 +133,7 @@ public:
   template <typename UserRunOffsetT>
   STRATA_DEVICE STRATA_FORCEINLINE BlockRunLengthDecode(ItemT (&run_values)[RUNS_PER_THREAD],
                                                         UserRunOffsetT (&run_offsets)[RUNS_PER_THREAD])
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
     InitWithRunOffsets(run_values, run_offsets);
@@ -198,12 +198,6 @@ public:
 private:
   _TempStorage& temp_storage;
   int linear_tid;
-
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ Uninitialized<_TempStorage> private_storage;
-    return private_storage.Alias();
-  }
 
   template <typename RunLengthT, typename TotalDecodedSizeT>
   STRATA_DEVICE STRATA_FORCEINLINE void InitWithRunLengths(ItemT (&run_values)[RUNS_PER_THREAD],

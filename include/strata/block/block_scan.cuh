@@ -85,7 +85,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage, one per specialization and kernel.
   STRATA_DEVICE STRATA_FORCEINLINE BlockScan()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(static_cast<unsigned int>(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z)))
   {
   }
@@ -468,12 +468,6 @@ private:
   STRATA_DEVICE STRATA_FORCEINLINE static T ThreadPartial(const T (&input)[ITEMS_PER_THREAD], ScanOp& scan_op)
   {
     return static_cast<T>(ThreadReduce(input, scan_op));
-  }
-
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ Uninitialized<_TempStorage> private_storage;
-    return private_storage.Alias();
   }
 
   _TempStorage& temp_storage;

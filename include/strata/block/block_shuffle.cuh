@@ -42,7 +42,7 @@ public:
 
   //! Uses a private `__shared__` TempStorage, one per specialization and kernel.
   STRATA_DEVICE STRATA_FORCEINLINE BlockShuffle()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
   }
@@ -169,11 +169,6 @@ public:
   }
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ Uninitialized<_TempStorage> private_storage;
-    return private_storage.Alias();
-  }
 
   _TempStorage& temp_storage;
   int linear_tid;

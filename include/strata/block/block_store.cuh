@@ -90,7 +90,7 @@ public:
 
   //! A store that uses a private `__shared__` TempStorage, one per thread block.
   STRATA_DEVICE STRATA_FORCEINLINE BlockStore()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
   {
   }
@@ -177,11 +177,6 @@ public:
   }
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
-  {
-    __shared__ TempStorage private_storage;
-    return private_storage.Alias();
-  }
 
   _TempStorage& temp_storage;
   int linear_tid;

@@ -76,7 +76,7 @@ public:
 
   //! A load that uses a private `__shared__` TempStorage, one per thread block.
   STRATA_DEVICE STRATA_FORCEINLINE WarpLoad()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(static_cast<int>(detail::LogicalLaneId<LOGICAL_WARP_THREADS>()))
   {
   }
@@ -159,11 +159,6 @@ public:
   }
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE static InternalTempStorage& PrivateStorage()
-  {
-    __shared__ TempStorage private_storage;
-    return private_storage.Alias();
-  }
 
   //! Vector words from pointers and cache-modified iterators over InputT; item by item otherwise.
   template <typename InputIteratorT>

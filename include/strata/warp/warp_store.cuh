@@ -75,7 +75,7 @@ public:
 
   //! A store that uses a private `__shared__` TempStorage, one per thread block.
   STRATA_DEVICE STRATA_FORCEINLINE WarpStore()
-      : temp_storage(PrivateStorage())
+      : temp_storage(detail::PrivateTempStorage<TempStorage>().Alias())
       , linear_tid(static_cast<int>(detail::LogicalLaneId<LOGICAL_WARP_THREADS>()))
   {
   }
@@ -146,11 +146,6 @@ public:
   }
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE static InternalTempStorage& PrivateStorage()
-  {
-    __shared__ TempStorage private_storage;
-    return private_storage.Alias();
-  }
 
   InternalTempStorage& temp_storage;
   int linear_tid;
