@@ -121,7 +121,7 @@ public:
     }
     else if constexpr (ALGORITHM == BLOCK_LOAD_VECTORIZE)
     {
-      LoadVectorized(block_src_it, dst_items);
+      detail::LoadDirectBlockedVectorizedWhereAllowed(linear_tid, block_src_it, dst_items);
     }
     else if constexpr (ALGORITHM == BLOCK_LOAD_TRANSPOSE)
     {
@@ -200,28 +200,6 @@ public:
   }
 
 private:
-
-  //! Vector words from pointers and cache-modified iterators over T; item by item otherwise.
-  template <typename RandomAccessIterator>
-  STRATA_DEVICE STRATA_FORCEINLINE void LoadVectorized(RandomAccessIterator block_src_it,
-                                                       T (&dst_items)[ITEMS_PER_THREAD])
-  {
-    using CacheModified = detail::IsCacheModifiedInput<RandomAccessIterator, T>;
-    using PointeeT      = ::cuda::std::remove_const_t<::cuda::std::remove_pointer_t<RandomAccessIterator>>;
-    if constexpr (::cuda::std::is_pointer_v<RandomAccessIterator> && ::cuda::std::is_same_v<PointeeT, T>)
-    {
-      detail::InternalLoadDirectBlockedVectorized<LOAD_DEFAULT>(linear_tid, block_src_it, dst_items);
-    }
-    else if constexpr (CacheModified::VALUE)
-    {
-      detail::InternalLoadDirectBlockedVectorized<CacheModified::MODIFIER>(linear_tid, block_src_it.ptr, dst_items);
-    }
-    else
-    {
-      LoadDirectBlocked(linear_tid, block_src_it, dst_items);
-    }
-  }
-
   _TempStorage& temp_storage;
   int linear_tid;
 };

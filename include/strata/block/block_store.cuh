@@ -121,14 +121,7 @@ public:
     }
     else if constexpr (ALGORITHM == BLOCK_STORE_VECTORIZE)
     {
-      if constexpr (::cuda::std::is_same_v<OutputIteratorT, T*>)
-      {
-        StoreDirectBlockedVectorized(linear_tid, block_itr, items);
-      }
-      else
-      {
-        StoreDirectBlocked(linear_tid, block_itr, items);
-      }
+      detail::StoreDirectBlockedVectorizedWhereAllowed(linear_tid, block_itr, items);
     }
     else if constexpr (ALGORITHM == BLOCK_STORE_TRANSPOSE)
     {

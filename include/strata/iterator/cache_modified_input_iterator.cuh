@@ -91,20 +91,5 @@ private:
   }
 };
 
-namespace detail
-{
-//! Whether It is a CacheModifiedInputIterator over T (`VALUE`), and its cache operator.
-template <typename It, typename T>
-struct IsCacheModifiedInput
-{
-  static constexpr bool VALUE = false;
-};
-template <CacheLoadModifier LOAD_MODIFIER, typename T, typename OffsetT>
-struct IsCacheModifiedInput<CacheModifiedInputIterator<LOAD_MODIFIER, T, OffsetT>, T>
-{
-  static constexpr bool VALUE                 = true;
-  static constexpr CacheLoadModifier MODIFIER = LOAD_MODIFIER;
-};
-} // namespace detail
 
 STRATA_NAMESPACE_END

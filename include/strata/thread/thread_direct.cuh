@@ -434,4 +434,61 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectWarpStriped(int linear_tid, Out
   }
 }
 
+template <CacheLoadModifier MODIFIER, typename ValueT, typename OffsetT>
+class CacheModifiedInputIterator; // iterator/cache_modified_input_iterator.cuh
+
+namespace detail
+{
+//! Whether It is a CacheModifiedInputIterator over T (`VALUE`), and its cache operator.
+template <typename It, typename T>
+struct IsCacheModifiedInput
+{
+  static constexpr bool VALUE = false;
+};
+template <CacheLoadModifier LOAD_MODIFIER, typename T, typename OffsetT>
+struct IsCacheModifiedInput<CacheModifiedInputIterator<LOAD_MODIFIER, T, OffsetT>, T>
+{
+  static constexpr bool VALUE                 = true;
+  static constexpr CacheLoadModifier MODIFIER = LOAD_MODIFIER;
+};
+
+//! The *_LOAD_VECTORIZE algorithms of BlockLoad and WarpLoad: vector loads from a pointer to T or
+//! a CacheModifiedInputIterator over T (with its cache operator), item by item otherwise.
+template <typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
+STRATA_DEVICE STRATA_FORCEINLINE void
+LoadDirectBlockedVectorizedWhereAllowed(int linear_tid, RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD])
+{
+  using CacheModified = IsCacheModifiedInput<RandomAccessIterator, T>;
+  using PointeeT      = ::cuda::std::remove_const_t<::cuda::std::remove_pointer_t<RandomAccessIterator>>;
+  if constexpr (::cuda::std::is_pointer_v<RandomAccessIterator> && ::cuda::std::is_same_v<PointeeT, T>)
+  {
+    InternalLoadDirectBlockedVectorized<LOAD_DEFAULT>(linear_tid, block_src_it, dst_items);
+  }
+  else if constexpr (CacheModified::VALUE)
+  {
+    InternalLoadDirectBlockedVectorized<CacheModified::MODIFIER>(linear_tid, block_src_it.ptr, dst_items);
+  }
+  else
+  {
+    LoadDirectBlocked(linear_tid, block_src_it, dst_items);
+  }
+}
+
+//! The *_STORE_VECTORIZE algorithms of BlockStore and WarpStore: vector stores through a T*,
+//! item by item otherwise.
+template <typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE void
+StoreDirectBlockedVectorizedWhereAllowed(int linear_tid, OutputIteratorT block_it, const T (&items)[ITEMS_PER_THREAD])
+{
+  if constexpr (::cuda::std::is_same_v<OutputIteratorT, T*>)
+  {
+    StoreDirectBlockedVectorized(linear_tid, block_it, items);
+  }
+  else
+  {
+    StoreDirectBlocked(linear_tid, block_it, items);
+  }
+}
+} // namespace detail
+
 STRATA_NAMESPACE_END

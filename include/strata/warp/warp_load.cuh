@@ -102,7 +102,7 @@ public:
     }
     else if constexpr (ALGORITHM == WARP_LOAD_VECTORIZE)
     {
-      LoadVectorized(block_itr, items);
+      detail::LoadDirectBlockedVectorizedWhereAllowed(linear_tid, block_itr, items);
     }
     else
     {
@@ -159,27 +159,6 @@ public:
   }
 
 private:
-
-  //! Vector words from pointers and cache-modified iterators over InputT; item by item otherwise.
-  template <typename InputIteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void LoadVectorized(InputIteratorT block_itr, InputT (&items)[ITEMS_PER_THREAD])
-  {
-    using CacheModified = detail::IsCacheModifiedInput<InputIteratorT, InputT>;
-    using PointeeT      = ::cuda::std::remove_const_t<::cuda::std::remove_pointer_t<InputIteratorT>>;
-    if constexpr (::cuda::std::is_pointer_v<InputIteratorT> && ::cuda::std::is_same_v<PointeeT, InputT>)
-    {
-      detail::InternalLoadDirectBlockedVectorized<LOAD_DEFAULT>(linear_tid, block_itr, items);
-    }
-    else if constexpr (CacheModified::VALUE)
-    {
-      detail::InternalLoadDirectBlockedVectorized<CacheModified::MODIFIER>(linear_tid, block_itr.ptr, items);
-    }
-    else
-    {
-      LoadDirectBlocked(linear_tid, block_itr, items);
-    }
-  }
-
   InternalTempStorage& temp_storage;
   int linear_tid;
 };
