@@ -49,30 +49,6 @@ inline int warp_striped_pos(int t, int i, int threads, int items)
   return warp * 32 * items + i * warp_threads + t % 32;
 }
 
-//! The valid_items of each of `blocks` tiles of `tile` items: 0, 1, tile - 1, tile and a random
-//! count in [0, tile], in turn.
-inline std::vector<int> valid_items_per_block(int blocks, int tile, std::uint64_t seed)
-{
-  std::mt19937_64 engine(seed);
-  std::uniform_int_distribution<int> random_count(0, tile);
-  std::vector<int> valid(static_cast<std::size_t>(blocks));
-  for (int b = 0; b < blocks; ++b)
-  {
-    const int choices[5]               = {0, 1, tile - 1, tile, random_count(engine)};
-    valid[static_cast<std::size_t>(b)] = choices[b % 5];
-  }
-  return valid;
-}
-
-//! The value of an element of a poisoned buffer (every byte poison_byte).
-template <typename T>
-T poison_value()
-{
-  T value;
-  std::memset(static_cast<void*>(&value), poison_byte, sizeof(T));
-  return value;
-}
-
 //! Writes the calling thread's items to `out` in thread-major order (thread t's item i at
 //! t * ITEMS_PER_THREAD + i), whatever arrangement they are in.
 template <typename T, int ITEMS_PER_THREAD>

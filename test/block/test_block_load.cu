@@ -126,7 +126,7 @@ void check_load(std::uint64_t salt)
                << " items per thread, private storage " << Case::private_storage);
 
   const std::vector<T> data    = strata_test::random_vector<T>(static_cast<std::size_t>(BLOCKS * tile::TILE + 1), seed);
-  const std::vector<int> valid = strata_test::valid_items_per_block(BLOCKS, tile::TILE, seed + 1);
+  const std::vector<int> valid = strata_test::valid_items_per_tile(BLOCKS, tile::TILE, seed + 1);
   const std::vector<T> fills   = strata_test::random_vector<T>(2, seed + 2);
   const T sentinel             = fills[0];
   const T oob_default          = fills[1];
@@ -347,7 +347,7 @@ TEST_CASE("BlockLoad tests: positions and valid_items", "[block][load]")
   CHECK(keeps_unloaded(strata::BLOCK_LOAD_VECTORIZE));
   CHECK_FALSE(keeps_unloaded(strata::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED));
 
-  const std::vector<int> valid = strata_test::valid_items_per_block(10, 96, strata_test::seed(51));
+  const std::vector<int> valid = strata_test::valid_items_per_tile(10, 96, strata_test::seed(51));
   REQUIRE(valid.size() == 10);
   CHECK(valid[0] == 0);
   CHECK(valid[1] == 1);

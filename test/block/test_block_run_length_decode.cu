@@ -150,15 +150,6 @@ __global__ void __launch_bounds__(ConfigT::threads, 1) rld_kernel(rld_args<Confi
   store_window(items, rel, args.from_last[block], total, rank, args.items_last + base, args.rel_last + base);
 }
 
-//! A T whose bytes are all the poison byte: what an output keeps where nothing is written.
-template <typename T>
-T poison_value()
-{
-  T value;
-  std::memset(static_cast<void*>(&value), strata_test::poison_byte, sizeof(T));
-  return value;
-}
-
 template <typename ConfigT>
 void check_block_run_length_decode(std::uint64_t salt)
 {
@@ -222,9 +213,9 @@ void check_block_run_length_decode(std::uint64_t salt)
 
   // Expected outputs: the decoded items where a phase writes them, poison elsewhere.
   const std::size_t decoded_size = decoded.size();
-  std::vector<ItemT> items_offsets(decoded_size, poison_value<ItemT>());
-  std::vector<ItemT> items_single(decoded_size, poison_value<ItemT>()), items_last(decoded_size, poison_value<ItemT>());
-  std::vector<RelT> rel_single(decoded_size, poison_value<RelT>()), rel_last(decoded_size, poison_value<RelT>());
+  std::vector<ItemT> items_offsets(decoded_size, strata_test::poison_value<ItemT>());
+  std::vector<ItemT> items_single(decoded_size, strata_test::poison_value<ItemT>()), items_last(decoded_size, strata_test::poison_value<ItemT>());
+  std::vector<RelT> rel_single(decoded_size, strata_test::poison_value<RelT>()), rel_last(decoded_size, strata_test::poison_value<RelT>());
   std::vector<unsigned long long> totals_caller(rld_blocks * THREADS);
   std::vector<OffsetT> totals_private(rld_blocks * THREADS);
   for (int b = 0; b < rld_blocks; ++b)

@@ -105,7 +105,7 @@ void check_store(std::uint64_t salt)
                << " items per thread, private storage " << Case::private_storage);
 
   const std::vector<T> in      = strata_test::random_vector<T>(static_cast<std::size_t>(ITEMS), seed);
-  const std::vector<int> valid = strata_test::valid_items_per_block(BLOCKS, tile::TILE, seed + 1);
+  const std::vector<int> valid = strata_test::valid_items_per_tile(BLOCKS, tile::TILE, seed + 1);
   strata_test::device_buffer<T> d_in(in);
   strata_test::device_buffer<int> d_valid(valid);
   // One item more than the regions, so that they can start one item late.
@@ -259,7 +259,7 @@ TEST_CASE("BlockStore: a BlockLoad and a BlockStore sharing a TempStorage union"
   const auto seed      = strata_test::seed(60);
   INFO("seed " << seed);
   const std::vector<std::int64_t> in = strata_test::random_vector<std::int64_t>(BLOCKS * TILE, seed);
-  const std::vector<int> valid       = strata_test::valid_items_per_block(BLOCKS, TILE, seed + 1);
+  const std::vector<int> valid       = strata_test::valid_items_per_tile(BLOCKS, TILE, seed + 1);
   strata_test::device_buffer<std::int64_t> d_in(in);
   strata_test::device_buffer<int> d_valid(valid);
   strata_test::device_buffer<std::int64_t> d_out(BLOCKS * TILE);

@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +45,30 @@ std::string describe(cudaError_t error);
 //! The byte pattern written into outputs before a run: every element an algorithm fails to
 //! write keeps a value that no correct result is likely to have.
 inline constexpr unsigned char poison_byte = 0xCD;
+
+//! A T whose bytes are all poison_byte: what a poisoned output keeps where nothing is written.
+template <typename T>
+T poison_value()
+{
+  T value;
+  std::memset(static_cast<void*>(&value), poison_byte, sizeof(T));
+  return value;
+}
+
+//! The valid item counts of `tiles` tiles of `tile` items each (a block's, a warp's): 0, 1,
+//! tile - 1, tile and a random count in [0, tile], in turn.
+inline std::vector<int> valid_items_per_tile(int tiles, int tile, std::uint64_t seed)
+{
+  std::mt19937_64 engine(seed);
+  std::uniform_int_distribution<int> random_count(0, tile);
+  std::vector<int> valid(static_cast<std::size_t>(tiles));
+  for (int t = 0; t < tiles; ++t)
+  {
+    const int choices[5]               = {0, 1, tile - 1, tile, random_count(engine)};
+    valid[static_cast<std::size_t>(t)] = choices[t % 5];
+  }
+  return valid;
+}
 
 //! An RAII device allocation of `size` elements of T (none for size 0).
 template <typename T>

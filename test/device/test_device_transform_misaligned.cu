@@ -41,14 +41,6 @@ struct widen_and_negate
   }
 };
 
-template <typename T>
-T poison_value()
-{
-  T poison;
-  std::memset(static_cast<void*>(&poison), strata_test::poison_byte, sizeof(T));
-  return poison;
-}
-
 using misaligned_types = std::tuple<std::int8_t, std::uint16_t, std::int32_t, std::uint64_t>;
 } // namespace
 
@@ -73,7 +65,7 @@ TEMPLATE_LIST_TEST_CASE("DeviceTransform::Transform with input and output at dif
       STRATA_TEST_CUDA(strata::DeviceTransform::Transform(d_in.data() + in_offset, d_out.data() + out_offset,
                                                           static_cast<std::int64_t>(n), five_x_plus_one{}));
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
-      std::vector<T> want(size, poison_value<T>());
+      std::vector<T> want(size, strata_test::poison_value<T>());
       for (std::size_t i = 0; i < n; ++i)
       {
         want[out_offset + i] = five_x_plus_one{}(in[in_offset + i]);
@@ -103,7 +95,7 @@ TEST_CASE("DeviceTransform::Transform of iterators into iterators", "[device][tr
       STRATA_TEST_CUDA(
           strata::DeviceTransform::Transform(WideT(d_in.data() + 1, {}), d_out.data() + 1, n, five_x_plus_one{}));
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
-      std::vector<std::int64_t> want(size, poison_value<std::int64_t>());
+      std::vector<std::int64_t> want(size, strata_test::poison_value<std::int64_t>());
       for (std::size_t i = 0; i < n; ++i)
       {
         want[1 + i] = five_x_plus_one{}(widen_and_negate{}(in[1 + i]));
@@ -116,7 +108,7 @@ TEST_CASE("DeviceTransform::Transform of iterators into iterators", "[device][tr
       STRATA_TEST_CUDA(strata::DeviceTransform::Transform(d_in.data() + 1, OutputT(d_out.data() + 1, {}),
                                                           static_cast<int>(n), widen_and_negate{}));
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
-      std::vector<std::int64_t> want(size, poison_value<std::int64_t>());
+      std::vector<std::int64_t> want(size, strata_test::poison_value<std::int64_t>());
       for (std::size_t i = 0; i < n; ++i)
       {
         want[1 + i] = five_x_plus_one{}(widen_and_negate{}(in[1 + i]));

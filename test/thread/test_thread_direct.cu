@@ -30,7 +30,7 @@ enum class guard : int
   valid_items_default
 };
 
-//! Blocks per test grid: one for each valid_items of valid_items_per_block.
+//! Blocks per test grid: one for each count of valid_items_per_tile.
 constexpr int test_blocks = 5;
 
 //! Where thread t's item i lies in its block's tile (the definitions of the arrangements).
@@ -45,21 +45,6 @@ int tile_position(arrangement a, int block_threads, int items_per_thread, int t,
   default:
     return t * items_per_thread + i;
   }
-}
-
-//! valid_items of the test blocks: 0, 1, tile - 1, tile and a random count in [0, tile].
-std::vector<int> valid_items_per_block(int tile, std::uint64_t seed)
-{
-  std::mt19937_64 engine(seed);
-  return {0, 1, tile - 1, tile, std::uniform_int_distribution<int>(0, tile)(engine)};
-}
-
-template <typename T>
-T poison_value()
-{
-  T value;
-  std::memset(static_cast<void*>(&value), strata_test::poison_byte, sizeof(T));
-  return value;
 }
 
 //! Each block loads its tile (items preset to `sentinel`) with the form chosen by A and `mode`,
@@ -195,7 +180,7 @@ void check_direct(std::uint64_t salt, int offset = 0)
                << offset);
 
   const std::vector<T> data    = strata_test::random_vector<T>(ITEMS + offset, seed);
-  const std::vector<int> valid = valid_items_per_block(TILE, seed + 1);
+  const std::vector<int> valid = strata_test::valid_items_per_tile(test_blocks, TILE, seed + 1);
   const T sentinel             = strata_test::random_vector<T>(1, seed + 2)[0];
   const DefaultT oob_default   = strata_test::random_vector<DefaultT>(1, seed + 3)[0];
   const T* in                  = data.data() + offset;
@@ -219,7 +204,7 @@ void check_direct(std::uint64_t salt, int offset = 0)
     load_kernel<A, BLOCK_THREADS, T, ITEMS_PER_THREAD><<<test_blocks, BLOCK_THREADS>>>(
         d_data.data() + offset, d_valid.data(), mode, sentinel, oob_default, d_out.data());
     strata_test::check_launch();
-    std::vector<T> expected(static_cast<std::size_t>(ITEMS + offset), poison_value<T>());
+    std::vector<T> expected(static_cast<std::size_t>(ITEMS + offset), strata_test::poison_value<T>());
     for (int b = 0; b < test_blocks; ++b)
     {
       for (int t = 0; t < BLOCK_THREADS; ++t)
@@ -244,7 +229,7 @@ void check_direct(std::uint64_t salt, int offset = 0)
     store_kernel<A, BLOCK_THREADS, T, ITEMS_PER_THREAD>
         <<<test_blocks, BLOCK_THREADS>>>(d_data.data(), d_valid.data(), mode, d_out.data() + offset);
     strata_test::check_launch();
-    std::vector<T> expected(static_cast<std::size_t>(ITEMS + offset), poison_value<T>());
+    std::vector<T> expected(static_cast<std::size_t>(ITEMS + offset), strata_test::poison_value<T>());
     for (int b = 0; b < test_blocks; ++b)
     {
       for (int t = 0; t < BLOCK_THREADS; ++t)

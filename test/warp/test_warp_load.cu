@@ -129,7 +129,7 @@ void check_load(std::uint64_t salt)
   const auto seed = strata_test::seed(salt);
   INFO("seed " << seed << ", algorithm " << ALGORITHM << ", logical warp " << L << ", items per lane " << N);
   const std::vector<T> data    = strata_test::random_vector<T>(layout::ITEMS + 1, seed);
-  const std::vector<int> valid = strata_test::valid_items_per_warp(layout::WARPS, layout::TILE, seed + 1);
+  const std::vector<int> valid = strata_test::valid_items_per_tile(layout::WARPS, layout::TILE, seed + 1);
   const std::vector<T> fills   = strata_test::random_vector<T>(2, seed + 2);
   const T sentinel             = fills[0];
   const T oob_default          = fills[1];
@@ -317,7 +317,7 @@ TEST_CASE("WarpLoad: the documented example", "[warp][load]")
 
 TEST_CASE("WarpLoad tests: valid_items per logical warp", "[warp][load]")
 {
-  const std::vector<int> valid = strata_test::valid_items_per_warp(12, 28, strata_test::seed(42));
+  const std::vector<int> valid = strata_test::valid_items_per_tile(12, 28, strata_test::seed(42));
   REQUIRE(valid.size() == 12);
   CHECK(valid[0] == 0);
   CHECK(valid[1] == 1);

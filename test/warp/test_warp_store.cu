@@ -104,7 +104,7 @@ void check_store(std::uint64_t salt)
   const auto seed = strata_test::seed(salt);
   INFO("seed " << seed << ", algorithm " << ALGORITHM << ", logical warp " << L << ", items per lane " << N);
   const std::vector<T> in      = strata_test::random_vector<T>(ITEMS, seed);
-  const std::vector<int> valid = strata_test::valid_items_per_warp(layout::WARPS, layout::TILE, seed + 1);
+  const std::vector<int> valid = strata_test::valid_items_per_tile(layout::WARPS, layout::TILE, seed + 1);
 
   strata_test::device_buffer<T> d_in(in);
   strata_test::device_buffer<int> d_valid(valid);

@@ -48,27 +48,4 @@ struct tile_layout
   }
 };
 
-//! The valid_items of each of `warps` logical warps with tiles of `tile` items: 0, 1, tile - 1,
-//! tile and a random count in [0, tile], in turn.
-inline std::vector<int> valid_items_per_warp(int warps, int tile, std::uint64_t seed)
-{
-  std::mt19937_64 engine(seed);
-  std::uniform_int_distribution<int> random_count(0, tile);
-  std::vector<int> valid(static_cast<std::size_t>(warps));
-  for (int g = 0; g < warps; ++g)
-  {
-    const int choices[5]               = {0, 1, tile - 1, tile, random_count(engine)};
-    valid[static_cast<std::size_t>(g)] = choices[g % 5];
-  }
-  return valid;
-}
-
-//! The value of an element of a poisoned buffer (every byte poison_byte).
-template <typename T>
-T poison_value()
-{
-  T value;
-  std::memset(static_cast<void*>(&value), poison_byte, sizeof(T));
-  return value;
-}
 } // namespace strata_test
