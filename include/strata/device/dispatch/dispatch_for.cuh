@@ -5,6 +5,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_for.cuh>
 #include <strata/device/dispatch/tuning/tuning_for.cuh>
+#include <strata/tile/tile_io.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
@@ -25,8 +26,7 @@ DeviceForKernel(OffsetT begin, OffsetT num_items, OpT op)
 {
   using AgentT              = AgentFor<typename MaxPolicyT::ActivePolicy::ForPolicy, OffsetT, OpT>;
   const OffsetT tile_offset = begin + OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
-  const OffsetT remaining   = num_items - tile_offset;
-  AgentT{op}.ConsumeTile(tile_offset, remaining < OffsetT(AgentT::TILE_ITEMS) ? int(remaining) : AgentT::TILE_ITEMS);
+  AgentT{op}.ConsumeTile(tile_offset, detail::tile::ValidItems<AgentT::TILE_ITEMS>(num_items, tile_offset));
 }
 
 //! Block b hands the items of tile b (counted from `begin`) of the 16-byte-aligned `first`,
@@ -37,9 +37,8 @@ DeviceForCopyVectorsKernel(const T* first, int head_items, OffsetT begin, Offset
 {
   using AgentT = AgentForCopyVectors<typename MaxPolicyT::ActivePolicy::ForPolicy, OffsetT, T, OpT>;
   const OffsetT tile_offset = begin + OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
-  const OffsetT remaining   = num_items - tile_offset;
   AgentT agent{first, op};
-  agent.ConsumeTile(tile_offset, remaining < OffsetT(AgentT::TILE_ITEMS) ? int(remaining) : AgentT::TILE_ITEMS);
+  agent.ConsumeTile(tile_offset, detail::tile::ValidItems<AgentT::TILE_ITEMS>(num_items, tile_offset));
   if (blockIdx.x == 0)
   {
     agent.ConsumeHead(head_items);

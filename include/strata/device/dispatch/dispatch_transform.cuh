@@ -5,6 +5,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_transform.cuh>
 #include <strata/device/dispatch/tuning/tuning_transform.cuh>
+#include <strata/tile/tile_io.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 
@@ -28,8 +29,7 @@ DeviceTransformKernel(OffsetT num_items, TransformOpT transform_op, OutputIterat
       AgentTransform<typename MaxPolicyT::ActivePolicy::TransformPolicy, OffsetT, TransformOpT, OutputIteratorT,
                      InputIteratorTs...>;
   const OffsetT tile_offset = OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
-  const OffsetT remaining   = num_items - tile_offset;
-  const int tile_items      = remaining < OffsetT(AgentT::TILE_ITEMS) ? int(remaining) : AgentT::TILE_ITEMS;
+  const int tile_items      = detail::tile::ValidItems<AgentT::TILE_ITEMS>(num_items, tile_offset);
   __shared__ typename AgentT::TempStorage temp_storage;
   AgentT(temp_storage, transform_op, out, ins...).ConsumeTile(tile_offset, tile_items);
 }
