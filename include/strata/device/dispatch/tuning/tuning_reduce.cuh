@@ -59,12 +59,13 @@ struct policy_hub
   };
 
   //! H100 (tune_reduce.cu, docs/tuning.md): strip-mined grids of 5 waves (4-byte values) or 1; one
-  //! block of 1024 x 16 up to 2^16 items (2^14 for arg pairs).
+  //! block of 1024 x 16 up to 256 KiB of input (2^14 items for arg pairs).
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     using SingleTilePolicy = AgentReducePolicy<1024, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    static constexpr int SINGLE_BLOCK_MAX_ITEMS       = sizeof(AccumT) <= 8 ? 65536 : 16384;
+    static constexpr int SINGLE_BLOCK_MAX_ITEMS =
+        sizeof(AccumT) <= 8 ? (sizeof(ScaleT) <= 4 ? 65536 : 262144 / int(sizeof(ScaleT))) : 16384;
     static constexpr int BLOCKS_PER_SM                = 4;
     static constexpr int SUBSCRIPTION                 = sizeof(ScaleT) <= 4 ? 5 : 1;
     static constexpr GridMappingStrategy GRID_MAPPING = GRID_MAPPING_STRIP_MINE;
