@@ -3,8 +3,10 @@
 // mean length 8 and 1000) of u32 and u64 through DispatchScan and DispatchScanByKey with one
 // policy hub per candidate (threads, items per thread for 4-byte values, blocks per SM the
 // registers must allow, look-back initial delay and spin in ns), next to CUB, at 2^24 and 2^28
-// items of rotating input.
-// Names: "<type>/<function>/<threads>x<items>/<blocks per SM>/<delay>-<spin>".
+// items of rotating input; the small sweep also at 2^16-2^20 items, with the first tile that
+// sleeps before its look-back (LookbackPolicy's DELAYED_FROM_TILE).
+// Names: "<type>/<function>/<threads>x<items>/<blocks per SM>/<delay>-<spin>", small sweep
+// "<type>/small/<function>/<delay>-<spin>-from<first delayed tile>" and "<type>/small/<function>/cub".
 #include <strata/device/device_scan.cuh>
 
 #include <cub/device/device_scan.cuh>
@@ -24,14 +26,16 @@
 namespace
 {
 //! L2 prefetch PREFETCH_KIB ahead (DeviceScan's policy: 3 MiB).
-template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN, int PREFETCH_KIB = 3072>
+template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN, int PREFETCH_KIB = 3072,
+          int DELAYED_FROM = 0>
 struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using ScanPolicy = strata::detail::scan::tuning_policy_t<THREADS, ITEMS_4B, T, strata::LOAD_DEFAULT,
-                                                             strata::detail::LookbackPolicy<DELAY, SPIN, SPIN>, BLOCKS,
-                                                             PREFETCH_KIB * 1024>;
+    using ScanPolicy =
+        strata::detail::scan::tuning_policy_t<THREADS, ITEMS_4B, T, strata::LOAD_DEFAULT,
+                                              strata::detail::LookbackPolicy<DELAY, SPIN, SPIN, DELAYED_FROM>, BLOCKS,
+                                              PREFETCH_KIB * 1024>;
   };
   using MaxPolicy = Policy;
 };
@@ -87,11 +91,11 @@ enum class scan_kind
 
 //! A scan (the initial value, where there is one, is T{} + 1) by OpT.
 template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN, scan_kind KIND,
-          typename OpT = cuda::std::plus<>>
+          typename OpT = cuda::std::plus<>, int DELAYED_FROM = 0>
 void candidate(benchmark::State& state)
 {
   constexpr bool HAS_INIT = KIND != scan_kind::inclusive;
-  using HubT              = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, DELAY, SPIN>;
+  using HubT              = candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, DELAY, SPIN, 3072, DELAYED_FROM>;
   using InitT             = std::conditional_t<HAS_INIT, strata::detail::InputValue<T>, strata::NullType>;
   using DispatchT =
       strata::DispatchScan<const T*, T*, OpT, InitT, std::uint32_t, T,
@@ -231,28 +235,30 @@ void cub_scan(benchmark::State& state)
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-// The sweeps before this one (docs/performance.md): blocks per SM (1 leaves the registers to the
+// The sweeps before this one (docs/tuning.md): blocks per SM (1 leaves the registers to the
 // compiler), tile shapes, look-back delays and the prefetch distance of the scans without keys;
-// then the L2 prefetch distance of the scans by key (1-6 MiB of keys and values ahead) and the
-// look-back delays of 8-byte values (u64 128 x 24 at 8 blocks: 1200-600, 600-300, 300-300 and
-// 100-200 ns; 128 x 20). This one: larger tiles for 8-byte values, for u64 runs of 1000 at 2^24
-// (0.98-0.99x CUB). None was faster: 2^24, runs of 8 / 1000: 128 x 24 at 8 blocks 130.0 / 137.0
-// us, 256 x 24 at 4 132.7 / 139.5, 224 x 28 at 4 135.6 / 139.9, 128 x 32 at 6 131.9 / 141.4; CUB
-// 136.7 / 134.7. Without the prefetch 128 x 24 took 134.0 / 138.0 (2^28: 1894 / 1924 us, with it
-// 1827 / 1836).
-STRATA_TUNE_CUB((cub_scan<u32, cub_inclusive_sum_by_key, true>), "u32/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES,
-                STRATA_RUN_LENGTHS);
-STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum_by_key, true>), "u64/inclusive_sum_by_key/cub", STRATA_SCAN_SIZES,
-                STRATA_RUN_LENGTHS);
-STRATA_TUNE_BY_KEY(u32, 320, 16, 3, 1200, 600, 2048);
-STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 100, 200, 2048);
-STRATA_TUNE_BY_KEY(u64, 128, 24, 8, 100, 200, 0);
-STRATA_TUNE_BY_KEY(u64, 224, 28, 3, 100, 200, 2048);
-STRATA_TUNE_BY_KEY(u64, 224, 28, 4, 100, 200, 2048);
-STRATA_TUNE_BY_KEY(u64, 224, 28, 3, 100, 200, 0);
-STRATA_TUNE_BY_KEY(u64, 256, 24, 4, 100, 200, 2048);
-STRATA_TUNE_BY_KEY(u64, 192, 28, 4, 100, 200, 2048);
-STRATA_TUNE_BY_KEY(u64, 128, 32, 6, 100, 200, 2048);
-STRATA_TUNE_CUB((cub_scan<u64, cub_inclusive_sum_by_key, true>), "u64/inclusive_sum_by_key/cub-again",
-                STRATA_SCAN_SIZES, STRATA_RUN_LENGTHS);
+// the L2 prefetch distance of the scans by key and the look-back delays of 8-byte values; larger
+// tiles for 8-byte values by key (u64 runs of 1000 at 2^24; none faster than 128 x 24 at 8 blocks).
+// This one, small inputs read cold (STRATA_BENCH_COLD_L2=1) and warm: at 2^16 the plain scans ran
+// at 0.94-0.99x CUB cold while the scans by key of u64 (100 ns first wait) led. Candidates: the
+// policy's 1.2 us first wait for every tile, the same from tile 32 on (the tiles whose first window
+// reaches tile 0 read at once), and 100-200 ns waits; DeviceScan's tiles and blocks per SM.
+#define STRATA_SMALL_SIZES {1 << 16, 1 << 18, 1 << 20, 1 << 24}
+#define STRATA_TUNE_SMALL(T, FUNC, DELAY, SPIN, FROM, ...)                                                             \
+  BENCHMARK(candidate<T, 256, sizeof(T) == 8 ? 32 : 20, sizeof(T) == 8 ? 4 : 5, DELAY, SPIN, __VA_ARGS__, FROM>)      \
+      ->Name(#T "/small/" FUNC "/" #DELAY "-" #SPIN "-from" #FROM)                                                     \
+      ->ArgsProduct({STRATA_SMALL_SIZES})                                                                              \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_TUNE_SMALL_ALL(T)                                                                                       \
+  STRATA_TUNE_CUB((cub_scan<T, cub_exclusive_sum>), #T "/small/exclusive_sum/cub", STRATA_SMALL_SIZES);              \
+  STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 0, scan_kind::exclusive, cuda::std::plus<>);                       \
+  STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 32, scan_kind::exclusive, cuda::std::plus<>);                      \
+  STRATA_TUNE_SMALL(T, "exclusive_sum", 100, 200, 0, scan_kind::exclusive, cuda::std::plus<>);                        \
+  STRATA_TUNE_CUB((cub_scan<T, cub_inclusive_max>), #T "/small/inclusive_max/cub", STRATA_SMALL_SIZES);              \
+  STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 0, scan_kind::inclusive, cuda::maximum<>);                         \
+  STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 32, scan_kind::inclusive, cuda::maximum<>);                        \
+  STRATA_TUNE_SMALL(T, "inclusive_max", 100, 200, 0, scan_kind::inclusive, cuda::maximum<>)
+STRATA_TUNE_SMALL_ALL(u32);
+STRATA_TUNE_SMALL_ALL(u64);
 BENCHMARK_MAIN();

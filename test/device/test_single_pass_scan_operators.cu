@@ -45,13 +45,13 @@ struct kept_t
 
 //! An inclusive scan of in[0, num_tiles * tile_items): each block takes a tile from the counter,
 //! scans it with BlockScan, and tiles after the first get their prefix from TilePrefixCallbackOp.
-template <typename T, typename OpT>
+template <typename T, typename OpT, typename LookbackT>
 __global__ void __launch_bounds__(block_threads)
     scan_tiles(const T* in, T* out, kept_t<T>* kept, strata::ScanTileState<T> tile_state, unsigned int* counter,
                OpT op)
 {
   using BlockScanT = strata::BlockScan<T, block_threads>;
-  using PrefixOpT  = strata::TilePrefixCallbackOp<T, OpT, strata::ScanTileState<T>>;
+  using PrefixOpT  = strata::TilePrefixCallbackOp<T, OpT, strata::ScanTileState<T>, LookbackT>;
   __shared__ typename BlockScanT::TempStorage scan_storage;
   __shared__ typename PrefixOpT::TempStorage prefix_storage;
   __shared__ int tile_shared;
@@ -133,8 +133,8 @@ struct tile_state_buffer
   }
 };
 
-template <typename T, typename OpT>
-void check_block_scan_tiles(const std::vector<T>& in, OpT op)
+template <typename T, typename OpT, typename LookbackT = strata::detail::DefaultLookbackPolicy>
+void check_block_scan_tiles(const std::vector<T>& in, OpT op, LookbackT = {})
 {
   const int num_tiles = int(in.size() / tile_items);
   INFO("tiles " << num_tiles);
@@ -145,7 +145,7 @@ void check_block_scan_tiles(const std::vector<T>& in, OpT op)
   d_out.poison();
   d_kept.poison();
   tile_state_buffer<T> tile_state(num_tiles);
-  scan_tiles<<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), d_kept.data(), tile_state.state,
+  scan_tiles<T, OpT, LookbackT><<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), d_kept.data(), tile_state.state,
                                            tile_state.counter.data(), op);
   strata_test::check_launch();
   strata_test::check_equal(expected, d_out.download());
@@ -213,6 +213,22 @@ TEMPLATE_TEST_CASE("TilePrefixCallbackOp as BlockScan's prefix callback, and its
     check_block_scan_tiles(
         strata_test::random_vector<TestType>(std::size_t(tiles) * tile_items, seed + tiles, 0.0, 1000.0),
         cuda::std::plus<TestType>{});
+  }
+}
+
+TEST_CASE("TilePrefixCallbackOp with look-back waits of other policies", "[agent][scan]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(283);
+  INFO("seed " << seed);
+  const std::vector<std::uint64_t> in = strata_test::random_vector<std::uint64_t>(std::size_t(401) * tile_items, seed);
+  SECTION("tiles below 32 read at once, later ones wait 1.2 us first")
+  {
+    check_block_scan_tiles(in, cuda::std::plus<std::uint64_t>{}, strata::detail::LookbackPolicy<1200, 600, 600, 32>{});
+  }
+  SECTION("no waits at all")
+  {
+    check_block_scan_tiles(in, cuda::std::plus<std::uint64_t>{}, strata::detail::LookbackPolicy<0, 0, 0>{});
   }
 }
 

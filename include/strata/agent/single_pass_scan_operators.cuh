@@ -339,14 +339,17 @@ namespace detail
 {
 //! How a look-back waits. INITIAL_DELAY_NS is slept once before the first read of the
 //! predecessors: time for the nearest ones to publish, and fewer reads of unpublished
-//! descriptors, which compete with the data for L2. A window with unpublished descriptors is read
-//! again after SPIN_INITIAL_NS, doubling up to SPIN_MAX_NS (0: no sleep).
-template <unsigned int _INITIAL_DELAY_NS, unsigned int _SPIN_INITIAL_NS, unsigned int _SPIN_MAX_NS>
+//! descriptors, which compete with the data for L2. Tiles below DELAYED_FROM_TILE read at once
+//! (their first window reaches tile 0, which is always INCLUSIVE). A window with unpublished
+//! descriptors is read again after SPIN_INITIAL_NS, doubling up to SPIN_MAX_NS (0: no sleep).
+template <unsigned int _INITIAL_DELAY_NS, unsigned int _SPIN_INITIAL_NS, unsigned int _SPIN_MAX_NS,
+          int _DELAYED_FROM_TILE = 0>
 struct LookbackPolicy
 {
   static constexpr unsigned int INITIAL_DELAY_NS = _INITIAL_DELAY_NS;
   static constexpr unsigned int SPIN_INITIAL_NS  = _SPIN_INITIAL_NS;
   static constexpr unsigned int SPIN_MAX_NS      = _SPIN_MAX_NS;
+  static constexpr int DELAYED_FROM_TILE         = _DELAYED_FROM_TILE;
 };
 using DefaultLookbackPolicy = LookbackPolicy<1200, 600, 600>;
 } // namespace detail
@@ -424,7 +427,10 @@ public:
     const int lane = int(LaneId());
     if constexpr (LookbackPolicyT::INITIAL_DELAY_NS > 0)
     {
-      __nanosleep(LookbackPolicyT::INITIAL_DELAY_NS);
+      if (tile_idx >= LookbackPolicyT::DELAYED_FROM_TILE)
+      {
+        __nanosleep(LookbackPolicyT::INITIAL_DELAY_NS);
+      }
     }
     unsigned int spin = LookbackPolicyT::SPIN_INITIAL_NS;
     T prefix{};
