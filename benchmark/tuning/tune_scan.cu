@@ -242,7 +242,8 @@ using u64 = std::uint64_t;
 // This one, small inputs read cold (STRATA_BENCH_COLD_L2=1) and warm: at 2^16 the plain scans ran
 // at 0.94-0.99x CUB cold while the scans by key of u64 (100 ns first wait) led. Candidates: the
 // policy's 1.2 us first wait for every tile, the same from tile 32 on (the tiles whose first window
-// reaches tile 0 read at once), and 100-200 ns waits; DeviceScan's tiles and blocks per SM.
+// reaches tile 0 read at once), 100-200 ns and (ExclusiveSum) 600 ns waits (CUB's first wait on
+// sm_90 is about 650 ns); DeviceScan's tiles and blocks per SM.
 #define STRATA_SMALL_SIZES {1 << 16, 1 << 18, 1 << 20, 1 << 24}
 #define STRATA_TUNE_SMALL(T, FUNC, DELAY, SPIN, FROM, ...)                                                             \
   BENCHMARK(candidate<T, 256, sizeof(T) == 8 ? 32 : 20, sizeof(T) == 8 ? 4 : 5, DELAY, SPIN, __VA_ARGS__, FROM>)      \
@@ -255,6 +256,7 @@ using u64 = std::uint64_t;
   STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 0, scan_kind::exclusive, cuda::std::plus<>);                       \
   STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 32, scan_kind::exclusive, cuda::std::plus<>);                      \
   STRATA_TUNE_SMALL(T, "exclusive_sum", 100, 200, 0, scan_kind::exclusive, cuda::std::plus<>);                        \
+  STRATA_TUNE_SMALL(T, "exclusive_sum", 600, 600, 0, scan_kind::exclusive, cuda::std::plus<>);                        \
   STRATA_TUNE_CUB((cub_scan<T, cub_inclusive_max>), #T "/small/inclusive_max/cub", STRATA_SMALL_SIZES);              \
   STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 0, scan_kind::inclusive, cuda::maximum<>);                         \
   STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 32, scan_kind::inclusive, cuda::maximum<>);                        \
