@@ -6,7 +6,8 @@
 // items of rotating input; the small sweep also at 2^16-2^20 items, with the first tile that
 // sleeps before its look-back (LookbackPolicy's DELAYED_FROM_TILE).
 // Names: "<type>/<function>/<threads>x<items>/<blocks per SM>/<delay>-<spin>", small sweep
-// "<type>/small/<function>/<delay>-<spin>-from<first delayed tile>" and "<type>/small/<function>/cub".
+// "<type>/small/<function>/[<threads>x<items>/]<delay>-<spin>-from<first delayed tile>" and
+// "<type>/small/<function>/cub".
 #include <strata/device/device_scan.cuh>
 
 #include <cub/device/device_scan.cuh>
@@ -242,12 +243,19 @@ using u64 = std::uint64_t;
 // This one, small inputs read cold (STRATA_BENCH_COLD_L2=1) and warm: at 2^16 the plain scans ran
 // at 0.94-0.99x CUB cold while the scans by key of u64 (100 ns first wait) led. Candidates: the
 // policy's 1.2 us first wait for every tile, the same from tile 32 on (the tiles whose first window
-// reaches tile 0 read at once), 100-200 ns and (ExclusiveSum) 600 ns waits (CUB's first wait on
-// sm_90 is about 650 ns); DeviceScan's tiles and blocks per SM.
+// reaches tile 0 read at once), 100-200 ns and (ExclusiveSum) 600 ns waits, all with DeviceScan's
+// tiles and blocks per SM; and (ExclusiveSum) CUB's tiles on sm_90, 128 x 24 items, with the
+// policy's waits (CUB waits about 1.2 us before the first read and 650 ns between reads).
 #define STRATA_SMALL_SIZES {1 << 16, 1 << 18, 1 << 20, 1 << 24}
 #define STRATA_TUNE_SMALL(T, FUNC, DELAY, SPIN, FROM, ...)                                                             \
   BENCHMARK(candidate<T, 256, sizeof(T) == 8 ? 32 : 20, sizeof(T) == 8 ? 4 : 5, DELAY, SPIN, __VA_ARGS__, FROM>)      \
       ->Name(#T "/small/" FUNC "/" #DELAY "-" #SPIN "-from" #FROM)                                                     \
+      ->ArgsProduct({STRATA_SMALL_SIZES})                                                                              \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_TUNE_SMALL_TILE(T, THREADS, ITEMS)                                                                     \
+  BENCHMARK(candidate<T, THREADS, ITEMS, 1, 1200, 600, scan_kind::exclusive, cuda::std::plus<>, 0>)                    \
+      ->Name(#T "/small/exclusive_sum/" #THREADS "x" #ITEMS "/1200-600-from0")                                         \
       ->ArgsProduct({STRATA_SMALL_SIZES})                                                                              \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
@@ -257,6 +265,7 @@ using u64 = std::uint64_t;
   STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 32, scan_kind::exclusive, cuda::std::plus<>);                      \
   STRATA_TUNE_SMALL(T, "exclusive_sum", 100, 200, 0, scan_kind::exclusive, cuda::std::plus<>);                        \
   STRATA_TUNE_SMALL(T, "exclusive_sum", 600, 600, 0, scan_kind::exclusive, cuda::std::plus<>);                        \
+  STRATA_TUNE_SMALL_TILE(T, 128, 24);                                                                                  \
   STRATA_TUNE_CUB((cub_scan<T, cub_inclusive_max>), #T "/small/inclusive_max/cub", STRATA_SMALL_SIZES);              \
   STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 0, scan_kind::inclusive, cuda::maximum<>);                         \
   STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 32, scan_kind::inclusive, cuda::maximum<>);                        \
