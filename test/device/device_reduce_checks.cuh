@@ -19,12 +19,12 @@ inline constexpr std::size_t reduce_max_items = (std::size_t(1) << 24) + 13;
 inline std::vector<std::size_t> reduce_sizes(std::size_t available)
 {
   std::vector<std::size_t> sizes;
-  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4095), std::size_t(4096),
-                        std::size_t(4097), std::size_t(8191), std::size_t(8192), std::size_t(8193),
-                        std::size_t(16383), std::size_t(16384), std::size_t(16385), std::size_t(32767),
-                        std::size_t(32768), std::size_t(32769), std::size_t(65535),
-                        std::size_t(65536), std::size_t(65537), std::size_t(100003), std::size_t(1) << 20,
-                        reduce_max_items})
+  for (std::size_t n :
+       {std::size_t(0),     std::size_t(1),     std::size_t(2),     std::size_t(4095),   std::size_t(4096),
+        std::size_t(4097),  std::size_t(8191),  std::size_t(8192),  std::size_t(8193),   std::size_t(16383),
+        std::size_t(16384), std::size_t(16385), std::size_t(32767), std::size_t(32768),  std::size_t(32769),
+        std::size_t(65535), std::size_t(65536), std::size_t(65537), std::size_t(100003), std::size_t(1) << 20,
+        reduce_max_items})
   {
     if (n <= available)
     {

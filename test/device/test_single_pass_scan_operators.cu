@@ -47,8 +47,7 @@ struct kept_t
 //! scans it with BlockScan, and tiles after the first get their prefix from TilePrefixCallbackOp.
 template <typename T, typename OpT, typename LookbackT>
 __global__ void __launch_bounds__(block_threads)
-    scan_tiles(const T* in, T* out, kept_t<T>* kept, strata::ScanTileState<T> tile_state, unsigned int* counter,
-               OpT op)
+    scan_tiles(const T* in, T* out, kept_t<T>* kept, strata::ScanTileState<T> tile_state, unsigned int* counter, OpT op)
 {
   using BlockScanT = strata::BlockScan<T, block_threads>;
   using PrefixOpT  = strata::TilePrefixCallbackOp<T, OpT, strata::ScanTileState<T>, LookbackT>;
@@ -145,8 +144,8 @@ void check_block_scan_tiles(const std::vector<T>& in, OpT op, LookbackT = {})
   d_out.poison();
   d_kept.poison();
   tile_state_buffer<T> tile_state(num_tiles);
-  scan_tiles<T, OpT, LookbackT><<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), d_kept.data(), tile_state.state,
-                                           tile_state.counter.data(), op);
+  scan_tiles<T, OpT, LookbackT><<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), d_kept.data(),
+                                                              tile_state.state, tile_state.counter.data(), op);
   strata_test::check_launch();
   strata_test::check_equal(expected, d_out.download());
   const std::vector<kept_t<T>> kept = d_kept.download();
