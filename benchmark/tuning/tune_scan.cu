@@ -246,6 +246,8 @@ using u64 = std::uint64_t;
 // reaches tile 0 read at once), 100-200 ns and (ExclusiveSum) 600 ns waits, all with DeviceScan's
 // tiles and blocks per SM; and (ExclusiveSum) CUB's tiles on sm_90, 128 x 24 items, with the
 // policy's waits (CUB waits about 1.2 us before the first read and 650 ns between reads).
+// Result (docs/tuning.md): 100-200 ns fastest cold at 2^16-2^20 and even at 2^24; DeviceScan now
+// gives those waits to its first 1024 tiles.
 #define STRATA_SMALL_SIZES {1 << 16, 1 << 18, 1 << 20, 1 << 24}
 #define STRATA_TUNE_SMALL(T, FUNC, DELAY, SPIN, FROM, ...)                                                             \
   BENCHMARK(candidate<T, 256, sizeof(T) == 8 ? 32 : 20, sizeof(T) == 8 ? 4 : 5, DELAY, SPIN, __VA_ARGS__, FROM>)      \

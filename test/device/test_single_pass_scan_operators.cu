@@ -225,6 +225,11 @@ TEST_CASE("TilePrefixCallbackOp with look-back waits of other policies", "[agent
   {
     check_block_scan_tiles(in, cuda::std::plus<std::uint64_t>{}, strata::detail::LookbackPolicy<1200, 600, 600, 32>{});
   }
+  SECTION("tiles below 32 wait 100 ns first and 200 ns between reads, later ones 1.2 us and 600 ns")
+  {
+    check_block_scan_tiles(in, cuda::std::plus<std::uint64_t>{},
+                           strata::detail::LookbackPolicy<1200, 600, 600, 32, 100, 200>{});
+  }
   SECTION("no waits at all")
   {
     check_block_scan_tiles(in, cuda::std::plus<std::uint64_t>{}, strata::detail::LookbackPolicy<0, 0, 0>{});

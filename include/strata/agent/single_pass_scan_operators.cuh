@@ -339,17 +339,21 @@ namespace detail
 {
 //! How a look-back waits. INITIAL_DELAY_NS is slept once before the first read of the
 //! predecessors: time for the nearest ones to publish, and fewer reads of unpublished
-//! descriptors, which compete with the data for L2. Tiles below DELAYED_FROM_TILE read at once
-//! (their first window reaches tile 0, which is always INCLUSIVE). A window with unpublished
-//! descriptors is read again after SPIN_INITIAL_NS, doubling up to SPIN_MAX_NS (0: no sleep).
+//! descriptors, which compete with the data for L2. A window with unpublished descriptors is read
+//! again after SPIN_INITIAL_NS, doubling up to SPIN_MAX_NS (0: no sleep). Tiles below
+//! DELAYED_FROM_TILE, the first to start, wait EARLY_DELAY_NS before the first read and
+//! EARLY_SPIN_NS between reads instead: a small grid starts all its tiles at once and its first
+//! predecessors publish soon, while a large one keeps few tiles in this range.
 template <unsigned int _INITIAL_DELAY_NS, unsigned int _SPIN_INITIAL_NS, unsigned int _SPIN_MAX_NS,
-          int _DELAYED_FROM_TILE = 0>
+          int _DELAYED_FROM_TILE = 0, unsigned int _EARLY_DELAY_NS = 0, unsigned int _EARLY_SPIN_NS = _SPIN_INITIAL_NS>
 struct LookbackPolicy
 {
   static constexpr unsigned int INITIAL_DELAY_NS = _INITIAL_DELAY_NS;
   static constexpr unsigned int SPIN_INITIAL_NS  = _SPIN_INITIAL_NS;
   static constexpr unsigned int SPIN_MAX_NS      = _SPIN_MAX_NS;
   static constexpr int DELAYED_FROM_TILE         = _DELAYED_FROM_TILE;
+  static constexpr unsigned int EARLY_DELAY_NS   = _EARLY_DELAY_NS;
+  static constexpr unsigned int EARLY_SPIN_NS    = _EARLY_SPIN_NS;
 };
 using DefaultLookbackPolicy = LookbackPolicy<1200, 600, 600>;
 } // namespace detail
@@ -424,15 +428,15 @@ public:
   //! The exclusive prefix of tile `tile_idx` (> 0): every lane of the calling warp gets it.
   STRATA_DEVICE STRATA_FORCEINLINE static T Lookback(const ScanTileStateT& tile_state, ScanOpT& scan_op, int tile_idx)
   {
-    const int lane = int(LaneId());
-    if constexpr (LookbackPolicyT::INITIAL_DELAY_NS > 0)
+    const int lane           = int(LaneId());
+    const bool early         = tile_idx < LookbackPolicyT::DELAYED_FROM_TILE;
+    const unsigned int delay = early ? LookbackPolicyT::EARLY_DELAY_NS : LookbackPolicyT::INITIAL_DELAY_NS;
+    if (delay > 0)
     {
-      if (tile_idx >= LookbackPolicyT::DELAYED_FROM_TILE)
-      {
-        __nanosleep(LookbackPolicyT::INITIAL_DELAY_NS);
-      }
+      __nanosleep(delay);
     }
-    unsigned int spin = LookbackPolicyT::SPIN_INITIAL_NS;
+    unsigned int spin           = early ? LookbackPolicyT::EARLY_SPIN_NS : LookbackPolicyT::SPIN_INITIAL_NS;
+    const unsigned int spin_max = early ? LookbackPolicyT::EARLY_SPIN_NS : LookbackPolicyT::SPIN_MAX_NS;
     T prefix{};
     bool have_prefix = false;
     // Lane l reads tile window_end - 32 + l, lane 31 the nearest. Tiles below 0 are not read:
@@ -448,10 +452,10 @@ public:
       }
       while (__any_sync(0xFFFFFFFFu, status == SCAN_TILE_INVALID))
       {
-        if constexpr (LookbackPolicyT::SPIN_MAX_NS > 0)
+        if (spin > 0)
         {
           __nanosleep(spin);
-          spin = spin * 2 < LookbackPolicyT::SPIN_MAX_NS ? spin * 2 : LookbackPolicyT::SPIN_MAX_NS;
+          spin = spin * 2 < spin_max ? spin * 2 : spin_max;
         }
         if (status == SCAN_TILE_INVALID)
         {

@@ -30,15 +30,15 @@ struct policy_hub
     using ScanPolicy = tuning_policy_t<256, nominal_items_v<AccumT, 16>, AccumT, LOAD_DEFAULT>;
   };
 
-
   //! H100 (tune_scan.cu, docs/tuning.md): 256 x 20 (4-byte) and 256 x 16 (8-byte) at 5 and 4 blocks
-  //! per SM, look-back after 1.2 us, L2 prefetch 3 MiB ahead.
+  //! per SM, look-back after 1.2 us (the first 1024 tiles: 100 ns), L2 prefetch 3 MiB ahead.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
     static constexpr int MIN_BLOCKS     = sizeof(AccumT) == 4 ? 5 : sizeof(AccumT) == 8 ? 4 : 1;
     static constexpr int PREFETCH_BYTES = sizeof(AccumT) == 4 || sizeof(AccumT) == 8 ? 3 << 20 : 0;
-    using ScanPolicy = tuning_policy_t<256, nominal_items_v<AccumT, sizeof(AccumT) == 8 ? 32 : 20>, AccumT,
-                                       LOAD_DEFAULT, LookbackPolicy<1200, 600, 600>, MIN_BLOCKS, PREFETCH_BYTES>;
+    using ScanPolicy =
+        tuning_policy_t<256, nominal_items_v<AccumT, sizeof(AccumT) == 8 ? 32 : 20>, AccumT, LOAD_DEFAULT,
+                        LookbackPolicy<1200, 600, 600, 1024, 100, 200>, MIN_BLOCKS, PREFETCH_BYTES>;
   };
 
   // Later generations keep sm_90's tuning; sm_80 keeps sm_75's (aliases, not links: a link of
