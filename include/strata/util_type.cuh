@@ -13,6 +13,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 STRATA_NAMESPACE_BEGIN
 
@@ -565,7 +566,12 @@ struct BaseTraits<FLOATING_POINT, true, UnsignedBitsT, T>
 private:
   STRATA_HOST_DEVICE static constexpr UnsignedBits finite_max_bits()
   {
-    constexpr int exponent_bits = ::cuda::std::is_same_v<T, __half> ? 5 : sizeof(T) == 8 ? 11 : 8;
+    if constexpr (::cuda::std::is_same_v<T, __nv_fp8_e4m3>)
+    {
+      return UnsignedBits(0x7E); // e4m3 has no infinity: only S.1111.111 is NaN, 448 is S.1111.110
+    }
+    constexpr int exponent_bits =
+        ::cuda::std::is_same_v<T, __half> || ::cuda::std::is_same_v<T, __nv_fp8_e5m2> ? 5 : sizeof(T) == 8 ? 11 : 8;
     constexpr int mantissa_bits = BITS - 1 - exponent_bits;
     // exponent field 2^e - 2 (one below infinity/NaN), mantissa all ones
     const UnsignedBits exponent = UnsignedBits((UnsignedBits(1) << exponent_bits) - 2) << mantissa_bits;
@@ -607,6 +613,8 @@ template <> struct NumericTraits<float>              : BaseTraits<FLOATING_POINT
 template <> struct NumericTraits<double>             : BaseTraits<FLOATING_POINT, true, unsigned long long, double> {};
 template <> struct NumericTraits<__half>             : BaseTraits<FLOATING_POINT, true, unsigned short, __half> {};
 template <> struct NumericTraits<__nv_bfloat16>      : BaseTraits<FLOATING_POINT, true, unsigned short, __nv_bfloat16> {};
+template <> struct NumericTraits<__nv_fp8_e4m3>      : BaseTraits<FLOATING_POINT, true, unsigned char, __nv_fp8_e4m3> {};
+template <> struct NumericTraits<__nv_fp8_e5m2>      : BaseTraits<FLOATING_POINT, true, unsigned char, __nv_fp8_e5m2> {};
 // clang-format on
 
 //! NumericTraits of T with const and volatile removed.

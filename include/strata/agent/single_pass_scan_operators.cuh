@@ -71,6 +71,13 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(::cuda::std::uint64_t* word, 
   asm volatile("st.relaxed.gpu.b64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
 }
 
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LoadRelaxed(const ::cuda::std::uint32_t* word)
+{
+  ::cuda::std::uint32_t value;
+  asm volatile("ld.relaxed.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+  return value;
+}
+
 STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LoadAcquire(const ::cuda::std::uint32_t* word)
 {
   ::cuda::std::uint32_t value;

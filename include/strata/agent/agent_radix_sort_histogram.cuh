@@ -1,0 +1,139 @@
+// strata/agent/agent_radix_sort_histogram.cuh: AgentRadixSortHistogram, one block's part of the
+// up-front pass of a onesweep radix sort: the digit counts of every pass at once.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/block/radix_rank_sort_operations.cuh>
+#include <strata/tile/tile_io.cuh>
+#include <strata/tile/tile_vector.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+
+STRATA_NAMESPACE_BEGIN
+
+//! Counts the RADIX_BITS-bit digits of the keys of one portion for every pass of a sort of bits
+//! [begin_bit, end_bit): the block walks its share of the portion's tiles, counts in shared
+//! memory (NUM_PARTS copies per digit, fewer colliding atomics for repeated keys), and adds its
+//! counts to `d_counts[(pass * num_portions + portion) * RADIX_DIGITS + digit]`. Digits are the
+//! keys' own (ascending) digits; the scan of the counts orders them for descending sorts.
+template <typename PolicyT, int RADIX_BITS, typename KeyT, typename OffsetT, typename DecomposerT>
+struct AgentRadixSortHistogram
+{
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int NUM_PARTS        = PolicyT::NUM_PARTS;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int RADIX_DIGITS     = 1 << RADIX_BITS;
+  //! Passes of the widest sort of KeyT (a decomposed key has at most sizeof(KeyT) * 8 bits).
+  static constexpr int MAX_PASSES = (int(sizeof(KeyT)) * 8 + RADIX_BITS - 1) / RADIX_BITS;
+
+  using traits             = detail::radix::traits_t<KeyT>;
+  using bit_ordered_type   = typename traits::bit_ordered_type;
+  using digit_extractor_t  = typename traits::template digit_extractor_t<ShiftDigitExtractor<KeyT>, DecomposerT>;
+  static constexpr int VEC = detail::tile::VectorItems<ITEMS_PER_THREAD, detail::tile::max_vector_bytes, const KeyT*>();
+  using TileIoT            = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VEC>;
+
+  struct TempStorage
+  {
+    ::cuda::std::uint32_t bins[MAX_PASSES][RADIX_DIGITS][NUM_PARTS];
+  };
+
+  TempStorage& storage;
+  const KeyT* d_keys; // the portion's first key
+  ::cuda::std::uint32_t* d_counts;
+  OffsetT num_items; // of the portion
+  int portion;
+  int num_portions;
+  int begin_bit;
+  int end_bit;
+  int num_passes;
+  DecomposerT decomposer;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage, const KeyT* d_keys,
+                                                           ::cuda::std::uint32_t* d_counts, OffsetT num_items,
+                                                           int portion, int num_portions, int begin_bit, int end_bit,
+                                                           DecomposerT decomposer)
+      : storage(storage)
+      , d_keys(d_keys)
+      , d_counts(d_counts)
+      , num_items(num_items)
+      , portion(portion)
+      , num_portions(num_portions)
+      , begin_bit(begin_bit)
+      , end_bit(end_bit)
+      , num_passes((end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS)
+      , decomposer(decomposer)
+  {
+  }
+
+  //! Counts the digits of `items` (the first `valid` of them) for every pass.
+  STRATA_DEVICE STRATA_FORCEINLINE void CountKeys(KeyT (&items)[ITEMS_PER_THREAD], int valid_in_thread_order, bool full)
+  {
+    const int part = int(threadIdx.x) % NUM_PARTS;
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      if (full || TileIoT::ItemIndex(int(threadIdx.x), k) < valid_in_thread_order)
+      {
+        bit_ordered_type key = traits::to_bit_ordered(decomposer, ::cuda::std::bit_cast<bit_ordered_type>(items[k]));
+        for (int pass = 0; pass < num_passes; ++pass)
+        {
+          const int bit       = begin_bit + pass * RADIX_BITS;
+          const int pass_bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+          const auto extractor =
+              traits::template digit_extractor<ShiftDigitExtractor<KeyT>>(bit, pass_bits, decomposer);
+          atomicAdd(&storage.bins[pass][extractor.Digit(key)][part], 1u);
+        }
+      }
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void Process()
+  {
+    const int tid = int(threadIdx.x);
+    for (int i = tid; i < MAX_PASSES * RADIX_DIGITS * NUM_PARTS; i += BLOCK_THREADS)
+    {
+      (&storage.bins[0][0][0])[i] = 0;
+    }
+    __syncthreads();
+
+    const bool vectors = TileIoT::VectorAligned(d_keys);
+    for (OffsetT tile_offset = OffsetT(blockIdx.x) * TILE_ITEMS; tile_offset < num_items;
+         tile_offset += OffsetT(gridDim.x) * TILE_ITEMS)
+    {
+      KeyT items[ITEMS_PER_THREAD];
+      const int valid = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+      if (valid == TILE_ITEMS)
+      {
+        TileIoT::LoadFull(d_keys + tile_offset, tid, vectors, items);
+        CountKeys(items, TILE_ITEMS, true);
+      }
+      else
+      {
+        TileIoT::LoadPartial(d_keys + tile_offset, tid, valid, items);
+        CountKeys(items, valid, false);
+      }
+    }
+    __syncthreads();
+
+    for (int i = tid; i < num_passes * RADIX_DIGITS; i += BLOCK_THREADS)
+    {
+      const int pass              = i / RADIX_DIGITS;
+      const int digit             = i % RADIX_DIGITS;
+      ::cuda::std::uint32_t count = 0;
+#pragma unroll
+      for (int p = 0; p < NUM_PARTS; ++p)
+      {
+        count += storage.bins[pass][digit][p];
+      }
+      if (count != 0)
+      {
+        atomicAdd(&d_counts[(::cuda::std::size_t(pass) * num_portions + portion) * RADIX_DIGITS + digit], count);
+      }
+    }
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,289 @@
+// strata/agent/agent_radix_sort_onesweep.cuh: AgentRadixSortOnesweep, one block's tile of one
+// onesweep pass: rank the tile's keys by one digit, find each digit's place in the output by a
+// look-back over the digit counts of the tiles before it, and scatter keys and values there.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/block/block_radix_rank.cuh>
+#include <strata/block/radix_rank_sort_operations.cuh>
+#include <strata/tile/tile_io.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace radix
+{
+//! A look-back word: bits 0-27 a digit count, bit 28 whether the count is inclusive (all tiles up
+//! to this one) or the tile's own, bits 29-31 the epoch of the launch that wrote it (1-7; 0 is
+//! never written, so zeroed words are unpublished). The counts of a portion stay below 2^28.
+inline constexpr ::cuda::std::uint32_t lookback_count_mask = (1u << 28) - 1;
+inline constexpr ::cuda::std::uint32_t lookback_inclusive  = 1u << 28;
+inline constexpr int lookback_epoch_shift                  = 29;
+inline constexpr int lookback_epochs                       = 7;
+//! Items of a portion, the keys one onesweep launch sorts at most: 2^27 rounded down to whole tiles.
+template <int TILE_ITEMS>
+inline constexpr ::cuda::std::uint32_t portion_items_v = (1u << 27) / TILE_ITEMS* TILE_ITEMS;
+
+//! The epoch of the k-th onesweep launch of a sort (1-7). A launch reads the words of the one
+//! before and of the one before that (a shorter last portion leaves the tiles past its end), so
+//! that cycling through seven epochs never takes a word of an earlier launch for one of this one.
+STRATA_HOST_DEVICE constexpr ::cuda::std::uint32_t LookbackEpoch(int launch)
+{
+  return ::cuda::std::uint32_t(launch % lookback_epochs) + 1;
+}
+} // namespace radix
+} // namespace detail
+
+//! One onesweep launch sorts the keys of one portion by the digit of `num_bits` bits at
+//! `current_bit`. Each block takes the next tile from `d_tile_counter` (so every tile it waits for
+//! belongs to a running block), loads its keys warp-striped (the order the ranker keeps stable),
+//! ranks them, publishes its digit counts to `d_lookback` while it ranks, then sums the counts of
+//! earlier tiles per digit until it meets an inclusive one. A key's place is its digit's start in
+//! the portion (`d_bins`, from the histogram), plus the earlier tiles' keys of that digit, plus its
+//! rank among the tile's keys of the digit. Keys, then values, go through shared memory in rank
+//! order so that each warp's stores are mostly contiguous.
+template <typename PolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT, typename DecomposerT>
+struct AgentRadixSortOnesweep
+{
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int RADIX_BITS       = PolicyT::RADIX_BITS;
+  static constexpr int RADIX_DIGITS     = 1 << RADIX_BITS;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr bool KEYS_ONLY       = ::cuda::std::is_same_v<ValueT, NullType>;
+
+  using traits           = detail::radix::traits_t<KeyT>;
+  using bit_ordered_type = typename traits::bit_ordered_type;
+  using RankT            = BlockRadixRankMatchEarlyCounts<
+      BLOCK_THREADS, RADIX_BITS, IS_DESCENDING, PolicyT::SCAN_ALGORITHM,
+      PolicyT::RANK_ALGORITHM == RADIX_RANK_MATCH_EARLY_COUNTS_ANY ? WARP_MATCH_ANY : WARP_MATCH_ATOMIC_OR,
+      PolicyT::RANK_NUM_PARTS>;
+  static constexpr int BINS_PER_THREAD = RankT::BINS_PER_THREAD;
+  //! Warp-striped single items: item k of lane l of warp w is the tile's item w * 32 * ITEMS + k * 32 + l.
+  using TileIoT        = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, 1, detail::warp_threads>;
+  using ExchangeValueT = ::cuda::std::conditional_t<KEYS_ONLY, char, ValueT>;
+
+  struct _TempStorage
+  {
+    union
+    {
+      typename RankT::TempStorage rank;
+      Uninitialized<bit_ordered_type[TILE_ITEMS]> keys;
+      Uninitialized<ExchangeValueT[TILE_ITEMS]> values;
+    };
+    OffsetT digit_offsets[RADIX_DIGITS]; // a key's place: digit_offsets[digit] + its rank
+    int tile;
+  };
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
+
+  _TempStorage& storage;
+  const KeyT* d_keys_in; // the portion's first key
+  KeyT* d_keys_out;      // the whole output: places count from the first key of the sort
+  const ValueT* d_values_in;
+  ValueT* d_values_out;
+  const OffsetT* d_bins; // the portion's digit starts
+  ::cuda::std::uint32_t* d_lookback;
+  ::cuda::std::uint32_t* d_tile_counter;
+  OffsetT num_items; // of the portion
+  int current_bit;
+  int num_bits;
+  ::cuda::std::uint32_t epoch;
+  DecomposerT decomposer;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortOnesweep(TempStorage& storage, const KeyT* d_keys_in, KeyT* d_keys_out,
+                                                          const ValueT* d_values_in, ValueT* d_values_out,
+                                                          const OffsetT* d_bins, ::cuda::std::uint32_t* d_lookback,
+                                                          ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items,
+                                                          int current_bit, int num_bits, ::cuda::std::uint32_t epoch,
+                                                          DecomposerT decomposer)
+      : storage(storage.Alias())
+      , d_keys_in(d_keys_in)
+      , d_keys_out(d_keys_out)
+      , d_values_in(d_values_in)
+      , d_values_out(d_values_out)
+      , d_bins(d_bins)
+      , d_lookback(d_lookback)
+      , d_tile_counter(d_tile_counter)
+      , num_items(num_items)
+      , current_bit(current_bit)
+      , num_bits(num_bits)
+      , epoch(epoch)
+      , decomposer(decomposer)
+  {
+  }
+
+  //! Bits that rank after every key: the filler of a partial tile's missing items.
+  STRATA_DEVICE STRATA_FORCEINLINE bit_ordered_type Filler() const
+  {
+    return IS_DESCENDING ? traits::to_bit_ordered(decomposer, traits::min_raw_binary_key(decomposer))
+                         : traits::to_bit_ordered(decomposer, traits::max_raw_binary_key(decomposer));
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t Word(bool inclusive, ::cuda::std::uint32_t count) const
+  {
+    return (epoch << detail::radix::lookback_epoch_shift) | (inclusive ? detail::radix::lookback_inclusive : 0u)
+           | count;
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void Process()
+  {
+    const int tid = int(threadIdx.x);
+    if (tid == 0)
+    {
+      storage.tile = int(atomicAdd(d_tile_counter, 1u));
+    }
+    __syncthreads();
+    const int tile            = storage.tile;
+    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
+    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+    const bool full           = valid == TILE_ITEMS;
+
+    // The tile's keys as ordered bits; missing items of a partial tile rank last.
+    KeyT raw_keys[ITEMS_PER_THREAD];
+    if (full)
+    {
+      TileIoT::LoadFull(d_keys_in + tile_offset, tid, false, raw_keys);
+    }
+    else
+    {
+      TileIoT::LoadPartial(d_keys_in + tile_offset, tid, valid, raw_keys);
+    }
+    bit_ordered_type keys[ITEMS_PER_THREAD];
+    const bit_ordered_type filler = Filler();
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      keys[k] = full || TileIoT::ItemIndex(tid, k) < valid
+                    ? traits::to_bit_ordered(decomposer, ::cuda::std::bit_cast<bit_ordered_type>(raw_keys[k]))
+                    : filler;
+    }
+    ExchangeValueT values[ITEMS_PER_THREAD];
+    if constexpr (!KEYS_ONLY)
+    {
+      if (full)
+      {
+        TileIoT::LoadFull(d_values_in + tile_offset, tid, false, values);
+      }
+      else
+      {
+        TileIoT::LoadPartial(d_values_in + tile_offset, tid, valid, values);
+      }
+    }
+
+    const auto extractor =
+        traits::template digit_extractor<ShiftDigitExtractor<KeyT>>(current_bit, num_bits, decomposer);
+    bit_ordered_type filler_copy = filler;
+    const int filler_digit       = int(extractor.Digit(filler_copy));
+
+    // Rank; the tile's digit counts (without the fillers) are published as soon as they are known.
+    int ranks[ITEMS_PER_THREAD];
+    int exclusive_digit_prefix[BINS_PER_THREAD];
+    ::cuda::std::uint32_t tile_counts[BINS_PER_THREAD];
+    RankT(storage.rank)
+        .RankKeys(keys, ranks, extractor, exclusive_digit_prefix,
+                  [&](int(&bins)[BINS_PER_THREAD])
+                  {
+#pragma unroll
+                    for (int j = 0; j < BINS_PER_THREAD; ++j)
+                    {
+                      const int digit = tid * BINS_PER_THREAD + j;
+                      if (digit < RADIX_DIGITS)
+                      {
+                        tile_counts[j] =
+                            ::cuda::std::uint32_t(bins[j] - (digit == filler_digit ? TILE_ITEMS - valid : 0));
+                        detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
+                                                        Word(tile == 0, tile_counts[j]));
+                      }
+                    }
+                  });
+
+    // Look back: the keys of each digit in the tiles before this one.
+#pragma unroll
+    for (int j = 0; j < BINS_PER_THREAD; ++j)
+    {
+      const int digit = tid * BINS_PER_THREAD + j;
+      if (digit < RADIX_DIGITS)
+      {
+        ::cuda::std::uint32_t before = 0;
+        if (tile > 0)
+        {
+          int predecessor = tile - 1;
+          while (true)
+          {
+            const ::cuda::std::uint32_t word =
+                detail::scan_tile::LoadRelaxed(&d_lookback[predecessor * RADIX_DIGITS + digit]);
+            if ((word >> detail::radix::lookback_epoch_shift) != epoch)
+            {
+              continue; // not yet published by this launch
+            }
+            before += word & detail::radix::lookback_count_mask;
+            if (word & detail::radix::lookback_inclusive)
+            {
+              break;
+            }
+            --predecessor;
+          }
+          detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
+                                          Word(true, before + tile_counts[j]));
+        }
+        storage.digit_offsets[digit] = d_bins[digit] + OffsetT(before) - OffsetT(exclusive_digit_prefix[j]);
+      }
+    }
+    __syncthreads(); // the offsets are in place, and the ranker's storage is free
+
+    // Keys in rank order through shared memory, then to their places.
+    bit_ordered_type* shared_keys = storage.keys.Alias();
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      shared_keys[ranks[k]] = keys[k];
+    }
+    __syncthreads();
+    OffsetT places[ITEMS_PER_THREAD];
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      const int rank = k * BLOCK_THREADS + tid;
+      if (full || rank < valid)
+      {
+        bit_ordered_type key  = shared_keys[rank];
+        places[k]             = storage.digit_offsets[extractor.Digit(key)] + OffsetT(rank);
+        d_keys_out[places[k]] = ::cuda::std::bit_cast<KeyT>(traits::from_bit_ordered(decomposer, key));
+      }
+    }
+
+    if constexpr (!KEYS_ONLY)
+    {
+      __syncthreads(); // every key is read before values take their room
+      ValueT* shared_values = storage.values.Alias();
+#pragma unroll
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      {
+        if (full || TileIoT::ItemIndex(tid, k) < valid)
+        {
+          shared_values[ranks[k]] = values[k];
+        }
+      }
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      {
+        const int rank = k * BLOCK_THREADS + tid;
+        if (full || rank < valid)
+        {
+          d_values_out[places[k]] = shared_values[rank];
+        }
+      }
+    }
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,437 @@
+// strata/device/dispatch/dispatch_radix_sort.cuh: the kernels of DeviceRadixSort, and
+// DispatchRadixSort, which picks the policy for the device, sizes and carves the temporary
+// storage, and launches: one block for small inputs, else a onesweep sort (one histogram pass
+// over the keys for every digit, then one pass per digit).
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_radix_sort_histogram.cuh>
+#include <strata/agent/agent_radix_sort_onesweep.cuh>
+#include <strata/block/block_radix_sort.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/block/radix_rank_sort_operations.cuh>
+#include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/dispatch_common.cuh>
+#include <strata/device/dispatch/tuning/tuning_radix_sort.cuh>
+#include <strata/tile/tile_io.cuh>
+#include <strata/util_debug.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_temporary_storage.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+
+STRATA_KERNELS_BEGIN
+
+//! Inputs of one tile: one block loads the keys (blocked), sorts them with BlockRadixSort and
+//! stores them (striped) to d_keys_out, values alike.
+template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
+          typename DecomposerT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) void DeviceRadixSortSingleTileKernel(
+    const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, OffsetT num_items,
+    int begin_bit, int end_bit, DecomposerT decomposer)
+{
+  using PolicyT                  = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
+  constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  constexpr bool KEYS_ONLY       = ::cuda::std::is_same_v<ValueT, NullType>;
+  constexpr bool IDENTITY        = ::cuda::std::is_same_v<DecomposerT, detail::identity_decomposer_t>;
+  using SortT                    = BlockRadixSort<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, ValueT, PolicyT::RADIX_BITS>;
+  using BlockedT                 = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, 1, 1>;
+  using StripedT                 = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD>;
+  __shared__ typename SortT::TempStorage temp_storage;
+
+  const int tid   = int(threadIdx.x);
+  const int valid = int(num_items);
+  // Missing items sort last: the key whose bits are all ones (all zeros, descending) once ordered.
+  const KeyT filler = ::cuda::std::bit_cast<KeyT>(RadixSortTwiddle<IS_DESCENDING, KeyT>::DefaultKey(decomposer));
+  KeyT keys[ITEMS_PER_THREAD];
+  BlockedT::LoadPartial(d_keys_in, tid, valid, keys, filler);
+  ValueT values[ITEMS_PER_THREAD];
+  if constexpr (!KEYS_ONLY)
+  {
+    BlockedT::LoadPartial(d_values_in, tid, valid, values);
+  }
+
+  SortT sort(temp_storage);
+  if constexpr (KEYS_ONLY && IDENTITY)
+  {
+    IS_DESCENDING ? sort.SortDescendingBlockedToStriped(keys, begin_bit, end_bit)
+                  : sort.SortBlockedToStriped(keys, begin_bit, end_bit);
+  }
+  else if constexpr (KEYS_ONLY)
+  {
+    IS_DESCENDING ? sort.SortDescendingBlockedToStriped(keys, decomposer, begin_bit, end_bit)
+                  : sort.SortBlockedToStriped(keys, decomposer, begin_bit, end_bit);
+  }
+  else if constexpr (IDENTITY)
+  {
+    IS_DESCENDING ? sort.SortDescendingBlockedToStriped(keys, values, begin_bit, end_bit)
+                  : sort.SortBlockedToStriped(keys, values, begin_bit, end_bit);
+  }
+  else
+  {
+    IS_DESCENDING ? sort.SortDescendingBlockedToStriped(keys, values, decomposer, begin_bit, end_bit)
+                  : sort.SortBlockedToStriped(keys, values, decomposer, begin_bit, end_bit);
+  }
+
+  StripedT::StorePartial(d_keys_out, tid, valid, keys);
+  if constexpr (!KEYS_ONLY)
+  {
+    StripedT::StorePartial(d_values_out, tid, valid, values);
+  }
+}
+
+//! The histogram pass: blockIdx.y is the portion, blockIdx.x the block's share of its tiles.
+template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename DecomposerT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS) void DeviceRadixSortHistogramKernel(
+    const KeyT* d_keys, ::cuda::std::uint32_t* d_counts, OffsetT num_items, OffsetT portion_items, int begin_bit,
+    int end_bit, DecomposerT decomposer)
+{
+  using ActivePolicyT = typename MaxPolicyT::ActivePolicy;
+  using AgentT        = AgentRadixSortHistogram<typename ActivePolicyT::HistogramPolicy,
+                                         ActivePolicyT::OnesweepPolicy::RADIX_BITS, KeyT, OffsetT, DecomposerT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  const OffsetT first = OffsetT(blockIdx.y) * portion_items;
+  const OffsetT items = num_items - first < portion_items ? num_items - first : portion_items;
+  AgentT(temp_storage, d_keys + first, d_counts, items, int(blockIdx.y), int(gridDim.y), begin_bit, end_bit, decomposer)
+      .Process();
+}
+
+//! Turns the digit counts into each portion's digit starts, one block (one thread per digit) per
+//! pass: a digit starts after every key of the digits that sort before it (lower digits, higher
+//! ones when descending) and after its keys in earlier portions.
+template <typename MaxPolicyT, bool IS_DESCENDING, typename OffsetT>
+STRATA_KERNEL_ATTRIBUTES
+    __launch_bounds__(1 << MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS) void DeviceRadixSortExclusiveSumKernel(
+        const ::cuda::std::uint32_t* d_counts, OffsetT* d_bins, int num_portions)
+{
+  constexpr int RADIX_DIGITS = 1 << MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS;
+  using BlockScanT           = BlockScan<OffsetT, RADIX_DIGITS>;
+  __shared__ typename BlockScanT::TempStorage temp_storage;
+  const int digit                      = int(threadIdx.x);
+  const ::cuda::std::size_t pass_first = ::cuda::std::size_t(blockIdx.x) * num_portions * RADIX_DIGITS;
+  OffsetT total                        = 0;
+  for (int portion = 0; portion < num_portions; ++portion)
+  {
+    total += d_counts[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit];
+  }
+  OffsetT start = 0;
+  OffsetT all   = 0;
+  BlockScanT(temp_storage).ExclusiveSum(total, start, all);
+  if (IS_DESCENDING)
+  {
+    start = all - start - total;
+  }
+  for (int portion = 0; portion < num_portions; ++portion)
+  {
+    const ::cuda::std::size_t index = pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit;
+    d_bins[index]                   = start;
+    start += d_counts[index];
+  }
+}
+
+//! One onesweep launch: one tile of one portion per block, for the digit at current_bit.
+template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
+          typename DecomposerT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS) void DeviceRadixSortOnesweepKernel(
+    const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, const OffsetT* d_bins,
+    ::cuda::std::uint32_t* d_lookback, ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items, int current_bit,
+    int num_bits, ::cuda::std::uint32_t epoch, DecomposerT decomposer)
+{
+  using AgentT = AgentRadixSortOnesweep<typename MaxPolicyT::ActivePolicy::OnesweepPolicy, IS_DESCENDING, KeyT, ValueT,
+                                        OffsetT, DecomposerT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT(temp_storage, d_keys_in, d_keys_out, d_values_in, d_values_out, d_bins, d_lookback, d_tile_counter, num_items,
+         current_bit, num_bits, epoch, decomposer)
+      .Process();
+}
+
+STRATA_KERNELS_END
+
+//! Dispatches a radix sort of `num_items` keys (and values, unless ValueT is NullType) by bits
+//! [begin_bit, end_bit). The keys are read from `d_keys.Current()`; the sorted keys end in
+//! `d_keys.Alternate()` when `is_overwrite_okay` is false (the input stays as it was; the
+//! temporary storage then holds a buffer of keys and values for the passes between), else in
+//! either buffer. Either way `d_keys.selector` (and `d_values.selector`) names the buffer that
+//! holds the result afterwards. The template parameters are CUB's.
+template <SortOrder Order, typename KeyT, typename ValueT, typename OffsetT,
+          typename DecomposerT = detail::identity_decomposer_t,
+          typename PolicyHub   = detail::radix::policy_hub<KeyT, ValueT, OffsetT>>
+struct DispatchRadixSort
+{
+  static constexpr bool KEYS_ONLY     = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr bool IS_DESCENDING = Order == SortOrder::Descending;
+  using max_policy_t                  = typename PolicyHub::MaxPolicy;
+  using traits                        = detail::radix::traits_t<KeyT>;
+
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  DoubleBuffer<KeyT>& d_keys;
+  DoubleBuffer<ValueT>& d_values;
+  OffsetT num_items;
+  int begin_bit;
+  int end_bit;
+  cudaStream_t stream;
+  int ptx_version;
+  bool is_overwrite_okay;
+  DecomposerT decomposer;
+
+  STRATA_RUNTIME_FUNCTION DispatchRadixSort(void* d_temp_storage, size_t& temp_storage_bytes,
+                                            DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                            OffsetT num_items, int begin_bit, int end_bit, bool is_overwrite_okay,
+                                            cudaStream_t stream, int ptx_version, DecomposerT decomposer = {})
+      : d_temp_storage(d_temp_storage)
+      , temp_storage_bytes(temp_storage_bytes)
+      , d_keys(d_keys)
+      , d_values(d_values)
+      , num_items(num_items)
+      , begin_bit(begin_bit)
+      , end_bit(end_bit)
+      , stream(stream)
+      , ptx_version(ptx_version)
+      , is_overwrite_okay(is_overwrite_okay)
+      , decomposer(decomposer)
+  {
+  }
+
+  //! After a sort that wrote its result to the alternate buffers: they become the current ones.
+  STRATA_RUNTIME_FUNCTION void FlipSelectors()
+  {
+    d_keys.selector ^= 1;
+    if constexpr (!KEYS_ONLY)
+    {
+      d_values.selector ^= 1;
+    }
+  }
+
+  //! No bits to sort by: the input is the result (copied to the alternate buffers when the input
+  //! must not be overwritten).
+  STRATA_RUNTIME_FUNCTION cudaError_t InvokeCopy()
+  {
+    char* d_unused    = nullptr;
+    cudaError_t error = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_unused, 1));
+    if (error != cudaSuccess || d_temp_storage == nullptr || is_overwrite_okay || num_items == 0)
+    {
+      return error;
+    }
+    error = cudaMemcpyAsync(d_keys.Alternate(), d_keys.Current(), size_t(num_items) * sizeof(KeyT),
+                            cudaMemcpyDeviceToDevice, stream);
+    if constexpr (!KEYS_ONLY)
+    {
+      if (error == cudaSuccess)
+      {
+        error = cudaMemcpyAsync(d_values.Alternate(), d_values.Current(), size_t(num_items) * sizeof(ValueT),
+                                cudaMemcpyDeviceToDevice, stream);
+      }
+    }
+    if (error == cudaSuccess)
+    {
+      FlipSelectors();
+      error = detail::DebugSyncStream(stream);
+    }
+    return error;
+  }
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t InvokeSingleTile()
+  {
+    char* d_unused    = nullptr;
+    cudaError_t error = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_unused, 1));
+    if (error != cudaSuccess || d_temp_storage == nullptr)
+    {
+      return error;
+    }
+    error = detail::LaunchKernel(
+        false, DeviceRadixSortSingleTileKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT>, 1,
+        ActivePolicyT::SingleTilePolicy::BLOCK_THREADS, stream, static_cast<const KeyT*>(d_keys.Current()),
+        d_keys.Alternate(), static_cast<const ValueT*>(d_values.Current()), d_values.Alternate(), num_items, begin_bit,
+        end_bit, decomposer);
+    if (error == cudaSuccess)
+    {
+      FlipSelectors();
+    }
+    return error;
+  }
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t InvokeOnesweep()
+  {
+    using OnesweepPolicyT           = typename ActivePolicyT::OnesweepPolicy;
+    using HistogramPolicyT          = typename ActivePolicyT::HistogramPolicy;
+    constexpr int RADIX_BITS        = OnesweepPolicyT::RADIX_BITS;
+    constexpr int RADIX_DIGITS      = 1 << RADIX_BITS;
+    constexpr int TILE_ITEMS        = OnesweepPolicyT::BLOCK_THREADS * OnesweepPolicyT::ITEMS_PER_THREAD;
+    constexpr int HISTOGRAM_TILE    = HistogramPolicyT::BLOCK_THREADS * HistogramPolicyT::ITEMS_PER_THREAD;
+    constexpr OffsetT PORTION_ITEMS = OffsetT(detail::radix::portion_items_v<TILE_ITEMS>);
+
+    const int num_passes      = (end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS;
+    const OffsetT portions    = num_items / PORTION_ITEMS + (num_items % PORTION_ITEMS != 0);
+    const int num_portions    = int(portions);
+    const OffsetT first_items = num_items < PORTION_ITEMS ? num_items : PORTION_ITEMS;
+    const int max_tiles       = int(first_items / TILE_ITEMS + (first_items % TILE_ITEMS != 0));
+    const size_t bin_count    = size_t(num_passes) * size_t(num_portions) * RADIX_DIGITS;
+    // Without leave to overwrite the input, a buffer for the passes between input and output.
+    const bool need_buffer = !is_overwrite_okay && num_passes > 1;
+
+    ::cuda::std::uint32_t* d_counts   = nullptr;
+    ::cuda::std::uint32_t* d_counters = nullptr;
+    ::cuda::std::uint32_t* d_lookback = nullptr;
+    OffsetT* d_bins                   = nullptr;
+    KeyT* d_keys_buffer               = nullptr;
+    ValueT* d_values_buffer           = nullptr;
+    cudaError_t error                 = detail::CarveTemporaryStorage(
+                        d_temp_storage, temp_storage_bytes, detail::Slot(d_counts, bin_count),
+                        detail::Slot(d_counters, size_t(num_passes) * size_t(num_portions)),
+                        detail::Slot(d_lookback, size_t(max_tiles) * RADIX_DIGITS), detail::Slot(d_bins, bin_count),
+                        detail::Slot(d_keys_buffer, need_buffer ? size_t(num_items) : 0),
+                        detail::Slot(d_values_buffer, need_buffer && !KEYS_ONLY ? size_t(num_items) : 0));
+    if (error != cudaSuccess || d_temp_storage == nullptr)
+    {
+      return error;
+    }
+
+    // Counts, tile counters and look-back words start at zero (one memset: they are adjacent).
+    error = cudaMemsetAsync(d_counts, 0,
+                            size_t(reinterpret_cast<char*>(d_lookback + size_t(max_tiles) * RADIX_DIGITS)
+                                   - reinterpret_cast<char*>(d_counts)),
+                            stream);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+
+    int device   = 0;
+    int sm_count = 0;
+    error        = cudaGetDevice(&device);
+    if (error == cudaSuccess)
+    {
+      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    }
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    const int histogram_tiles = int(first_items / HISTOGRAM_TILE + (first_items % HISTOGRAM_TILE != 0));
+    const int wanted_blocks   = sm_count * HistogramPolicyT::BLOCKS_PER_SM / num_portions;
+    const int histogram_x = wanted_blocks < 1 ? 1 : wanted_blocks < histogram_tiles ? wanted_blocks : histogram_tiles;
+    const KeyT* d_keys_in = d_keys.Current();
+    error = detail::LaunchKernel(false, DeviceRadixSortHistogramKernel<max_policy_t, KeyT, OffsetT, DecomposerT>,
+                                 dim3(unsigned(histogram_x), unsigned(num_portions)), HistogramPolicyT::BLOCK_THREADS,
+                                 stream, d_keys_in, d_counts, num_items, PORTION_ITEMS, begin_bit, end_bit, decomposer);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    error = detail::LaunchKernel(false, DeviceRadixSortExclusiveSumKernel<max_policy_t, IS_DESCENDING, OffsetT>,
+                                 num_passes, RADIX_DIGITS, stream, static_cast<const ::cuda::std::uint32_t*>(d_counts),
+                                 d_bins, num_portions);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+
+    // The passes ping-pong between the two buffers. With leave to overwrite the input: current
+    // and alternate. Without: the first pass reads the input, and the destinations alternate
+    // between the output (the alternate buffer, the last pass's) and the temporary buffer.
+    KeyT* keys_out_final        = d_keys.Alternate();
+    ValueT* values_out_final    = d_values.Alternate();
+    KeyT* keys_other            = is_overwrite_okay ? d_keys.Current() : d_keys_buffer;
+    ValueT* values_other        = is_overwrite_okay ? d_values.Current() : d_values_buffer;
+    const KeyT* keys_source     = d_keys.Current();
+    const ValueT* values_source = d_values.Current();
+    int launch                  = 0;
+    for (int pass = 0; pass < num_passes; ++pass)
+    {
+      const int current_bit = begin_bit + pass * RADIX_BITS;
+      const int num_bits    = end_bit - current_bit < RADIX_BITS ? end_bit - current_bit : RADIX_BITS;
+      // Destination: with overwriting, alternate for even passes; without, the output for the
+      // passes an even number before the last.
+      const bool to_final   = is_overwrite_okay ? pass % 2 == 0 : (num_passes - 1 - pass) % 2 == 0;
+      KeyT* keys_target     = to_final ? keys_out_final : keys_other;
+      ValueT* values_target = to_final ? values_out_final : values_other;
+      for (int portion = 0; portion < num_portions; ++portion, ++launch)
+      {
+        const OffsetT first = OffsetT(portion) * PORTION_ITEMS;
+        const OffsetT items = num_items - first < PORTION_ITEMS ? num_items - first : PORTION_ITEMS;
+        const int tiles     = int(items / TILE_ITEMS + (items % TILE_ITEMS != 0));
+        error               = detail::LaunchKernel(
+                          false, DeviceRadixSortOnesweepKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT>,
+                          tiles, OnesweepPolicyT::BLOCK_THREADS, stream, keys_source + first, keys_target,
+            KEYS_ONLY ? values_source : values_source + first, values_target,
+                          static_cast<const OffsetT*>(d_bins + (size_t(pass) * num_portions + portion) * RADIX_DIGITS), d_lookback,
+                          d_counters + size_t(pass) * num_portions + portion, items, current_bit, num_bits,
+                          detail::radix::LookbackEpoch(launch), decomposer);
+        if (error != cudaSuccess)
+        {
+          return error;
+        }
+      }
+      keys_source   = keys_target;
+      values_source = values_target;
+    }
+    // The result is in the alternate buffers unless an even number of passes overwrote the input.
+    if (!is_overwrite_okay || num_passes % 2 == 1)
+    {
+      FlipSelectors();
+    }
+    return cudaSuccess;
+  }
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    using SingleTilePolicyT = typename ActivePolicyT::SingleTilePolicy;
+    if (begin_bit == end_bit)
+    {
+      return InvokeCopy();
+    }
+    if (num_items <= OffsetT(SingleTilePolicyT::BLOCK_THREADS * SingleTilePolicyT::ITEMS_PER_THREAD))
+    {
+      if (num_items == 0)
+      {
+        char* d_unused = nullptr;
+        return detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_unused, 1));
+      }
+      return InvokeSingleTile<ActivePolicyT>();
+    }
+    return InvokeOnesweep<ActivePolicyT>();
+  }
+
+  //! Validates the arguments (bits within the key, buffers present), picks the policy for the
+  //! current device and runs (or sizes) the sort.
+  STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                      DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                                      OffsetT num_items, int begin_bit, int end_bit,
+                                                      bool is_overwrite_okay, cudaStream_t stream,
+                                                      DecomposerT decomposer = {})
+  {
+    if (begin_bit < 0 || end_bit < begin_bit || end_bit > traits::default_end_bit(decomposer))
+    {
+      return cudaErrorInvalidValue;
+    }
+    if (d_temp_storage != nullptr && num_items > 0
+        && (d_keys.Current() == nullptr || d_keys.Alternate() == nullptr
+            || (!KEYS_ONLY && (d_values.Current() == nullptr || d_values.Alternate() == nullptr))))
+    {
+      return cudaErrorInvalidValue;
+    }
+    return detail::InvokeForCurrentDevice<max_policy_t>(
+        [&](int ptx_version)
+        {
+          return DispatchRadixSort(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit,
+                                   is_overwrite_okay, stream, ptx_version, decomposer);
+        });
+  }
+};
+
+STRATA_NAMESPACE_END

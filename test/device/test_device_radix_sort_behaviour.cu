@@ -1,0 +1,364 @@
+// Tests of strata/device/device_radix_sort.cuh, part 3: what is not a key type: bad arguments
+// (an error code, nothing written), keys of a user's struct through a decomposer (with and
+// without a bit range), more than 2^31 keys, sorts on a stream of their own, on two streams at
+// once, and captured in a CUDA graph.
+#include <strata/device/device_radix_sort.cuh>
+
+#include "common/test_common.cuh"
+#include "device_radix_sort_checks.cuh"
+
+#include <cuda/std/tuple>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace
+{
+//! A key of two members: `f` is the more significant, `ll` the less.
+struct pair_key
+{
+  float f;
+  long long ll;
+};
+
+struct pair_key_decomposer
+{
+  __host__ __device__ cuda::std::tuple<float&, long long&> operator()(pair_key& key) const
+  {
+    return {key.f, key.ll};
+  }
+};
+
+//! The positions of keys in a stable sort by bits [begin_bit, end_bit) of the 96-bit key (f's
+//! order bits above ll's).
+std::vector<std::uint32_t> pair_key_order(const std::vector<pair_key>& keys, int begin_bit, int end_bit,
+                                          bool descending)
+{
+  using u128      = unsigned __int128;
+  const int bits  = end_bit - begin_bit;
+  const u128 mask = bits >= 128 ? ~u128(0) : (u128(1) << bits) - 1;
+  std::vector<u128> digits(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+  {
+    const u128 whole = (u128(strata_test::order_bits(keys[i].f)) << 64) | strata_test::order_bits(keys[i].ll);
+    digits[i]        = (whole >> begin_bit) & mask;
+  }
+  std::vector<std::uint32_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b)
+                   { return descending ? digits[a] > digits[b] : digits[a] < digits[b]; });
+  return order;
+}
+} // namespace
+
+TEST_CASE("DeviceRadixSort rejects bad arguments and writes nothing", "[device][sort]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(321);
+  INFO("seed " << seed);
+  const std::size_t n                   = 20000;
+  const std::vector<std::uint32_t> keys = strata_test::random_vector<std::uint32_t>(n, seed);
+  strata_test::device_buffer<std::uint32_t> d_keys_in(keys);
+  strata_test::device_buffer<std::uint32_t> d_keys_out(n);
+  strata_test::device_buffer<std::uint32_t> d_values_in(keys);
+  strata_test::device_buffer<std::uint32_t> d_values_out(n);
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(strata::DeviceRadixSort::SortPairs(nullptr, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                      d_values_in.data(), d_values_out.data(), n));
+  strata_test::device_buffer<unsigned char> d_temp(bytes);
+
+  auto expect_rejected = [&](auto call)
+  {
+    d_keys_out.poison();
+    d_values_out.poison();
+    std::size_t query = 0;
+    CHECK(call(nullptr, query) == cudaErrorInvalidValue);
+    std::size_t given = bytes;
+    CHECK(call(d_temp.data(), given) == cudaErrorInvalidValue);
+    STRATA_TEST_CUDA(cudaDeviceSynchronize());
+    CHECK(cudaGetLastError() == cudaSuccess);
+    const auto untouched = strata_test::poison_value<std::uint32_t>();
+    CHECK(d_keys_out.download() == std::vector<std::uint32_t>(n, untouched));
+    CHECK(d_values_out.download() == std::vector<std::uint32_t>(n, untouched));
+  };
+  auto pairs_with_bits = [&](int begin_bit, int end_bit)
+  {
+    return [&, begin_bit, end_bit](void* d_temp_storage, std::size_t& temp_bytes)
+    {
+      return strata::DeviceRadixSort::SortPairs(d_temp_storage, temp_bytes, d_keys_in.data(), d_keys_out.data(),
+                                                d_values_in.data(), d_values_out.data(), n, begin_bit, end_bit);
+    };
+  };
+  SECTION("begin_bit above end_bit")
+  {
+    expect_rejected(pairs_with_bits(8, 4));
+  }
+  SECTION("end_bit past the key")
+  {
+    expect_rejected(pairs_with_bits(0, 33));
+  }
+  SECTION("negative begin_bit")
+  {
+    expect_rejected(pairs_with_bits(-1, 32));
+  }
+  SECTION("negative count")
+  {
+    expect_rejected(
+        [&](void* d_temp_storage, std::size_t& temp_bytes)
+        {
+          return strata::DeviceRadixSort::SortPairs(d_temp_storage, temp_bytes, d_keys_in.data(), d_keys_out.data(),
+                                                    d_values_in.data(), d_values_out.data(), -5);
+        });
+  }
+  SECTION("null buffers and too little temporary storage")
+  {
+    d_keys_out.poison();
+    d_values_out.poison();
+    std::size_t given = bytes;
+    CHECK(strata::DeviceRadixSort::SortPairs(d_temp.data(), given, static_cast<const std::uint32_t*>(nullptr),
+                                             d_keys_out.data(), d_values_in.data(), d_values_out.data(), n)
+          == cudaErrorInvalidValue);
+    CHECK(strata::DeviceRadixSort::SortPairs(d_temp.data(), given, d_keys_in.data(), d_keys_out.data(),
+                                             d_values_in.data(), static_cast<std::uint32_t*>(nullptr), n)
+          == cudaErrorInvalidValue);
+    std::size_t short_bytes = bytes - 1;
+    CHECK(strata::DeviceRadixSort::SortPairs(d_temp.data(), short_bytes, d_keys_in.data(), d_keys_out.data(),
+                                             d_values_in.data(), d_values_out.data(), n)
+          == cudaErrorInvalidValue);
+    STRATA_TEST_CUDA(cudaDeviceSynchronize());
+    const auto untouched = strata_test::poison_value<std::uint32_t>();
+    CHECK(d_keys_out.download() == std::vector<std::uint32_t>(n, untouched));
+    CHECK(d_values_out.download() == std::vector<std::uint32_t>(n, untouched));
+  }
+}
+
+TEST_CASE("DeviceRadixSort sorts a user's struct through a decomposer", "[device][sort]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(323);
+  INFO("seed " << seed);
+  std::mt19937_64 engine(seed);
+  for (std::size_t n : {std::size_t(1000), std::size_t(300007)})
+  {
+    std::vector<pair_key> keys(n);
+    for (auto& key : keys)
+    {
+      // Few distinct floats (ties leave the order to ll) and random ll.
+      key.f  = float(int(engine() % 64) - 32) * 0.5f;
+      key.ll = static_cast<long long>(engine());
+    }
+    std::vector<std::uint32_t> positions(n);
+    std::iota(positions.begin(), positions.end(), 0u);
+    for (bool descending : {false, true})
+    {
+      for (const auto& bits : {std::pair{0, 96}, std::pair{40, 80}})
+      {
+        const int begin_bit = bits.first;
+        const int end_bit   = bits.second;
+        INFO("num_items " << n << (descending ? ", descending" : ", ascending") << ", bits [" << begin_bit << ", "
+                          << end_bit << ")");
+        strata_test::device_buffer<pair_key> d_keys_in(keys);
+        strata_test::device_buffer<pair_key> d_keys_out(n);
+        strata_test::device_buffer<std::uint32_t> d_values_in(positions);
+        strata_test::device_buffer<std::uint32_t> d_values_out(n);
+        d_keys_out.poison();
+        d_values_out.poison();
+        const bool whole = begin_bit == 0 && end_bit == 96;
+        auto run         = [&](void* d_temp, std::size_t& bytes)
+        {
+          using strata::DeviceRadixSort;
+          if (whole)
+          {
+            return descending
+                       ? DeviceRadixSort::SortPairsDescending(d_temp, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                              d_values_in.data(), d_values_out.data(), n,
+                                                              pair_key_decomposer{})
+                       : DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                    d_values_in.data(), d_values_out.data(), n, pair_key_decomposer{});
+          }
+          return descending ? DeviceRadixSort::SortPairsDescending(d_temp, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                                   d_values_in.data(), d_values_out.data(), n,
+                                                                   pair_key_decomposer{}, begin_bit, end_bit)
+                            : DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                         d_values_in.data(), d_values_out.data(), n,
+                                                         pair_key_decomposer{}, begin_bit, end_bit);
+        };
+        std::size_t bytes = 0;
+        STRATA_TEST_CUDA(run(nullptr, bytes));
+        strata_test::device_buffer<unsigned char> d_temp(bytes);
+        STRATA_TEST_CUDA(run(d_temp.data(), bytes));
+        STRATA_TEST_CUDA(cudaDeviceSynchronize());
+        const std::vector<std::uint32_t> order = pair_key_order(keys, begin_bit, end_bit, descending);
+        strata_test::check_equal(order, d_values_out.download());
+        const std::vector<pair_key> got = d_keys_out.download();
+        std::size_t wrong               = 0;
+        for (std::size_t i = 0; i < n; ++i)
+        {
+          wrong += std::memcmp(&got[i], &keys[order[i]], sizeof(pair_key)) != 0;
+        }
+        CHECK(wrong == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("DeviceRadixSort sorts more than 2^31 keys", "[device][sort][slow]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(325);
+  INFO("seed " << seed);
+  const std::size_t n = (std::size_t(1) << 31) + 1000;
+  std::vector<std::uint8_t> keys(n);
+  std::mt19937_64 engine(seed);
+  for (std::size_t i = 0; i < n; i += 8)
+  {
+    const std::uint64_t word = engine();
+    std::memcpy(keys.data() + i, &word, n - i < 8 ? n - i : 8);
+  }
+  std::vector<std::size_t> counts(256, 0);
+  for (std::uint8_t key : keys)
+  {
+    ++counts[key];
+  }
+  strata_test::device_buffer<std::uint8_t> d_keys_in(keys);
+  strata_test::device_buffer<std::uint8_t> d_keys_out(n);
+  d_keys_out.poison();
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(strata::DeviceRadixSort::SortKeys(nullptr, bytes, d_keys_in.data(), d_keys_out.data(), n));
+  strata_test::device_buffer<unsigned char> d_temp(bytes);
+  STRATA_TEST_CUDA(strata::DeviceRadixSort::SortKeys(d_temp.data(), bytes, d_keys_in.data(), d_keys_out.data(), n));
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  keys              = d_keys_out.download();
+  std::size_t at    = 0;
+  std::size_t wrong = 0;
+  for (int digit = 0; digit < 256; ++digit)
+  {
+    for (std::size_t i = 0; i < counts[std::size_t(digit)]; ++i, ++at)
+    {
+      wrong += keys[at] != digit;
+    }
+  }
+  CHECK(at == n);
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("DeviceRadixSort runs on the caller's stream", "[device][sort]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(327);
+  INFO("seed " << seed);
+  const std::size_t n                   = 500009;
+  const std::vector<std::uint64_t> keys = strata_test::random_vector<std::uint64_t>(n, seed);
+  std::vector<std::uint64_t> expected(keys);
+  std::sort(expected.begin(), expected.end());
+  cudaStream_t stream;
+  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  strata_test::device_buffer<std::uint64_t> d_keys_in(keys);
+  strata_test::device_buffer<std::uint64_t> d_keys_out(n);
+  d_keys_out.poison();
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(
+      strata::DeviceRadixSort::SortKeys(nullptr, bytes, d_keys_in.data(), d_keys_out.data(), n, 0, 64, stream));
+  strata_test::device_buffer<unsigned char> d_temp(bytes);
+  STRATA_TEST_CUDA(
+      strata::DeviceRadixSort::SortKeys(d_temp.data(), bytes, d_keys_in.data(), d_keys_out.data(), n, 0, 64, stream));
+  STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
+  strata_test::check_equal(expected, d_keys_out.download());
+}
+
+TEST_CASE("DeviceRadixSort is captured in a CUDA graph and replayed", "[device][sort]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(329);
+  INFO("seed " << seed);
+  const std::size_t n = 300007;
+  cudaStream_t stream;
+  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  strata_test::device_buffer<std::uint32_t> d_keys_in(n);
+  strata_test::device_buffer<std::uint32_t> d_keys_out(n);
+  strata_test::device_buffer<std::uint32_t> d_values_in(n);
+  strata_test::device_buffer<std::uint32_t> d_values_out(n);
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(strata::DeviceRadixSort::SortPairs(nullptr, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                      d_values_in.data(), d_values_out.data(), n, 0, 32, stream));
+  strata_test::device_buffer<unsigned char> d_temp(bytes);
+
+  cudaGraph_t graph;
+  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t captured =
+      strata::DeviceRadixSort::SortPairs(d_temp.data(), bytes, d_keys_in.data(), d_keys_out.data(), d_values_in.data(),
+                                         d_values_out.data(), n, 0, 32, stream);
+  STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+  STRATA_TEST_CUDA(captured);
+  cudaGraphExec_t exec;
+  STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+
+  std::vector<std::uint32_t> positions(n);
+  std::iota(positions.begin(), positions.end(), 0u);
+  for (int replay = 0; replay < 2; ++replay)
+  {
+    INFO("replay " << replay);
+    const std::vector<std::uint32_t> keys = strata_test::random_vector<std::uint32_t>(n, seed + replay, 0, 1000);
+    d_keys_in.upload(keys);
+    d_values_in.upload(positions);
+    d_keys_out.poison();
+    d_values_out.poison();
+    STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream));
+    STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+    const std::vector<std::uint32_t> order = strata_test::reference_order(keys, n, 0, 32, false);
+    strata_test::check_equal(order, d_values_out.download());
+  }
+  STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
+  STRATA_TEST_CUDA(cudaGraphDestroy(graph));
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("DeviceRadixSort sorts on two streams at once", "[device][sort]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(331);
+  INFO("seed " << seed);
+  const std::size_t n = 1000003;
+  struct lane
+  {
+    cudaStream_t stream;
+    std::vector<std::uint32_t> keys;
+    strata_test::device_buffer<std::uint32_t> in;
+    strata_test::device_buffer<std::uint32_t> out;
+    strata_test::device_buffer<unsigned char> temp;
+  };
+  std::vector<lane> lanes(2);
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+  {
+    lane& l = lanes[i];
+    STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
+    l.keys = strata_test::random_vector<std::uint32_t>(n, seed + i);
+    l.in   = strata_test::device_buffer<std::uint32_t>(l.keys);
+    l.out  = strata_test::device_buffer<std::uint32_t>(n);
+    l.out.poison();
+    std::size_t bytes = 0;
+    STRATA_TEST_CUDA(strata::DeviceRadixSort::SortKeys(nullptr, bytes, l.in.data(), l.out.data(), n, 0, 32, l.stream));
+    l.temp = strata_test::device_buffer<unsigned char>(bytes);
+  }
+  for (lane& l : lanes)
+  {
+    std::size_t bytes = l.temp.size();
+    STRATA_TEST_CUDA(
+        strata::DeviceRadixSort::SortKeys(l.temp.data(), bytes, l.in.data(), l.out.data(), n, 0, 32, l.stream));
+  }
+  for (lane& l : lanes)
+  {
+    STRATA_TEST_CUDA(cudaStreamSynchronize(l.stream));
+    std::vector<std::uint32_t> expected(l.keys);
+    std::sort(expected.begin(), expected.end());
+    strata_test::check_equal(expected, l.out.download());
+    STRATA_TEST_CUDA(cudaStreamDestroy(l.stream));
+  }
+}
