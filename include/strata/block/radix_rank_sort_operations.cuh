@@ -8,6 +8,7 @@
 
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
+#include <cuda/type_traits>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
@@ -52,7 +53,7 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LowBitsMask(::cuda::
 //! What the digit extractors share: the key's traits and bits, and ProcessFloatMinusZero, which
 //! reads twiddled -0.0 as +0.0 for floating-point keys (IsFP) and passes other keys unchanged, so
 //! that the two zeros share every digit.
-template <typename KeyT, bool IsFP = Traits<KeyT>::CATEGORY == FLOATING_POINT>
+template <typename KeyT, bool IsFP = ::cuda::is_floating_point_v<KeyT>>
 struct BaseDigitExtractor
 {
   using TraitsT      = Traits<KeyT>;
