@@ -1,12 +1,12 @@
 // Example: an argsort of floats with strata::DeviceRadixSort::SortPairs. The keys are the floats,
-// the values their positions; sorting the pairs leaves the positions in the keys' sorted order.
-// The sort is stable: equal keys keep their input order. The host checks the order.
+// the values their positions, read from a CountingInputIterator (no array of positions is
+// stored); sorting the pairs leaves the positions in the keys' sorted order. The sort is stable:
+// equal keys keep their input order. The host checks the order.
 #include <strata/strata.cuh>
 
 #include "../example_common.cuh"
 
 #include <cstdio>
-#include <numeric>
 #include <random>
 #include <vector>
 
@@ -22,35 +22,30 @@ int main()
   {
     key = value(generator);
   }
-  std::vector<int> h_positions(num_items);
-  std::iota(h_positions.begin(), h_positions.end(), 0);
 
   float* d_keys_in  = nullptr;
   float* d_keys_out = nullptr;
-  int* d_values_in  = nullptr;
   int* d_values_out = nullptr;
   EXAMPLE_CHECK(cudaMalloc(&d_keys_in, num_items * sizeof(float)));
   EXAMPLE_CHECK(cudaMalloc(&d_keys_out, num_items * sizeof(float)));
-  EXAMPLE_CHECK(cudaMalloc(&d_values_in, num_items * sizeof(int)));
   EXAMPLE_CHECK(cudaMalloc(&d_values_out, num_items * sizeof(int)));
   EXAMPLE_CHECK(cudaMemcpy(d_keys_in, h_keys.data(), num_items * sizeof(float), cudaMemcpyHostToDevice));
-  EXAMPLE_CHECK(cudaMemcpy(d_values_in, h_positions.data(), num_items * sizeof(int), cudaMemcpyHostToDevice));
 
   // Phase 1: the size query. Phase 2: the sort (asynchronously, on the default stream).
+  const strata::CountingInputIterator<int> positions(0); // 0, 1, 2, ...
   void* d_temp_storage      = nullptr;
   size_t temp_storage_bytes = 0;
-  EXAMPLE_CHECK(strata::DeviceRadixSort::SortPairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                   d_values_in, d_values_out, num_items));
+  EXAMPLE_CHECK(strata::DeviceRadixSort::SortPairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, positions,
+                                                   d_values_out, num_items));
   EXAMPLE_CHECK(cudaMalloc(&d_temp_storage, temp_storage_bytes));
-  EXAMPLE_CHECK(strata::DeviceRadixSort::SortPairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                   d_values_in, d_values_out, num_items));
+  EXAMPLE_CHECK(strata::DeviceRadixSort::SortPairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, positions,
+                                                   d_values_out, num_items));
 
   std::vector<int> h_order(num_items);
   EXAMPLE_CHECK(cudaMemcpy(h_order.data(), d_values_out, num_items * sizeof(int), cudaMemcpyDeviceToHost));
   EXAMPLE_CHECK(cudaFree(d_temp_storage));
   EXAMPLE_CHECK(cudaFree(d_keys_in));
   EXAMPLE_CHECK(cudaFree(d_keys_out));
-  EXAMPLE_CHECK(cudaFree(d_values_in));
   EXAMPLE_CHECK(cudaFree(d_values_out));
 
   // The positions must be a permutation that visits the keys in non-decreasing order, equal keys

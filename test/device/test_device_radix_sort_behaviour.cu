@@ -1,8 +1,9 @@
 // Tests of strata/device/device_radix_sort.cuh, part 3: what is not a key type: bad arguments
 // (an error code, nothing written), keys of a user's struct through a decomposer (with and
 // without a bit range), more than 2^31 keys, sorts on a stream of their own, on two streams at
-// once, and captured in a CUDA graph.
+// once, and captured in a CUDA graph; SortPairs with values read through an iterator.
 #include <strata/device/device_radix_sort.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
 
 #include "common/test_common.cuh"
 #include "device_radix_sort_checks.cuh"
@@ -360,5 +361,54 @@ TEST_CASE("DeviceRadixSort sorts on two streams at once", "[device][sort]")
     std::sort(expected.begin(), expected.end());
     strata_test::check_equal(expected, l.out.download());
     STRATA_TEST_CUDA(cudaStreamDestroy(l.stream));
+  }
+}
+
+TEST_CASE("DeviceRadixSort::SortPairs reads values through an iterator", "[device][sort]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(333);
+  INFO("seed " << seed);
+  using tiles = strata_test::radix_tiles<float>;
+  for (std::size_t n : {std::size_t(1), tiles::single, tiles::single + 1, 3 * tiles::onesweep + 5, std::size_t(300007)})
+  {
+    // Few distinct keys: the positions of equal keys show the order is stable.
+    const std::vector<float> keys = strata_test::random_vector<float>(n, seed + n, -20.0, 20.0);
+    for (bool descending : {false, true})
+    {
+      for (int end_bit : {32, 0})
+      {
+        INFO("num_items " << n << (descending ? ", descending" : ", ascending") << ", bits [0, " << end_bit << ")");
+        strata_test::device_buffer<float> d_keys_in(keys);
+        strata_test::device_buffer<float> d_keys_out(n);
+        strata_test::device_buffer<std::int64_t> d_values_out(n);
+        d_keys_out.poison();
+        d_values_out.poison();
+        const strata::CountingInputIterator<int> positions(0);
+        auto run = [&](void* d_temp, std::size_t& bytes)
+        {
+          return descending ? strata::DeviceRadixSort::SortPairsDescending(
+                     d_temp, bytes, d_keys_in.data(), d_keys_out.data(), positions, d_values_out.data(), n, 0, end_bit)
+                            : strata::DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                                 positions, d_values_out.data(), n, 0, end_bit);
+        };
+        std::size_t bytes = 0;
+        STRATA_TEST_CUDA(run(nullptr, bytes));
+        strata_test::device_buffer<unsigned char> d_temp(bytes);
+        STRATA_TEST_CUDA(run(d_temp.data(), bytes));
+        STRATA_TEST_CUDA(cudaDeviceSynchronize());
+        const std::vector<std::uint32_t> order = strata_test::reference_order(keys, n, 0, end_bit, descending);
+        std::vector<std::int64_t> expected(n);
+        std::vector<float> expected_keys(n);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+          expected[i]      = std::int64_t(order[i]);
+          expected_keys[i] = keys[order[i]];
+        }
+        strata_test::check_equal(expected, d_values_out.download());
+        strata_test::check_equal(expected_keys, d_keys_out.download());
+        strata_test::check_equal(keys, d_keys_in.download());
+      }
+    }
   }
 }

@@ -47,8 +47,10 @@ STRATA_HOST_DEVICE constexpr ::cuda::std::uint32_t LookbackEpoch(int launch)
 //! earlier tiles per digit until it meets an inclusive one. A key's place is its digit's start in
 //! the portion (`d_bins`, from the histogram), plus the earlier tiles' keys of that digit, plus its
 //! rank among the tile's keys of the digit. Keys, then values, go through shared memory in rank
-//! order so that each warp's stores are mostly contiguous.
-template <typename PolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT, typename DecomposerT>
+//! order so that each warp's stores are mostly contiguous. Values are read through
+//! ValuesInputIteratorT (a pointer, or any random-access iterator in a sort's first pass).
+template <typename PolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT, typename DecomposerT,
+          typename ValuesInputIteratorT = const ValueT*>
 struct AgentRadixSortOnesweep
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
@@ -85,9 +87,9 @@ struct AgentRadixSortOnesweep
   };
 
   _TempStorage& storage;
-  const KeyT* d_keys_in; // the portion's first key
-  KeyT* d_keys_out;      // the whole output: places count from the first key of the sort
-  const ValueT* d_values_in;
+  const KeyT* d_keys_in;            // the portion's first key
+  KeyT* d_keys_out;                 // the whole output: places count from the first key of the sort
+  ValuesInputIteratorT d_values_in; // the portion's first value
   ValueT* d_values_out;
   const OffsetT* d_bins; // the portion's digit starts
   ::cuda::std::uint32_t* d_lookback;
@@ -99,7 +101,7 @@ struct AgentRadixSortOnesweep
   DecomposerT decomposer;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortOnesweep(TempStorage& storage, const KeyT* d_keys_in, KeyT* d_keys_out,
-                                                          const ValueT* d_values_in, ValueT* d_values_out,
+                                                          ValuesInputIteratorT d_values_in, ValueT* d_values_out,
                                                           const OffsetT* d_bins, ::cuda::std::uint32_t* d_lookback,
                                                           ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items,
                                                           int current_bit, int num_bits, ::cuda::std::uint32_t epoch,

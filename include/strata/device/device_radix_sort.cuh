@@ -38,6 +38,28 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_stora
       is_overwrite_okay, stream, decomposer);
 }
 
+//! The pointer forms of SortPairs with values read through an iterator.
+template <SortOrder Order, typename KeyT, typename ValuesInputIteratorT, typename ValueT, typename NumItemsT>
+STRATA_RUNTIME_FUNCTION cudaError_t RunFromIterator(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                    const KeyT* d_keys_in, KeyT* d_keys_out,
+                                                    ValuesInputIteratorT d_values_in, ValueT* d_values_out,
+                                                    NumItemsT num_items, int begin_bit, int end_bit,
+                                                    cudaStream_t stream)
+{
+  static_assert(::cuda::std::is_integral_v<NumItemsT>, "num_items is an integer");
+  if (!IsValidCount(num_items))
+  {
+    return cudaErrorInvalidValue;
+  }
+  using OffsetT = offset_t<NumItemsT>;
+  DoubleBuffer<KeyT> d_keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
+  return DispatchRadixSort<Order, KeyT, ValueT, OffsetT, identity_decomposer_t, policy_hub<KeyT, ValueT, OffsetT>,
+                           ValuesInputIteratorT>::DispatchFromIterator(d_temp_storage, temp_storage_bytes, d_keys,
+                                                                       d_values_in, d_values_out,
+                                                                       static_cast<OffsetT>(num_items), begin_bit,
+                                                                       end_bit, stream);
+}
+
 //! Whether DecomposerT is a decomposer rather than a bit index (CUB's overload rule).
 template <typename DecomposerT>
 inline constexpr bool is_decomposer_v = !::cuda::std::is_convertible_v<DecomposerT, int>;
@@ -146,6 +168,43 @@ struct DeviceRadixSort
     return detail::radix::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values,
                                                     num_items, decomposer, 0,
                                                     detail::radix::traits_t<KeyT>::default_end_bit(decomposer), stream);
+  }
+
+  //! \}
+
+  //! \name Beyond CUB: values read through an iterator
+  //! The pointer forms of SortPairs and SortPairsDescending also take the values as any
+  //! random-access input iterator (its items convert to ValueT): an argsort needs no array of
+  //! positions. The values are read once, in the first pass.
+  //!
+  //! \code
+  //! strata::DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in, d_keys_out,
+  //!                                    strata::CountingInputIterator<int>(0), d_order, n);
+  //! \endcode
+  //! \{
+
+  template <typename KeyT, typename ValuesInputIteratorT, typename ValueT, typename NumItemsT>
+  STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<!::cuda::std::is_pointer_v<ValuesInputIteratorT>, cudaError_t>
+  SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+            ValuesInputIteratorT d_values_in, ValueT* d_values_out, NumItemsT num_items, int begin_bit = 0,
+            int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceRadixSort::SortPairs");
+    return detail::radix::RunFromIterator<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                                d_keys_out, d_values_in, d_values_out, num_items,
+                                                                begin_bit, end_bit, stream);
+  }
+
+  template <typename KeyT, typename ValuesInputIteratorT, typename ValueT, typename NumItemsT>
+  STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<!::cuda::std::is_pointer_v<ValuesInputIteratorT>, cudaError_t>
+  SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                      ValuesInputIteratorT d_values_in, ValueT* d_values_out, NumItemsT num_items, int begin_bit = 0,
+                      int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceRadixSort::SortPairsDescending");
+    return detail::radix::RunFromIterator<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                                 d_keys_out, d_values_in, d_values_out, num_items,
+                                                                 begin_bit, end_bit, stream);
   }
 
   //! \}

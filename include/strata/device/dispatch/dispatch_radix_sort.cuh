@@ -32,10 +32,10 @@ STRATA_KERNELS_BEGIN
 //! Inputs of one tile: one block loads the keys (blocked), sorts them with BlockRadixSort and
 //! stores them (striped) to d_keys_out, values alike.
 template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
-          typename DecomposerT>
+          typename DecomposerT, typename ValuesInputIteratorT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) void DeviceRadixSortSingleTileKernel(
-    const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, OffsetT num_items,
+    const KeyT* d_keys_in, KeyT* d_keys_out, ValuesInputIteratorT d_values_in, ValueT* d_values_out, OffsetT num_items,
     int begin_bit, int end_bit, DecomposerT decomposer)
 {
   using PolicyT                  = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
@@ -141,19 +141,38 @@ STRATA_KERNEL_ATTRIBUTES
 
 //! One onesweep launch: one tile of one portion per block, for the digit at current_bit.
 template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
-          typename DecomposerT>
+          typename DecomposerT, typename ValuesInputIteratorT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS) void DeviceRadixSortOnesweepKernel(
-    const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, const OffsetT* d_bins,
-    ::cuda::std::uint32_t* d_lookback, ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items, int current_bit,
-    int num_bits, ::cuda::std::uint32_t epoch, DecomposerT decomposer)
+    const KeyT* d_keys_in, KeyT* d_keys_out, ValuesInputIteratorT d_values_in, ValueT* d_values_out,
+    const OffsetT* d_bins, ::cuda::std::uint32_t* d_lookback, ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items,
+    int current_bit, int num_bits, ::cuda::std::uint32_t epoch, DecomposerT decomposer)
 {
   using AgentT = AgentRadixSortOnesweep<typename MaxPolicyT::ActivePolicy::OnesweepPolicy, IS_DESCENDING, KeyT, ValueT,
-                                        OffsetT, DecomposerT>;
+                                        OffsetT, DecomposerT, ValuesInputIteratorT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   AgentT(temp_storage, d_keys_in, d_keys_out, d_values_in, d_values_out, d_bins, d_lookback, d_tile_counter, num_items,
          current_bit, num_bits, epoch, decomposer)
       .Process();
+}
+
+//! A sort by no bits with values read through an iterator: the values are copied to d_values_out
+//! (the keys, from pointers, are copied with cudaMemcpyAsync).
+template <typename ValuesInputIteratorT, typename ValueT, typename OffsetT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(256) void DeviceRadixSortCopyValuesKernel(ValuesInputIteratorT d_values_in,
+                                                                                     ValueT* d_values_out,
+                                                                                     OffsetT num_items)
+{
+  constexpr int ITEMS = 4;
+  using TileIoT       = detail::tile::TileIo<256, ITEMS>;
+  for (OffsetT tile_offset = OffsetT(blockIdx.x) * TileIoT::TILE_ITEMS; tile_offset < num_items;
+       tile_offset += OffsetT(gridDim.x) * TileIoT::TILE_ITEMS)
+  {
+    ValueT values[ITEMS];
+    const int valid = detail::tile::ValidItems<TileIoT::TILE_ITEMS>(num_items, tile_offset);
+    TileIoT::LoadPartial(d_values_in + tile_offset, int(threadIdx.x), valid, values);
+    TileIoT::StorePartial(d_values_out + tile_offset, int(threadIdx.x), valid, values);
+  }
 }
 
 STRATA_KERNELS_END
@@ -164,15 +183,21 @@ STRATA_KERNELS_END
 //! temporary storage then holds a buffer of keys and values for the passes between), else in
 //! either buffer. Either way `d_keys.selector` (and `d_values.selector`) names the buffer that
 //! holds the result afterwards. The template parameters are CUB's.
+//!
+//! Beyond CUB: ValuesInputIteratorT, when it is not `const ValueT*`, is where the values are read
+//! (DispatchFromIterator), e.g. a CountingInputIterator for an argsort; `d_values.Current()` is
+//! then unused.
 template <SortOrder Order, typename KeyT, typename ValueT, typename OffsetT,
-          typename DecomposerT = detail::identity_decomposer_t,
-          typename PolicyHub   = detail::radix::policy_hub<KeyT, ValueT, OffsetT>>
+          typename DecomposerT          = detail::identity_decomposer_t,
+          typename PolicyHub            = detail::radix::policy_hub<KeyT, ValueT, OffsetT>,
+          typename ValuesInputIteratorT = const ValueT*>
 struct DispatchRadixSort
 {
-  static constexpr bool KEYS_ONLY     = ::cuda::std::is_same_v<ValueT, NullType>;
-  static constexpr bool IS_DESCENDING = Order == SortOrder::Descending;
-  using max_policy_t                  = typename PolicyHub::MaxPolicy;
-  using traits                        = detail::radix::traits_t<KeyT>;
+  static constexpr bool VALUES_FROM_POINTER = ::cuda::std::is_same_v<ValuesInputIteratorT, const ValueT*>;
+  static constexpr bool KEYS_ONLY           = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr bool IS_DESCENDING       = Order == SortOrder::Descending;
+  using max_policy_t                        = typename PolicyHub::MaxPolicy;
+  using traits                              = detail::radix::traits_t<KeyT>;
 
   void* d_temp_storage;
   size_t& temp_storage_bytes;
@@ -185,11 +210,22 @@ struct DispatchRadixSort
   int ptx_version;
   bool is_overwrite_okay;
   DecomposerT decomposer;
+  ValuesInputIteratorT d_values_in; // the values the first pass reads
 
   STRATA_RUNTIME_FUNCTION DispatchRadixSort(void* d_temp_storage, size_t& temp_storage_bytes,
                                             DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
                                             OffsetT num_items, int begin_bit, int end_bit, bool is_overwrite_okay,
                                             cudaStream_t stream, int ptx_version, DecomposerT decomposer = {})
+      : DispatchRadixSort(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit,
+                          is_overwrite_okay, stream, ptx_version, decomposer, d_values.Current())
+  {
+  }
+
+  STRATA_RUNTIME_FUNCTION DispatchRadixSort(void* d_temp_storage, size_t& temp_storage_bytes,
+                                            DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                            OffsetT num_items, int begin_bit, int end_bit, bool is_overwrite_okay,
+                                            cudaStream_t stream, int ptx_version, DecomposerT decomposer,
+                                            ValuesInputIteratorT d_values_in)
       : d_temp_storage(d_temp_storage)
       , temp_storage_bytes(temp_storage_bytes)
       , d_keys(d_keys)
@@ -201,6 +237,7 @@ struct DispatchRadixSort
       , ptx_version(ptx_version)
       , is_overwrite_okay(is_overwrite_okay)
       , decomposer(decomposer)
+      , d_values_in(d_values_in)
   {
   }
 
@@ -226,12 +263,23 @@ struct DispatchRadixSort
     }
     error = cudaMemcpyAsync(d_keys.Alternate(), d_keys.Current(), size_t(num_items) * sizeof(KeyT),
                             cudaMemcpyDeviceToDevice, stream);
-    if constexpr (!KEYS_ONLY)
+    if constexpr (!KEYS_ONLY && VALUES_FROM_POINTER)
     {
       if (error == cudaSuccess)
       {
-        error = cudaMemcpyAsync(d_values.Alternate(), d_values.Current(), size_t(num_items) * sizeof(ValueT),
+        error = cudaMemcpyAsync(d_values.Alternate(), d_values_in, size_t(num_items) * sizeof(ValueT),
                                 cudaMemcpyDeviceToDevice, stream);
+      }
+    }
+    else if constexpr (!KEYS_ONLY)
+    {
+      if (error == cudaSuccess)
+      {
+        constexpr OffsetT COPY_TILE = 256 * 4;
+        const OffsetT tiles         = num_items / COPY_TILE + (num_items % COPY_TILE != 0);
+        error = detail::LaunchKernel(false, DeviceRadixSortCopyValuesKernel<ValuesInputIteratorT, ValueT, OffsetT>,
+                                     int(tiles < OffsetT(4096) ? tiles : OffsetT(4096)), 256, stream, d_values_in,
+                                     d_values.Alternate(), num_items);
       }
     }
     if (error == cudaSuccess)
@@ -251,11 +299,12 @@ struct DispatchRadixSort
     {
       return error;
     }
-    error = detail::LaunchKernel(
-        false, DeviceRadixSortSingleTileKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT>, 1,
-        ActivePolicyT::SingleTilePolicy::BLOCK_THREADS, stream, static_cast<const KeyT*>(d_keys.Current()),
-        d_keys.Alternate(), static_cast<const ValueT*>(d_values.Current()), d_values.Alternate(), num_items, begin_bit,
-        end_bit, decomposer);
+    error = detail::LaunchKernel(false,
+                                 DeviceRadixSortSingleTileKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT,
+                                                                 DecomposerT, ValuesInputIteratorT>,
+                                 1, ActivePolicyT::SingleTilePolicy::BLOCK_THREADS, stream,
+                                 static_cast<const KeyT*>(d_keys.Current()), d_keys.Alternate(), d_values_in,
+                                 d_values.Alternate(), num_items, begin_bit, end_bit, decomposer);
     if (error == cudaSuccess)
     {
       FlipSelectors();
@@ -343,17 +392,36 @@ struct DispatchRadixSort
     // The passes ping-pong between the two buffers. With leave to overwrite the input: current
     // and alternate. Without: the first pass reads the input, and the destinations alternate
     // between the output (the alternate buffer, the last pass's) and the temporary buffer.
-    KeyT* keys_out_final        = d_keys.Alternate();
-    ValueT* values_out_final    = d_values.Alternate();
-    KeyT* keys_other            = is_overwrite_okay ? d_keys.Current() : d_keys_buffer;
-    ValueT* values_other        = is_overwrite_okay ? d_values.Current() : d_values_buffer;
-    const KeyT* keys_source     = d_keys.Current();
-    const ValueT* values_source = d_values.Current();
-    int launch                  = 0;
-    for (int pass = 0; pass < num_passes; ++pass)
+    KeyT* keys_out_final     = d_keys.Alternate();
+    ValueT* values_out_final = d_values.Alternate();
+    KeyT* keys_other         = is_overwrite_okay ? d_keys.Current() : d_keys_buffer;
+    ValueT* values_other     = is_overwrite_okay ? d_values.Current() : d_values_buffer;
+    const KeyT* keys_source  = d_keys.Current();
+    ValueT* values_source    = nullptr; // after the first pass
+    int launch               = 0;
+    // One launch of the pass at current_bit over one portion, values read from `values`.
+    auto launch_portion = [&](auto values, int pass, int portion, KeyT* keys_target, ValueT* values_target)
     {
+      using ValuesT         = decltype(values);
       const int current_bit = begin_bit + pass * RADIX_BITS;
       const int num_bits    = end_bit - current_bit < RADIX_BITS ? end_bit - current_bit : RADIX_BITS;
+      const OffsetT first   = OffsetT(portion) * PORTION_ITEMS;
+      const OffsetT items   = num_items - first < PORTION_ITEMS ? num_items - first : PORTION_ITEMS;
+      const int tiles       = int(items / TILE_ITEMS + (items % TILE_ITEMS != 0));
+      if constexpr (!KEYS_ONLY)
+      {
+        values += first;
+      }
+      return detail::LaunchKernel(
+          false,
+          DeviceRadixSortOnesweepKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT, ValuesT>,
+          tiles, OnesweepPolicyT::BLOCK_THREADS, stream, keys_source + first, keys_target, values, values_target,
+          static_cast<const OffsetT*>(d_bins + (size_t(pass) * num_portions + portion) * RADIX_DIGITS), d_lookback,
+          d_counters + size_t(pass) * num_portions + portion, items, current_bit, num_bits,
+          detail::radix::LookbackEpoch(launch), decomposer);
+    };
+    for (int pass = 0; pass < num_passes; ++pass)
+    {
       // Destination: with overwriting, alternate for even passes; without, the output for the
       // passes an even number before the last.
       const bool to_final   = is_overwrite_okay ? pass % 2 == 0 : (num_passes - 1 - pass) % 2 == 0;
@@ -361,16 +429,9 @@ struct DispatchRadixSort
       ValueT* values_target = to_final ? values_out_final : values_other;
       for (int portion = 0; portion < num_portions; ++portion, ++launch)
       {
-        const OffsetT first = OffsetT(portion) * PORTION_ITEMS;
-        const OffsetT items = num_items - first < PORTION_ITEMS ? num_items - first : PORTION_ITEMS;
-        const int tiles     = int(items / TILE_ITEMS + (items % TILE_ITEMS != 0));
-        error               = detail::LaunchKernel(
-                          false, DeviceRadixSortOnesweepKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT>,
-                          tiles, OnesweepPolicyT::BLOCK_THREADS, stream, keys_source + first, keys_target,
-            KEYS_ONLY ? values_source : values_source + first, values_target,
-                          static_cast<const OffsetT*>(d_bins + (size_t(pass) * num_portions + portion) * RADIX_DIGITS), d_lookback,
-                          d_counters + size_t(pass) * num_portions + portion, items, current_bit, num_bits,
-                          detail::radix::LookbackEpoch(launch), decomposer);
+        error = pass == 0 ? launch_portion(d_values_in, pass, portion, keys_target, values_target)
+                          : launch_portion(static_cast<const ValueT*>(values_source), pass, portion, keys_target,
+                                           values_target);
         if (error != cudaSuccess)
         {
           return error;
@@ -405,6 +466,34 @@ struct DispatchRadixSort
       return InvokeSingleTile<ActivePolicyT>();
     }
     return InvokeOnesweep<ActivePolicyT>();
+  }
+
+  //! Beyond CUB: a sort whose values are read through `d_values_in` (any random-access iterator)
+  //! and written to `d_values_out`; the keys go from `d_keys.Current()` to `d_keys.Alternate()`,
+  //! and the input keys stay as they were.
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  DispatchFromIterator(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                       ValuesInputIteratorT d_values_in, ValueT* d_values_out, OffsetT num_items, int begin_bit,
+                       int end_bit, cudaStream_t stream, DecomposerT decomposer = {})
+  {
+    static_assert(!KEYS_ONLY, "values read through an iterator need a value type");
+    if (begin_bit < 0 || end_bit < begin_bit || end_bit > traits::default_end_bit(decomposer))
+    {
+      return cudaErrorInvalidValue;
+    }
+    if (d_temp_storage != nullptr && num_items > 0
+        && (d_keys.Current() == nullptr || d_keys.Alternate() == nullptr || d_values_out == nullptr
+            || detail::IsNullPointer(d_values_in)))
+    {
+      return cudaErrorInvalidValue;
+    }
+    DoubleBuffer<ValueT> d_values(nullptr, d_values_out);
+    return detail::InvokeForCurrentDevice<max_policy_t>(
+        [&](int ptx_version)
+        {
+          return DispatchRadixSort(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit,
+                                   false, stream, ptx_version, decomposer, d_values_in);
+        });
   }
 
   //! Validates the arguments (bits within the key, buffers present), picks the policy for the
