@@ -167,18 +167,6 @@ struct AgentRadixSortOnesweep
                     ? traits::to_bit_ordered(decomposer, ::cuda::std::bit_cast<bit_ordered_type>(raw_keys[k]))
                     : filler;
     }
-    ExchangeValueT values[ITEMS_PER_THREAD];
-    if constexpr (!KEYS_ONLY)
-    {
-      if (full)
-      {
-        TileIoT::LoadFull(d_values_in + tile_offset, tid, false, values);
-      }
-      else
-      {
-        TileIoT::LoadPartial(d_values_in + tile_offset, tid, valid, values);
-      }
-    }
 
     const auto extractor =
         traits::template digit_extractor<ShiftDigitExtractor<KeyT>>(current_bit, num_bits, decomposer);
@@ -264,6 +252,16 @@ struct AgentRadixSortOnesweep
 
     if constexpr (!KEYS_ONLY)
     {
+      // Values are loaded only now: they hold no registers while the keys are ranked.
+      ValueT values[ITEMS_PER_THREAD];
+      if (full)
+      {
+        TileIoT::LoadFull(d_values_in + tile_offset, tid, false, values);
+      }
+      else
+      {
+        TileIoT::LoadPartial(d_values_in + tile_offset, tid, valid, values);
+      }
       __syncthreads(); // every key is read before values take their room
       ValueT* shared_values = storage.values.Alias();
 #pragma unroll

@@ -61,11 +61,12 @@ inline constexpr int dominant_size_v = ::cuda::std::is_same_v<ValueT, NullType> 
                                            ? int(sizeof(KeyT))
                                            : int(sizeof(ValueT));
 
-//! Onesweep items per thread: 16 for keys and values of up to 4 bytes, fewer for wider ones so
-//! that a tile's exchange stays within static shared memory.
+//! Onesweep items per thread: 21 for keys and values of up to 4 bytes (CUB's sm_80 tile, a start
+//! until measured), fewer for wider ones so that a tile's exchange stays within static shared
+//! memory.
 template <typename KeyT, typename ValueT>
-inline constexpr int onesweep_items_v = dominant_size_v<KeyT, ValueT> <= 4   ? 16
-                                        : dominant_size_v<KeyT, ValueT> <= 8 ? 12
+inline constexpr int onesweep_items_v = dominant_size_v<KeyT, ValueT> <= 4   ? 21
+                                        : dominant_size_v<KeyT, ValueT> <= 8 ? 11
                                                                              : 6;
 
 template <typename KeyT, typename ValueT, typename OffsetT>
