@@ -100,6 +100,7 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS) void
   using AgentT        = AgentRadixSortHistogram<typename ActivePolicyT::HistogramPolicy,
                                          ActivePolicyT::OnesweepPolicy::RADIX_BITS, KeyT, OffsetT, DecomposerT>;
   __shared__ typename AgentT::TempStorage temp_storage;
+  detail::TriggerDependentLaunch(); // the exclusive sum may launch; it waits for this grid's counts
   const OffsetT first = OffsetT(blockIdx.y) * portion_items;
   const OffsetT items = num_items - first < portion_items ? num_items - first : portion_items;
   AgentT(temp_storage, d_keys + first, d_counts, items, int(blockIdx.y), int(gridDim.y), begin_bit, end_bit, decomposer)
@@ -117,6 +118,8 @@ STRATA_KERNEL_ATTRIBUTES
   constexpr int RADIX_DIGITS = 1 << MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS;
   using BlockScanT           = BlockScan<OffsetT, RADIX_DIGITS>;
   __shared__ typename BlockScanT::TempStorage temp_storage;
+  detail::TriggerDependentLaunch();
+  detail::WaitForPrimaryGrid(); // the counts, from the histogram pass
   const int digit                      = int(threadIdx.x);
   const ::cuda::std::size_t pass_first = ::cuda::std::size_t(blockIdx.x) * num_portions * RADIX_DIGITS;
   OffsetT total                        = 0;
@@ -151,6 +154,8 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS) void 
   using AgentT = AgentRadixSortOnesweep<typename MaxPolicyT::ActivePolicy::OnesweepPolicy, IS_DESCENDING, KeyT, ValueT,
                                         OffsetT, DecomposerT, ValuesInputIteratorT>;
   __shared__ typename AgentT::TempStorage temp_storage;
+  detail::TriggerDependentLaunch(); // the next pass may launch: its blocks wait for this grid to end
+  detail::WaitForPrimaryGrid();     // the keys of the pass before, the digit starts
   AgentT(temp_storage, d_keys_in, d_keys_out, d_values_in, d_values_out, d_bins, d_lookback, d_tile_counter, num_items,
          current_bit, num_bits, epoch, decomposer)
       .Process();
@@ -381,7 +386,10 @@ struct DispatchRadixSort
     {
       return error;
     }
-    error = detail::LaunchKernel(false, DeviceRadixSortExclusiveSumKernel<max_policy_t, IS_DESCENDING, OffsetT>,
+    // From here on each launch is a programmatic dependent launch where the device has them (its
+    // kernel waits for the one before at its start, and lets the next one launch).
+    const bool programmatic = ptx_version >= 900;
+    error = detail::LaunchKernel(programmatic, DeviceRadixSortExclusiveSumKernel<max_policy_t, IS_DESCENDING, OffsetT>,
                                  num_passes, RADIX_DIGITS, stream, static_cast<const ::cuda::std::uint32_t*>(d_counts),
                                  d_bins, num_portions);
     if (error != cudaSuccess)
@@ -413,7 +421,7 @@ struct DispatchRadixSort
         values += first;
       }
       return detail::LaunchKernel(
-          false,
+          programmatic,
           DeviceRadixSortOnesweepKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT, ValuesT>,
           tiles, OnesweepPolicyT::BLOCK_THREADS, stream, keys_source + first, keys_target, values, values_target,
           static_cast<const OffsetT*>(d_bins + (size_t(pass) * num_portions + portion) * RADIX_DIGITS), d_lookback,
