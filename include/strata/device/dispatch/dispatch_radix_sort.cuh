@@ -376,7 +376,7 @@ struct DispatchRadixSort
       return error;
     }
     const int histogram_tiles = int(first_items / HISTOGRAM_TILE + (first_items % HISTOGRAM_TILE != 0));
-    const int wanted_blocks   = sm_count * HistogramPolicyT::BLOCKS_PER_SM / num_portions;
+    const int wanted_blocks   = sm_count * detail::radix::histogram_blocks_per_sm_v<HistogramPolicyT> / num_portions;
     const int histogram_x = wanted_blocks < 1 ? 1 : wanted_blocks < histogram_tiles ? wanted_blocks : histogram_tiles;
     const KeyT* d_keys_in = d_keys.Current();
     error = detail::LaunchKernel(false, DeviceRadixSortHistogramKernel<max_policy_t, KeyT, OffsetT, DecomposerT>,

@@ -45,6 +45,15 @@ struct HistogramPolicy
   static constexpr int BLOCKS_PER_SM    = BLOCKS_PER_SM_;
 };
 
+//! Histogram blocks per SM of a histogram policy: its BLOCKS_PER_SM, or 8 for a policy written for
+//! CUB (whose histogram policies do not say).
+template <typename HistogramPolicyT, typename = void>
+inline constexpr int histogram_blocks_per_sm_v = 8;
+template <typename HistogramPolicyT>
+inline constexpr int
+    histogram_blocks_per_sm_v<HistogramPolicyT, ::cuda::std::void_t<decltype(HistogramPolicyT::BLOCKS_PER_SM)>> =
+        HistogramPolicyT::BLOCKS_PER_SM;
+
 //! Inputs of at most BLOCK_THREADS * ITEMS_PER_THREAD keys: one block sorts them with
 //! BlockRadixSort in RADIX_BITS-bit digits.
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int RADIX_BITS_>
