@@ -287,7 +287,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void WaitForPrimaryGrid()
 //! (DebugSyncStream).
 template <typename... ParamTs, typename... ArgTs>
 STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programmatic, void (*kernel)(ParamTs...),
-                                                 dim3 grid, int block, cudaStream_t stream, ArgTs... args)
+                                                 int grid, int block, cudaStream_t stream, ArgTs... args)
 {
   cudaError_t error = cudaSuccess;
   NV_IF_TARGET(NV_IS_HOST,
@@ -295,7 +295,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programma
                 attribute[0].id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
                 attribute[0].val.programmaticStreamSerializationAllowed = 1;
                 cudaLaunchConfig_t config{};
-                config.gridDim          = grid;
+                config.gridDim          = dim3(unsigned(grid));
                 config.blockDim         = dim3(unsigned(block));
                 config.dynamicSmemBytes = 0;
                 config.stream           = stream;

@@ -16,7 +16,8 @@ STRATA_NAMESPACE_BEGIN
 //! Counts the RADIX_BITS-bit digits of the keys of one portion for every pass of a sort of bits
 //! [begin_bit, end_bit): the block walks its share of the portion's tiles, counts in shared
 //! memory (NUM_PARTS copies per digit, fewer colliding atomics for repeated keys), and adds its
-//! counts to `d_counts[(pass * num_portions + portion) * RADIX_DIGITS + digit]`. Digits are the
+//! counts to `d_counts[(pass * num_portions + portion) * RADIX_DIGITS + digit]`. The block is
+//! `block` of the `blocks` that share the portion's tiles. Digits are the
 //! keys' own (ascending) digits; the scan of the counts orders them for descending sorts.
 template <typename PolicyT, int RADIX_BITS, typename KeyT, typename OffsetT, typename DecomposerT>
 struct AgentRadixSortHistogram
@@ -46,6 +47,8 @@ struct AgentRadixSortHistogram
   OffsetT num_items; // of the portion
   int portion;
   int num_portions;
+  int block;  // of the portion's blocks
+  int blocks; // per portion
   int begin_bit;
   int end_bit;
   int num_passes;
@@ -53,14 +56,16 @@ struct AgentRadixSortHistogram
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage, const KeyT* d_keys,
                                                            ::cuda::std::uint32_t* d_counts, OffsetT num_items,
-                                                           int portion, int num_portions, int begin_bit, int end_bit,
-                                                           DecomposerT decomposer)
+                                                           int portion, int num_portions, int block, int blocks,
+                                                           int begin_bit, int end_bit, DecomposerT decomposer)
       : storage(storage)
       , d_keys(d_keys)
       , d_counts(d_counts)
       , num_items(num_items)
       , portion(portion)
       , num_portions(num_portions)
+      , block(block)
+      , blocks(blocks)
       , begin_bit(begin_bit)
       , end_bit(end_bit)
       , num_passes((end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS)
@@ -100,8 +105,8 @@ struct AgentRadixSortHistogram
     __syncthreads();
 
     const bool vectors = TileIoT::VectorAligned(d_keys);
-    for (OffsetT tile_offset = OffsetT(blockIdx.x) * TILE_ITEMS; tile_offset < num_items;
-         tile_offset += OffsetT(gridDim.x) * TILE_ITEMS)
+    for (OffsetT tile_offset = OffsetT(block) * TILE_ITEMS; tile_offset < num_items;
+         tile_offset += OffsetT(blocks) * TILE_ITEMS)
     {
       KeyT items[ITEMS_PER_THREAD];
       const int valid = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);

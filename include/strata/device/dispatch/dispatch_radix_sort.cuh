@@ -89,21 +89,23 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) voi
   }
 }
 
-//! The histogram pass: blockIdx.y is the portion, blockIdx.x the block's share of its tiles.
+//! The histogram pass: `blocks_per_portion` blocks per portion, portion after portion.
 template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename DecomposerT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS) void DeviceRadixSortHistogramKernel(
-    const KeyT* d_keys, ::cuda::std::uint32_t* d_counts, OffsetT num_items, OffsetT portion_items, int begin_bit,
-    int end_bit, DecomposerT decomposer)
+    const KeyT* d_keys, ::cuda::std::uint32_t* d_counts, OffsetT num_items, OffsetT portion_items,
+    int blocks_per_portion, int begin_bit, int end_bit, DecomposerT decomposer)
 {
   using ActivePolicyT = typename MaxPolicyT::ActivePolicy;
   using AgentT        = AgentRadixSortHistogram<typename ActivePolicyT::HistogramPolicy,
                                          ActivePolicyT::OnesweepPolicy::RADIX_BITS, KeyT, OffsetT, DecomposerT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::TriggerDependentLaunch(); // the exclusive sum may launch; it waits for this grid's counts
-  const OffsetT first = OffsetT(blockIdx.y) * portion_items;
+  const int portion   = int(blockIdx.x) / blocks_per_portion;
+  const OffsetT first = OffsetT(portion) * portion_items;
   const OffsetT items = num_items - first < portion_items ? num_items - first : portion_items;
-  AgentT(temp_storage, d_keys + first, d_counts, items, int(blockIdx.y), int(gridDim.y), begin_bit, end_bit, decomposer)
+  AgentT(temp_storage, d_keys + first, d_counts, items, portion, int(gridDim.x) / blocks_per_portion,
+         int(blockIdx.x) % blocks_per_portion, blocks_per_portion, begin_bit, end_bit, decomposer)
       .Process();
 }
 
@@ -380,8 +382,8 @@ struct DispatchRadixSort
     const int histogram_x = wanted_blocks < 1 ? 1 : wanted_blocks < histogram_tiles ? wanted_blocks : histogram_tiles;
     const KeyT* d_keys_in = d_keys.Current();
     error = detail::LaunchKernel(false, DeviceRadixSortHistogramKernel<max_policy_t, KeyT, OffsetT, DecomposerT>,
-                                 dim3(unsigned(histogram_x), unsigned(num_portions)), HistogramPolicyT::BLOCK_THREADS,
-                                 stream, d_keys_in, d_counts, num_items, PORTION_ITEMS, begin_bit, end_bit, decomposer);
+                                 histogram_x * num_portions, HistogramPolicyT::BLOCK_THREADS, stream, d_keys_in,
+                                 d_counts, num_items, PORTION_ITEMS, histogram_x, begin_bit, end_bit, decomposer);
     if (error != cudaSuccess)
     {
       return error;
