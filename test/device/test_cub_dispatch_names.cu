@@ -1,14 +1,21 @@
 // The dispatch-layer names of CUB 3.0.1, spelled as CUB spells them (with `lib` for the namespace),
 // so that a missing or differently spelled one fails to compile: DeviceTransform's
 // TransformStableArgumentAddresses, DispatchReduce / DispatchTransformReduce / DispatchScan /
-// DispatchScanByKey with CUB's template parameter lists and a user's policy hub of CUB's shape,
+// DispatchScanByKey / DispatchRadixSort with CUB's template parameter lists and a user's policy
+// hub of CUB's shape,
 // the agent policies with CUB's parameter lists, and the tile state of the single-pass scans.
 // The GPU cases run the dispatch classes with those hubs against host references.
+#include <strata/agent/agent_radix_sort_downsweep.cuh>
+#include <strata/agent/agent_radix_sort_histogram.cuh>
+#include <strata/agent/agent_radix_sort_onesweep.cuh>
+#include <strata/agent/agent_radix_sort_upsweep.cuh>
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/agent/agent_scan.cuh>
 #include <strata/agent/agent_scan_by_key.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/device/device_transform.cuh>
+#include <strata/device/dispatch/dispatch_common.cuh>
+#include <strata/device/dispatch/dispatch_radix_sort.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/dispatch_scan_by_key.cuh>
@@ -22,6 +29,7 @@
 
 #include "common/test_common.cuh"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -40,10 +48,9 @@ struct user_reduce_hub
 {
   struct Policy500 : lib::ChainedPolicy<500, Policy500, Policy500>
   {
-    using ReducePolicy = lib::AgentReducePolicy<128, 8, T, 2, lib::BLOCK_REDUCE_RAKING, lib::LOAD_DEFAULT,
+    using ReducePolicy     = lib::AgentReducePolicy<128, 8, T, 2, lib::BLOCK_REDUCE_RAKING, lib::LOAD_DEFAULT,
                                                 lib::MemBoundScaling<128, 8, T>>;
-    using SingleTilePolicy =
-        lib::AgentReducePolicy<256, 4, T, 4, lib::BLOCK_REDUCE_WARP_REDUCTIONS, lib::LOAD_LDG>;
+    using SingleTilePolicy = lib::AgentReducePolicy<256, 4, T, 4, lib::BLOCK_REDUCE_WARP_REDUCTIONS, lib::LOAD_LDG>;
   };
   using MaxPolicy = Policy500;
 };
@@ -70,6 +77,33 @@ struct user_scan_by_key_hub
                                                        lib::BLOCK_SCAN_WARP_SCANS, lib::BLOCK_STORE_WARP_TRANSPOSE>;
   };
   using MaxPolicy = Policy520;
+};
+
+//! A radix sort hub of CUB's shape: every policy CUB's DispatchRadixSort names (strata runs the
+//! onesweep, histogram and single-tile ones), with small tiles so that few keys take many.
+template <typename KeyT>
+struct user_radix_hub
+{
+  struct Policy600 : lib::ChainedPolicy<600, Policy600, Policy600>
+  {
+    using UpsweepPolicy    = lib::AgentRadixSortUpsweepPolicy<128, 8, KeyT, lib::LOAD_DEFAULT, 6>;
+    using AltUpsweepPolicy = lib::AgentRadixSortUpsweepPolicy<128, 8, KeyT, lib::LOAD_DEFAULT, 5>;
+    using ScanPolicy       = lib::AgentScanPolicy<512, 4, int, lib::BLOCK_LOAD_VECTORIZE, lib::LOAD_DEFAULT,
+                                            lib::BLOCK_STORE_VECTORIZE, lib::BLOCK_SCAN_RAKING_MEMOIZE>;
+    using DownsweepPolicy  = lib::AgentRadixSortDownsweepPolicy<128, 8, KeyT, lib::BLOCK_LOAD_DIRECT, lib::LOAD_DEFAULT,
+                                                               lib::RADIX_RANK_BASIC, lib::BLOCK_SCAN_WARP_SCANS, 6>;
+    using AltDownsweepPolicy = DownsweepPolicy;
+    using SingleTilePolicy = lib::AgentRadixSortDownsweepPolicy<128, 8, KeyT, lib::BLOCK_LOAD_DIRECT, lib::LOAD_DEFAULT,
+                                                                lib::RADIX_RANK_MEMOIZE, lib::BLOCK_SCAN_WARP_SCANS, 4>;
+    using SegmentedPolicy  = DownsweepPolicy;
+    using AltSegmentedPolicy = DownsweepPolicy;
+    using HistogramPolicy    = lib::AgentRadixSortHistogramPolicy<128, 8, 1, KeyT, 8>;
+    using ExclusiveSumPolicy = lib::AgentRadixSortExclusiveSumPolicy<256, 8>;
+    using OnesweepPolicy =
+        lib::AgentRadixSortOnesweepPolicy<256, 8, KeyT, 1, lib::RADIX_RANK_MATCH_EARLY_COUNTS_ANY,
+                                          lib::BLOCK_SCAN_WARP_SCANS, lib::RADIX_SORT_STORE_DIRECT, 8>;
+  };
+  using MaxPolicy = Policy600;
 };
 
 struct square
@@ -117,14 +151,30 @@ static_assert(scan_by_key_policy_t::LOAD_MODIFIER == lib::LOAD_DEFAULT);
 static_assert(scan_by_key_policy_t::SCAN_ALGORITHM == lib::BLOCK_SCAN_WARP_SCANS);
 static_assert(scan_by_key_policy_t::STORE_ALGORITHM == lib::BLOCK_STORE_DIRECT);
 
+using onesweep_policy_t =
+    lib::AgentRadixSortOnesweepPolicy<384, 21, std::uint64_t, 1, lib::RADIX_RANK_MATCH_EARLY_COUNTS_ANY,
+                                      lib::BLOCK_SCAN_WARP_SCANS, lib::RADIX_SORT_STORE_DIRECT, 8>;
+static_assert(onesweep_policy_t::BLOCK_THREADS == lib::RegBoundScaling<384, 21, std::uint64_t>::BLOCK_THREADS);
+static_assert(onesweep_policy_t::ITEMS_PER_THREAD == lib::RegBoundScaling<384, 21, std::uint64_t>::ITEMS_PER_THREAD);
+static_assert(onesweep_policy_t::RADIX_BITS == 8 && onesweep_policy_t::RANK_NUM_PARTS == 1);
+static_assert(onesweep_policy_t::RANK_ALGORITHM == lib::RADIX_RANK_MATCH_EARLY_COUNTS_ANY);
+static_assert(onesweep_policy_t::STORE_ALGORITHM == lib::RADIX_SORT_STORE_DIRECT);
+// Histogram parts: nominal for keys of up to 4 bytes, fewer for wider ones, at least one.
+static_assert(lib::AgentRadixSortHistogramPolicy<128, 16, 4, std::uint32_t, 8>::NUM_PARTS == 4);
+static_assert(lib::AgentRadixSortHistogramPolicy<128, 16, 4, std::uint64_t, 8>::NUM_PARTS == 2);
+static_assert(lib::AgentRadixSortHistogramPolicy<128, 16, 1, std::uint64_t, 8>::NUM_PARTS == 1);
+static_assert(lib::AgentRadixSortExclusiveSumPolicy<256, 8>::BLOCK_THREADS == 256);
+static_assert(lib::AgentRadixSortUpsweepPolicy<128, 8, int, lib::LOAD_LDG, 6>::LOAD_MODIFIER == lib::LOAD_LDG);
+static_assert(lib::RADIX_SORT_STORE_DIRECT != lib::RADIX_SORT_STORE_ALIGNED);
+
 // --- the dispatch classes, with CUB's defaults ------------------------------------------------
 
 using reduce_t = lib::DispatchReduce<const std::int8_t*, int*, std::uint32_t, cuda::std::plus<>>;
 static_assert(cuda::std::is_same_v<decltype(reduce_t::init), int>); // the output's value type
 static_assert(cuda::std::is_same_v<decltype(reduce_t::transform_op), cuda::std::identity>);
-static_assert(cuda::std::is_same_v<decltype(lib::DispatchReduce<const float*, lib::DiscardOutputIterator<>, int,
-                                                                cuda::std::plus<>>::init),
-                                   float>); // the input's, where the output has none
+static_assert(cuda::std::is_same_v<
+              decltype(lib::DispatchReduce<const float*, lib::DiscardOutputIterator<>, int, cuda::std::plus<>>::init),
+              float>); // the input's, where the output has none
 
 using reduce_spelled_t =
     lib::DispatchReduce<const int*, int*, int, cuda::std::plus<>, int, int, cuda::std::identity, user_reduce_hub<int>,
@@ -132,18 +182,24 @@ using reduce_spelled_t =
 static_assert(cuda::std::is_same_v<reduce_spelled_t::MaxPolicyT, user_reduce_hub<int>::MaxPolicy>);
 
 using transform_reduce_t = lib::DispatchTransformReduce<const float*, double*, int, cuda::std::plus<>, square, double>;
-static_assert(cuda::std::is_same_v<
-              transform_reduce_t,
-              lib::DispatchReduce<const float*, double*, int, cuda::std::plus<>, double, double, square>>);
+static_assert(
+    cuda::std::is_same_v<transform_reduce_t,
+                         lib::DispatchReduce<const float*, double*, int, cuda::std::plus<>, double, double, square>>);
 
 static_assert(lib::ForceInclusive::Yes != lib::ForceInclusive::No);
-using scan_t = lib::DispatchScan<const std::int16_t*, int*, cuda::std::plus<>, lib::detail::InputValue<int>,
-                                 std::uint32_t>;
+static_assert(lib::SortOrder::Ascending != lib::SortOrder::Descending && lib::MayAlias::Yes != lib::MayAlias::No);
+using radix_t = lib::DispatchRadixSort<lib::SortOrder::Descending, float, lib::NullType, std::uint32_t>;
+static_assert(radix_t::KEYS_ONLY && radix_t::IS_DESCENDING);
+using radix_spelled_t = lib::DispatchRadixSort<lib::SortOrder::Ascending, int, double, std::uint64_t,
+                                               lib::detail::identity_decomposer_t, user_radix_hub<int>>;
+static_assert(cuda::std::is_same_v<radix_spelled_t::max_policy_t, user_radix_hub<int>::MaxPolicy>);
+using scan_t =
+    lib::DispatchScan<const std::int16_t*, int*, cuda::std::plus<>, lib::detail::InputValue<int>, std::uint32_t>;
 static_assert(cuda::std::is_same_v<lib::ScanTileState<int>, scan_t::TileStateT>); // AccumT: int
 static_assert(!scan_t::FORCE_INCLUSIVE);
-using scan_spelled_t = lib::DispatchScan<const int*, int*, cuda::std::plus<>, lib::NullType, std::uint32_t, int,
-                                         lib::ForceInclusive::Yes, user_scan_hub<int>,
-                                         lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>;
+using scan_spelled_t =
+    lib::DispatchScan<const int*, int*, cuda::std::plus<>, lib::NullType, std::uint32_t, int, lib::ForceInclusive::Yes,
+                      user_scan_hub<int>, lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>;
 static_assert(scan_spelled_t::FORCE_INCLUSIVE);
 
 using scan_by_key_t = lib::DispatchScanByKey<const int*, const std::int8_t*, int*, cuda::std::equal_to<>,
@@ -200,9 +256,8 @@ __global__ void publish_and_read(const int* in, int* out, lib::ScanTileState<int
     const int exclusive = prefix_op(in[tile]);
     if (threadIdx.x == 0)
     {
-      out[tile] = prefix_op.tile_idx == tile && prefix_op.exclusive_prefix == exclusive
-                      ? prefix_op.inclusive_prefix
-                      : -1;
+      out[tile] =
+          prefix_op.tile_idx == tile && prefix_op.exclusive_prefix == exclusive ? prefix_op.inclusive_prefix : -1;
     }
   }
 }
@@ -228,8 +283,8 @@ const std::vector<std::size_t> dispatch_sizes = {1, 1000, 1024, 1025, 100003, (1
 
 TEST_CASE("DeviceTransform::TransformStableArgumentAddresses has CUB's four overloads", "[device][cub_names]")
 {
-  using op_t    = cuda::std::plus<>;
-  using tuple_t = cuda::std::tuple<const int*, const int*>;
+  using op_t                                                  = cuda::std::plus<>;
+  using tuple_t                                               = cuda::std::tuple<const int*, const int*>;
   cudaError_t (*many)(tuple_t, int*, int, op_t, cudaStream_t) = &lib::DeviceTransform::TransformStableArgumentAddresses;
   cudaError_t (*many_temp)(void*, std::size_t&, tuple_t, int*, int, op_t, cudaStream_t) =
       &lib::DeviceTransform::TransformStableArgumentAddresses;
@@ -244,11 +299,11 @@ TEST_CASE("DeviceTransform::TransformStableArgumentAddresses has CUB's four over
 
   std::size_t bytes = 0;
   CHECK(lib::DeviceTransform::TransformStableArgumentAddresses(nullptr, bytes, static_cast<const int*>(nullptr),
-                                                                static_cast<int*>(nullptr), 10, square{})
+                                                               static_cast<int*>(nullptr), 10, square{})
         == cudaSuccess);
   CHECK(bytes >= 1);
   CHECK(lib::DeviceTransform::TransformStableArgumentAddresses(static_cast<const int*>(nullptr),
-                                                                static_cast<int*>(nullptr), -1, square{})
+                                                               static_cast<int*>(nullptr), -1, square{})
         == cudaErrorInvalidValue);
 }
 
@@ -289,10 +344,10 @@ TEST_CASE("TransformStableArgumentAddresses passes the items themselves", "[devi
     std::size_t bytes = 0;
     const auto inputs = cuda::std::make_tuple(static_cast<const int*>(d_a.data()), static_cast<const int*>(d_b.data()));
     STRATA_TEST_CUDA(lib::DeviceTransform::TransformStableArgumentAddresses(nullptr, bytes, inputs, d_out.data(), n,
-                                                                           cuda::std::plus<>{}));
+                                                                            cuda::std::plus<>{}));
     strata_test::device_buffer<unsigned char> temp(bytes);
-    STRATA_TEST_CUDA(lib::DeviceTransform::TransformStableArgumentAddresses(temp.data(), bytes, inputs, d_out.data(),
-                                                                           n, cuda::std::plus<>{}));
+    STRATA_TEST_CUDA(lib::DeviceTransform::TransformStableArgumentAddresses(temp.data(), bytes, inputs, d_out.data(), n,
+                                                                            cuda::std::plus<>{}));
     strata_test::check_launch();
     strata_test::check_equal(expected_sum, d_out.download());
   }
@@ -319,8 +374,8 @@ TEMPLATE_TEST_CASE("DispatchReduce and DispatchTransformReduce run a user's CUB-
     strata_test::device_buffer<T> d_out(1);
 
     d_out.poison();
-    using reduce_t = lib::DispatchReduce<const T*, T*, int, cuda::std::plus<>, T, T, cuda::std::identity,
-                                         user_reduce_hub<T>>;
+    using reduce_t =
+        lib::DispatchReduce<const T*, T*, int, cuda::std::plus<>, T, T, cuda::std::identity, user_reduce_hub<T>>;
     run_dispatch<reduce_t>(static_cast<const T*>(d_in.data()), d_out.data(), int(n), cuda::std::plus<>{}, init,
                            cudaStream_t{});
     CHECK(d_out.download()[0] == sum);
@@ -358,15 +413,15 @@ TEMPLATE_TEST_CASE("DispatchScan and DispatchScanByKey run a user's CUB-shaped p
     const auto offset = static_cast<std::uint32_t>(n);
 
     d_out.poison();
-    using exclusive_t = lib::DispatchScan<const T*, T*, cuda::std::plus<>, lib::detail::InputValue<T>, std::uint32_t,
-                                          T, lib::ForceInclusive::No, user_scan_hub<T>>;
+    using exclusive_t = lib::DispatchScan<const T*, T*, cuda::std::plus<>, lib::detail::InputValue<T>, std::uint32_t, T,
+                                          lib::ForceInclusive::No, user_scan_hub<T>>;
     run_dispatch<exclusive_t>(static_cast<const T*>(d_in.data()), d_out.data(), cuda::std::plus<>{},
                               lib::detail::InputValue<T>(init), offset, cudaStream_t{});
     strata_test::check_equal(exclusive, d_out.download());
 
     d_out.poison();
-    using inclusive_t = lib::DispatchScan<const T*, T*, cuda::std::plus<>, lib::detail::InputValue<T>, std::uint32_t,
-                                          T, lib::ForceInclusive::Yes, user_scan_hub<T>>;
+    using inclusive_t = lib::DispatchScan<const T*, T*, cuda::std::plus<>, lib::detail::InputValue<T>, std::uint32_t, T,
+                                          lib::ForceInclusive::Yes, user_scan_hub<T>>;
     run_dispatch<inclusive_t>(static_cast<const T*>(d_in.data()), d_out.data(), cuda::std::plus<>{},
                               lib::detail::InputValue<T>(init), offset, cudaStream_t{});
     strata_test::check_equal(inclusive, d_out.download());
@@ -428,5 +483,41 @@ TEST_CASE("ScanTileState and TilePrefixCallbackOp with CUB's signatures", "[devi
     publish_and_read<<<num_tiles, 64>>>(d_in.data(), d_out.data(), tile_state, num_tiles);
     strata_test::check_launch();
     strata_test::check_equal(expected, d_out.download());
+  }
+}
+
+TEST_CASE("DispatchRadixSort runs a user's CUB-shaped policy hub", "[device][cub_names]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using dispatch_t = lib::DispatchRadixSort<lib::SortOrder::Ascending, std::uint32_t, std::uint32_t, std::uint32_t,
+                                            lib::detail::identity_decomposer_t, user_radix_hub<std::uint32_t>>;
+  // One tile of the hub's one-block sort is 1024 keys; its onesweep tiles are 2048.
+  for (const std::size_t n : {std::size_t(1000), std::size_t(1025), std::size_t(100003)})
+  {
+    INFO("n = " << n);
+    const std::vector<std::uint32_t> keys = random_items<std::uint32_t>(n, 5);
+    std::vector<std::uint32_t> positions(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      positions[i] = std::uint32_t(i);
+    }
+    std::vector<std::uint32_t> order(positions);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    strata_test::device_buffer<std::uint32_t> d_keys(keys);
+    strata_test::device_buffer<std::uint32_t> d_keys_alt(n);
+    strata_test::device_buffer<std::uint32_t> d_values(positions);
+    strata_test::device_buffer<std::uint32_t> d_values_alt(n);
+    lib::DoubleBuffer<std::uint32_t> key_buffers(d_keys.data(), d_keys_alt.data());
+    lib::DoubleBuffer<std::uint32_t> value_buffers(d_values.data(), d_values_alt.data());
+    std::size_t bytes = 0;
+    STRATA_TEST_CUDA(dispatch_t::Dispatch(nullptr, bytes, key_buffers, value_buffers, std::uint32_t(n), 0, 32, true,
+                                          cudaStream_t{}));
+    strata_test::device_buffer<unsigned char> d_temp(bytes);
+    STRATA_TEST_CUDA(dispatch_t::Dispatch(d_temp.data(), bytes, key_buffers, value_buffers, std::uint32_t(n), 0, 32,
+                                          true, cudaStream_t{}));
+    strata_test::check_launch();
+    CHECK(key_buffers.selector == value_buffers.selector);
+    const auto& values_out = value_buffers.selector == 0 ? d_values : d_values_alt;
+    strata_test::check_equal(order, values_out.download());
   }
 }

@@ -13,6 +13,31 @@
 
 STRATA_NAMESPACE_BEGIN
 
+//! The histogram pass of a onesweep sort (CUB's parameter list): BLOCK_THREADS threads of
+//! ITEMS_PER_THREAD keys, counting in NUM_PARTS shared copies (NOMINAL_4B_NUM_PARTS for keys of up
+//! to 4 bytes, fewer for wider ComputeT), digits of RADIX_BITS bits.
+template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, int NOMINAL_4B_NUM_PARTS, typename ComputeT, int _RADIX_BITS>
+struct AgentRadixSortHistogramPolicy
+{
+  static constexpr int BLOCK_THREADS    = _BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = _ITEMS_PER_THREAD;
+  static constexpr int NUM_PARTS  = NOMINAL_4B_NUM_PARTS * 4 / (int(sizeof(ComputeT)) > 4 ? int(sizeof(ComputeT)) : 4)
+                                           > 1
+                                        ? NOMINAL_4B_NUM_PARTS * 4
+                                             / (int(sizeof(ComputeT)) > 4 ? int(sizeof(ComputeT)) : 4)
+                                        : 1;
+  static constexpr int RADIX_BITS = _RADIX_BITS;
+};
+
+//! The kernel that turns digit counts into digit starts (CUB's parameter list). strata runs it
+//! with one thread per digit of the onesweep policy; the policy is accepted for CUB's hubs.
+template <int _BLOCK_THREADS, int _RADIX_BITS>
+struct AgentRadixSortExclusiveSumPolicy
+{
+  static constexpr int BLOCK_THREADS = _BLOCK_THREADS;
+  static constexpr int RADIX_BITS    = _RADIX_BITS;
+};
+
 //! Counts the RADIX_BITS-bit digits of the keys of one portion for every pass of a sort of bits
 //! [begin_bit, end_bit): the block walks its share of the portion's tiles, counts in shared
 //! memory (NUM_PARTS copies per digit, fewer colliding atomics for repeated keys), and adds its

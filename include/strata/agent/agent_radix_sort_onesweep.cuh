@@ -6,8 +6,10 @@
 #include <strata/config.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_radix_rank.cuh>
+#include <strata/block/block_scan.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/tile/tile_io.cuh>
+#include <strata/util_arch.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/bit>
@@ -15,6 +17,32 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
+
+//! How a onesweep tile writes its keys (CUB's names). strata writes every tile the same way,
+//! through shared memory in rank order, so the two are accepted and behave alike.
+enum RadixSortStoreAlgorithm
+{
+  RADIX_SORT_STORE_DIRECT,
+  RADIX_SORT_STORE_ALIGNED
+};
+
+//! The tiles of a onesweep pass (CUB's parameter list): threads and keys per thread tuned for
+//! 4-byte ComputeT (the larger of key and value) and scaled by ScalingType, the private
+//! histograms and algorithm of the ranker (one that reports digit counts early:
+//! RADIX_RANK_MATCH_EARLY_COUNTS_ANY or _ATOMIC_OR), its inner scan, and the digit width.
+template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT, int _RANK_NUM_PARTS,
+          RadixRankAlgorithm _RANK_ALGORITHM, BlockScanAlgorithm _SCAN_ALGORITHM,
+          RadixSortStoreAlgorithm _STORE_ALGORITHM, int _RADIX_BITS,
+          typename ScalingType = RegBoundScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>>
+struct AgentRadixSortOnesweepPolicy : ScalingType
+{
+  static constexpr int RANK_NUM_PARTS                      = _RANK_NUM_PARTS;
+  static constexpr int RADIX_BITS                          = _RADIX_BITS;
+  static constexpr RadixRankAlgorithm RANK_ALGORITHM       = _RANK_ALGORITHM;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM       = _SCAN_ALGORITHM;
+  static constexpr RadixSortStoreAlgorithm STORE_ALGORITHM = _STORE_ALGORITHM;
+};
+
 namespace detail
 {
 namespace radix
@@ -67,6 +95,10 @@ struct AgentRadixSortOnesweep
       PolicyT::RANK_ALGORITHM == RADIX_RANK_MATCH_EARLY_COUNTS_ANY ? WARP_MATCH_ANY : WARP_MATCH_ATOMIC_OR,
       PolicyT::RANK_NUM_PARTS>;
   static constexpr int BINS_PER_THREAD = RankT::BINS_PER_THREAD;
+  static_assert(PolicyT::RANK_ALGORITHM == RADIX_RANK_MATCH_EARLY_COUNTS_ANY
+                    || PolicyT::RANK_ALGORITHM == RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR,
+                "a onesweep pass needs a ranker that reports digit counts before it ranks: "
+                "RADIX_RANK_MATCH_EARLY_COUNTS_ANY or RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR");
   //! Warp-striped single items: item k of lane l of warp w is the tile's item w * 32 * ITEMS + k * 32 + l.
   using TileIoT        = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, 1, detail::warp_threads>;
   using ExchangeValueT = ::cuda::std::conditional_t<KEYS_ONLY, char, ValueT>;
