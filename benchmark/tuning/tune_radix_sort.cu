@@ -1,0 +1,148 @@
+// Tuning sweep of DeviceRadixSort's onesweep pass (not built by default: -DSTRATA_ENABLE_TUNING=ON):
+// SortKeys of u32 and u64 and SortPairs of u32/u32 through DispatchRadixSort with one policy hub
+// per candidate onesweep tile (threads, keys per thread for 4-byte keys and values, scaled for
+// wider ones) and ranker (match.any or atomic-OR peers, private histograms), next to CUB, at
+// 2^16, 2^20, 2^24 and 2^28 keys of random bits from a rotating input.
+// Names: "<function>/<key>[_<value>]/<threads>x<items>/<ranker>-p<parts>" and
+// "<function>/<key>[_<value>]/cub".
+#include <strata/device/device_radix_sort.cuh>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include "bench_common.cuh"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace
+{
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS>
+struct candidate_hub
+{
+  using DominantT = cuda::std::conditional_t<(sizeof(ValueT) > sizeof(KeyT)), ValueT, KeyT>;
+  using base      = typename strata::detail::radix::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
+  {
+    using OnesweepPolicy =
+        strata::AgentRadixSortOnesweepPolicy<THREADS, ITEMS_4B, DominantT, PARTS, RANKER, strata::BLOCK_SCAN_WARP_SCANS,
+                                             strata::RADIX_SORT_STORE_DIRECT, 8>;
+    using HistogramPolicy  = typename base::HistogramPolicy;
+    using SingleTilePolicy = typename base::SingleTilePolicy;
+  };
+  using MaxPolicy = Policy;
+};
+
+//! Output and temporary storage for the largest case, kept.
+template <typename T>
+T* output()
+{
+  static bench::device_buffer<T> out(std::size_t(1) << 28);
+  return out.data();
+}
+
+inline void* temp_storage(std::size_t bytes)
+{
+  static std::size_t size = 0;
+  static void* ptr        = nullptr;
+  if (bytes > size)
+  {
+    cudaFree(ptr);
+    bench::check(cudaMalloc(&ptr, bytes), "temp storage");
+    size = bytes;
+  }
+  return ptr;
+}
+
+//! SortPairs (ValueT not NullType) or SortKeys with a candidate hub.
+template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS>
+void candidate(benchmark::State& state)
+{
+  constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
+  using DispatchT      = strata::DispatchRadixSort<strata::SortOrder::Ascending, KeyT, ValueT, std::uint32_t,
+                                              strata::detail::identity_decomposer_t,
+                                              candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS>>;
+  using V              = cuda::std::conditional_t<PAIRS, ValueT, u32>;
+  const std::size_t n  = static_cast<std::size_t>(state.range(0));
+  auto& keys           = bench::shared_rotating_buffer<KeyT>(n);
+  auto& values         = bench::shared_rotating_buffer<V>(PAIRS ? n : 2);
+  auto sort            = [&](void* temp, std::size_t& bytes, cudaStream_t stream)
+  {
+    strata::DoubleBuffer<KeyT> key_buffers(keys.next(), output<KeyT>());
+    strata::DoubleBuffer<ValueT> value_buffers;
+    if constexpr (PAIRS)
+    {
+      value_buffers = strata::DoubleBuffer<ValueT>(values.next(), output<ValueT>());
+    }
+    return DispatchT::Dispatch(temp, bytes, key_buffers, value_buffers, std::uint32_t(n), 0, int(sizeof(KeyT) * 8),
+                               false, stream);
+  };
+  std::size_t bytes = 0;
+  bench::check(sort(nullptr, bytes, cudaStream_t(0)), "size query");
+  void* temp = temp_storage(bytes);
+  bench::time_iterations(state, [&](cudaStream_t stream) { bench::check(sort(temp, bytes, stream), "sort"); });
+  bench::set_throughput(state, n, 2 * n * (sizeof(KeyT) + (PAIRS ? sizeof(V) : 0)));
+}
+
+template <typename KeyT, typename ValueT>
+void cub_sort(benchmark::State& state)
+{
+  constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
+  using V              = cuda::std::conditional_t<PAIRS, ValueT, u32>;
+  const std::size_t n  = static_cast<std::size_t>(state.range(0));
+  auto& keys           = bench::shared_rotating_buffer<KeyT>(n);
+  auto& values         = bench::shared_rotating_buffer<V>(PAIRS ? n : 2);
+  auto sort            = [&](void* temp, std::size_t& bytes, cudaStream_t stream)
+  {
+    if constexpr (PAIRS)
+    {
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.next(), output<KeyT>(), values.next(), output<V>(), n, 0,
+                                             int(sizeof(KeyT) * 8), stream);
+    }
+    else
+    {
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, keys.next(), output<KeyT>(), n, 0, int(sizeof(KeyT) * 8),
+                                            stream);
+    }
+  };
+  std::size_t bytes = 0;
+  bench::check(sort(nullptr, bytes, cudaStream_t(0)), "size query");
+  void* temp = temp_storage(bytes);
+  bench::time_iterations(state, [&](cudaStream_t stream) { bench::check(sort(temp, bytes, stream), "sort"); });
+  bench::set_throughput(state, n, 2 * n * (sizeof(KeyT) + (PAIRS ? sizeof(V) : 0)));
+}
+} // namespace
+
+using strata::NullType;
+#define STRATA_SORT_SIZES                                                                                              \
+  {                                                                                                                    \
+    1 << 16, 1 << 20, 1 << 24, 1 << 28                                                                                 \
+  }
+#define STRATA_TUNE(NAME, K, V, THREADS, ITEMS, RANKER, PARTS)                                                         \
+  BENCHMARK(candidate<K, V, THREADS, ITEMS, strata::RANKER, PARTS>)                                                    \
+      ->Name(NAME "/" #THREADS "x" #ITEMS "/" #RANKER "-p" #PARTS)                                                     \
+      ->ArgsProduct({STRATA_SORT_SIZES})                                                                               \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_TUNE_CUB(NAME, K, V)                                                                                    \
+  BENCHMARK(cub_sort<K, V>)                                                                                            \
+      ->Name(NAME "/cub")                                                                                              \
+      ->ArgsProduct({STRATA_SORT_SIZES})                                                                               \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_TUNE_ALL(NAME, K, V)                                                                                    \
+  STRATA_TUNE_CUB(NAME, K, V);                                                                                         \
+  STRATA_TUNE(NAME, K, V, 384, 21, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
+  STRATA_TUNE(NAME, K, V, 384, 16, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
+  STRATA_TUNE(NAME, K, V, 384, 24, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
+  STRATA_TUNE(NAME, K, V, 512, 18, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
+  STRATA_TUNE(NAME, K, V, 256, 24, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
+  STRATA_TUNE(NAME, K, V, 384, 21, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1);                                        \
+  STRATA_TUNE(NAME, K, V, 384, 21, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 2)
+
+STRATA_TUNE_ALL("sort_keys/u32", u32, NullType);
+STRATA_TUNE_ALL("sort_keys/u64", u64, NullType);
+STRATA_TUNE_ALL("sort_pairs/u32_u32", u32, u32);
+BENCHMARK_MAIN();
