@@ -140,6 +140,8 @@ using strata::NullType;
   STRATA_TUNE(NAME, K, V, 512, 18, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
   STRATA_TUNE(NAME, K, V, 256, 24, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
   STRATA_TUNE(NAME, K, V, 384, 21, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1);                                        \
+  STRATA_TUNE(NAME, K, V, 256, 24, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1);                                        \
+  STRATA_TUNE(NAME, K, V, 512, 18, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1);                                        \
   STRATA_TUNE(NAME, K, V, 384, 21, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 2)
 
 STRATA_TUNE_ALL("sort_keys/u32", u32, NullType);

@@ -304,6 +304,33 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleIndex(T input, int src_lane, unsigned 
   return words.Value();
 }
 
+namespace detail
+{
+//! The lanes of `members` whose label agrees with the calling lane's in the low LABEL_BITS bits.
+//! Up to 16 bits, one ballot per bit: on current GPUs that is faster than match.any.
+template <int LABEL_BITS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int MatchLanes(unsigned int label, unsigned int members)
+{
+  if constexpr (LABEL_BITS <= 16)
+  {
+    unsigned int peers = members;
+#pragma unroll
+    for (int bit = 0; bit < LABEL_BITS; ++bit)
+    {
+      const bool set          = (label >> bit) & 1u;
+      const unsigned int ones = __ballot_sync(members, set);
+      peers &= set ? ones : ~ones;
+    }
+    return peers;
+  }
+  else
+  {
+    constexpr unsigned int label_mask = 0xFFFFFFFFu >> (32 - LABEL_BITS);
+    return __match_any_sync(members, label & label_mask);
+  }
+}
+} // namespace detail
+
 //! The mask of the lanes of the warp whose `label` agrees with the calling lane's in the low
 //! LABEL_BITS bits. The lowest WARP_ACTIVE_THREADS lanes of the warp (all of them by default; fewer
 //! in the partial last warp of a block) call it together, and only they appear in the mask.
@@ -313,9 +340,8 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int MatchAny(unsigned int label)
   static_assert(LABEL_BITS >= 1 && LABEL_BITS <= 32, "MatchAny compares 1 to 32 label bits");
   static_assert(WARP_ACTIVE_THREADS >= 1 && WARP_ACTIVE_THREADS <= detail::warp_threads,
                 "a warp has 1 to 32 active threads");
-  constexpr unsigned int label_mask = 0xFFFFFFFFu >> (32 - LABEL_BITS);
-  constexpr unsigned int members    = 0xFFFFFFFFu >> (detail::warp_threads - WARP_ACTIVE_THREADS);
-  return __match_any_sync(members, label & label_mask);
+  constexpr unsigned int members = 0xFFFFFFFFu >> (detail::warp_threads - WARP_ACTIVE_THREADS);
+  return detail::MatchLanes<LABEL_BITS>(label, members);
 }
 
 //! Ends the calling thread (PTX `exit`); warp-synchronous operations after it must not name it.

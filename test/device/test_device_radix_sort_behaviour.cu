@@ -1,6 +1,6 @@
 // Tests of strata/device/device_radix_sort.cuh, part 3: what is not a key type: bad arguments
 // (an error code, nothing written), keys of a user's struct through a decomposer (with and
-// without a bit range), more than 2^31 keys, sorts on a stream of their own, on two streams at
+// without a bit range), more than 2^31 keys, pairs of several portions, sorts on a stream of their own, on two streams at
 // once, and captured in a CUDA graph; SortPairs with values read through an iterator.
 #include <strata/device/device_radix_sort.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
@@ -248,6 +248,67 @@ TEST_CASE("DeviceRadixSort sorts more than 2^31 keys", "[device][sort][slow]")
     }
   }
   CHECK(at == n);
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("DeviceRadixSort sorts pairs of more than one portion in every pass", "[device][sort][slow]")
+{
+  // Three portions (the last short) and four passes: each portion's digit starts depend on the
+  // keys the pass before moved into it, and the look-back epochs wrap within the sort.
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(326);
+  INFO("seed " << seed);
+  const bool descending = GENERATE(false, true);
+  INFO("descending " << descending);
+  const std::size_t n = (std::size_t(1) << 28) + 4097;
+  std::vector<std::uint32_t> keys(n);
+  std::mt19937_64 engine(seed);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    keys[i] = std::uint32_t(engine() >> 32) & 0xff00ffffu; // one pass of a single digit; duplicates
+  }
+  std::vector<std::uint32_t> indices(n);
+  std::iota(indices.begin(), indices.end(), 0u);
+  strata_test::device_buffer<std::uint32_t> d_keys_in(keys);
+  strata_test::device_buffer<std::uint32_t> d_keys_out(n);
+  strata_test::device_buffer<std::uint32_t> d_values_in(indices);
+  strata_test::device_buffer<std::uint32_t> d_values_out(n);
+  d_keys_out.poison();
+  d_values_out.poison();
+  auto sort = [&](void* temp, std::size_t& bytes)
+  {
+    return descending ? strata::DeviceRadixSort::SortPairsDescending(temp, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                                     d_values_in.data(), d_values_out.data(), n)
+                      : strata::DeviceRadixSort::SortPairs(temp, bytes, d_keys_in.data(), d_keys_out.data(),
+                                                           d_values_in.data(), d_values_out.data(), n);
+  };
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(sort(nullptr, bytes));
+  strata_test::device_buffer<unsigned char> d_temp(bytes);
+  STRATA_TEST_CUDA(sort(d_temp.data(), bytes));
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  const std::vector<std::uint32_t> got_keys   = d_keys_out.download();
+  const std::vector<std::uint32_t> got_values = d_values_out.download();
+  // Sorted, stable, and a permutation of the input: every index once, its key with it.
+  std::vector<bool> seen(n, false);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    const std::uint32_t index = got_values[i];
+    if (index >= n || seen[index] || keys[index] != got_keys[i])
+    {
+      ++wrong;
+      continue;
+    }
+    seen[index] = true;
+    if (i > 0)
+    {
+      const std::uint32_t a = got_keys[i - 1];
+      const std::uint32_t b = got_keys[i];
+      wrong += descending ? a < b : a > b;
+      wrong += a == b && got_values[i - 1] > index;
+    }
+  }
   CHECK(wrong == 0);
 }
 

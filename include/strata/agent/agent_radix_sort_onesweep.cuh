@@ -73,8 +73,8 @@ STRATA_HOST_DEVICE constexpr ::cuda::std::uint32_t LookbackEpoch(int launch)
 //! belongs to a running block), loads its keys warp-striped (the order the ranker keeps stable),
 //! ranks them, publishes its digit counts to `d_lookback` while it ranks, then sums the counts of
 //! earlier tiles per digit until it meets an inclusive one. A key's place is its digit's start in
-//! the portion (`d_bins`, from the histogram), plus the earlier tiles' keys of that digit, plus its
-//! rank among the tile's keys of the digit. Keys, then values, go through shared memory in rank
+//! the portion (`d_bins`), plus the earlier tiles' keys of that digit, plus its rank among the
+//! tile's keys of the digit. The portion's last tile writes the next portion's digit starts. Keys, then values, go through shared memory in rank
 //! order so that each warp's stores are mostly contiguous. Values are read through
 //! ValuesInputIteratorT (a pointer, or any random-access iterator in a sort's first pass).
 template <typename PolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT, typename DecomposerT,
@@ -124,6 +124,7 @@ struct AgentRadixSortOnesweep
   ValuesInputIteratorT d_values_in; // the portion's first value
   ValueT* d_values_out;
   const OffsetT* d_bins; // the portion's digit starts
+  OffsetT* d_bins_next;  // the next portion's, which the last tile writes (null for the last portion)
   ::cuda::std::uint32_t* d_lookback;
   ::cuda::std::uint32_t* d_tile_counter;
   OffsetT num_items; // of the portion
@@ -134,7 +135,8 @@ struct AgentRadixSortOnesweep
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortOnesweep(TempStorage& storage, const KeyT* d_keys_in, KeyT* d_keys_out,
                                                           ValuesInputIteratorT d_values_in, ValueT* d_values_out,
-                                                          const OffsetT* d_bins, ::cuda::std::uint32_t* d_lookback,
+                                                          const OffsetT* d_bins, OffsetT* d_bins_next,
+                                                          ::cuda::std::uint32_t* d_lookback,
                                                           ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items,
                                                           int current_bit, int num_bits, ::cuda::std::uint32_t epoch,
                                                           DecomposerT decomposer)
@@ -144,6 +146,7 @@ struct AgentRadixSortOnesweep
       , d_values_in(d_values_in)
       , d_values_out(d_values_out)
       , d_bins(d_bins)
+      , d_bins_next(d_bins_next)
       , d_lookback(d_lookback)
       , d_tile_counter(d_tile_counter)
       , num_items(num_items)
@@ -257,6 +260,11 @@ struct AgentRadixSortOnesweep
                                           Word(true, before + tile_counts[j]));
         }
         storage.digit_offsets[digit] = d_bins[digit] + OffsetT(before) - OffsetT(exclusive_digit_prefix[j]);
+        // The next portion's keys of a digit follow this portion's: the last tile knows how many.
+        if (d_bins_next != nullptr && tile_offset + OffsetT(TILE_ITEMS) >= num_items)
+        {
+          d_bins_next[digit] = d_bins[digit] + OffsetT(before) + OffsetT(tile_counts[j]);
+        }
       }
     }
     __syncthreads(); // the offsets are in place, and the ranker's storage is free

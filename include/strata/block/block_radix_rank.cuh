@@ -30,7 +30,7 @@ enum RadixRankAlgorithm
 //! How BlockRadixRankMatchEarlyCounts finds the lanes of a warp that share a digit.
 enum WarpMatchAlgorithm
 {
-  WARP_MATCH_ANY,      //!< the match.any instruction
+  WARP_MATCH_ANY,      //!< lanes of equal digits found by MatchAny (one ballot per digit bit)
   WARP_MATCH_ATOMIC_OR //!< every lane ORs its bit into a shared-memory mask of its digit
 };
 
@@ -260,7 +260,7 @@ private:
 };
 
 //! Ranks keys by one radix digit warp by warp: the lanes of a warp holding the same digit find
-//! each other with match.any and count once, into per-warp digit counters in shared memory; one
+//! each other (MatchAny's ballots) and count once, into per-warp digit counters in shared memory; one
 //! block-wide scan over the counters (digit-major, then warp) turns counts into offsets. Ranks are
 //! stable in the order (warp, item index, lane), i.e. of a warp-striped arrangement. Any block
 //! size works (a partial last warp too).
@@ -336,7 +336,7 @@ public:
     {
       const ::cuda::std::uint32_t digit =
           detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(digit_extractor.Digit(keys[i]));
-      const unsigned int peers = __match_any_sync(members, digit);
+      const unsigned int peers = detail::MatchLanes<RADIX_BITS>(digit, members);
       counter_index[i]         = Slot(int(digit) * WARPS + warp);
       const int before         = counters[counter_index[i]];
       const int peers_below    = __popc(peers & lanes_below);
@@ -457,7 +457,7 @@ private:
 //! first builds a histogram of its digits (shared-memory atomics, spread over NUM_PARTS copies to
 //! lower contention), the counts are scanned into offsets (and handed to the callback, e.g. to
 //! publish them to other blocks before ranking ends), then every warp ranks its keys, finding the
-//! lanes with equal digits by match.any (WARP_MATCH_ANY) or by OR-ing lane bits into shared masks
+//! lanes with equal digits by MatchAny's ballots (WARP_MATCH_ANY) or by OR-ing lane bits into shared masks
 //! (WARP_MATCH_ATOMIC_OR). Ranks are stable in (warp, item index, lane) order, a warp-striped
 //! arrangement. The block is BLOCK_DIM_X threads, a multiple of 32.
 template <int BLOCK_DIM_X, int RADIX_BITS, bool IS_DESCENDING,
@@ -618,7 +618,7 @@ public:
       }
       else
       {
-        peers = __match_any_sync(0xFFFFFFFFu, digit);
+        peers = detail::MatchLanes<RADIX_BITS>(digit, 0xFFFFFFFFu);
       }
       const int before      = s.offsets[warp][digit];
       const int peers_below = __popc(peers & lanes_below);

@@ -109,9 +109,10 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS) void
       .Process();
 }
 
-//! Turns the digit counts into each portion's digit starts, one block (one thread per digit) per
-//! pass: a digit starts after every key of the digits that sort before it (lower digits, higher
-//! ones when descending) and after its keys in earlier portions.
+//! Turns the digit counts into the digit starts of each pass's first portion, one block (one
+//! thread per digit) per pass: a digit starts after every key of the digits that sort before it
+//! (lower digits, higher ones when descending). A later portion's starts come from the onesweep
+//! launch of the portion before it, since a pass moves keys between portions.
 template <typename MaxPolicyT, bool IS_DESCENDING, typename OffsetT>
 STRATA_KERNEL_ATTRIBUTES
     __launch_bounds__(1 << MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS) void DeviceRadixSortExclusiveSumKernel(
@@ -132,16 +133,7 @@ STRATA_KERNEL_ATTRIBUTES
   OffsetT start = 0;
   OffsetT all   = 0;
   BlockScanT(temp_storage).ExclusiveSum(total, start, all);
-  if (IS_DESCENDING)
-  {
-    start = all - start - total;
-  }
-  for (int portion = 0; portion < num_portions; ++portion)
-  {
-    const ::cuda::std::size_t index = pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit;
-    d_bins[index]                   = start;
-    start += d_counts[index];
-  }
+  d_bins[pass_first + digit] = IS_DESCENDING ? all - start - total : start;
 }
 
 //! One onesweep launch: one tile of one portion per block, for the digit at current_bit.
@@ -150,16 +142,17 @@ template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename Value
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS) void DeviceRadixSortOnesweepKernel(
     const KeyT* d_keys_in, KeyT* d_keys_out, ValuesInputIteratorT d_values_in, ValueT* d_values_out,
-    const OffsetT* d_bins, ::cuda::std::uint32_t* d_lookback, ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items,
-    int current_bit, int num_bits, ::cuda::std::uint32_t epoch, DecomposerT decomposer)
+    const OffsetT* d_bins, OffsetT* d_bins_next, ::cuda::std::uint32_t* d_lookback,
+    ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items, int current_bit, int num_bits,
+    ::cuda::std::uint32_t epoch, DecomposerT decomposer)
 {
   using AgentT = AgentRadixSortOnesweep<typename MaxPolicyT::ActivePolicy::OnesweepPolicy, IS_DESCENDING, KeyT, ValueT,
                                         OffsetT, DecomposerT, ValuesInputIteratorT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::TriggerDependentLaunch(); // the next pass may launch: its blocks wait for this grid to end
   detail::WaitForPrimaryGrid();     // the keys of the pass before, the digit starts
-  AgentT(temp_storage, d_keys_in, d_keys_out, d_values_in, d_values_out, d_bins, d_lookback, d_tile_counter, num_items,
-         current_bit, num_bits, epoch, decomposer)
+  AgentT(temp_storage, d_keys_in, d_keys_out, d_values_in, d_values_out, d_bins, d_bins_next, d_lookback,
+         d_tile_counter, num_items, current_bit, num_bits, epoch, decomposer)
       .Process();
 }
 
@@ -426,7 +419,9 @@ struct DispatchRadixSort
           programmatic,
           DeviceRadixSortOnesweepKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT, ValuesT>,
           tiles, OnesweepPolicyT::BLOCK_THREADS, stream, keys_source + first, keys_target, values, values_target,
-          static_cast<const OffsetT*>(d_bins + (size_t(pass) * num_portions + portion) * RADIX_DIGITS), d_lookback,
+          static_cast<const OffsetT*>(d_bins + (size_t(pass) * num_portions + portion) * RADIX_DIGITS),
+          portion + 1 < num_portions ? d_bins + (size_t(pass) * num_portions + portion + 1) * RADIX_DIGITS : nullptr,
+          d_lookback,
           d_counters + size_t(pass) * num_portions + portion, items, current_bit, num_bits,
           detail::radix::LookbackEpoch(launch), decomposer);
     };
