@@ -1,9 +1,10 @@
 // Tuning sweep of DeviceRadixSort's onesweep pass (not built by default: -DSTRATA_ENABLE_TUNING=ON):
 // SortKeys of u32 and u64 and SortPairs of u32/u32 through DispatchRadixSort with one policy hub
 // per candidate onesweep tile (threads, keys per thread for 4-byte keys and values, scaled for
-// wider ones) and ranker (match.any or atomic-OR peers, private histograms), next to CUB, at
-// 2^16, 2^20, 2^24 and 2^28 keys of random bits from a rotating input.
-// Names: "<function>/<key>[_<value>]/<threads>x<items>/<ranker>-p<parts>" and
+// wider ones), ranker (ballot or atomic-OR peers, private histograms) and blocks an SM the
+// registers must allow, next to CUB, at 2^16, 2^20, 2^24 and 2^28 keys of random bits from a
+// rotating input.
+// Names: "<function>/<key>[_<value>]/<threads>x<items>/<ranker>-p<parts>-b<blocks>" and
 // "<function>/<key>[_<value>]/cub".
 #include <strata/device/device_radix_sort.cuh>
 
@@ -19,24 +20,29 @@ namespace
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS>
+template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS,
+          int MIN_BLOCKS>
 struct candidate_hub
 {
   using DominantT = cuda::std::conditional_t<(sizeof(ValueT) > sizeof(KeyT)), ValueT, KeyT>;
   using base      = typename strata::detail::radix::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using OnesweepPolicy =
-        strata::AgentRadixSortOnesweepPolicy<THREADS, ITEMS_4B, DominantT, PARTS, RANKER, strata::BLOCK_SCAN_WARP_SCANS,
-                                             strata::RADIX_SORT_STORE_DIRECT, 8>;
+    struct OnesweepPolicy
+        : strata::AgentRadixSortOnesweepPolicy<THREADS, ITEMS_4B, DominantT, PARTS, RANKER,
+                                               strata::BLOCK_SCAN_WARP_SCANS, strata::RADIX_SORT_STORE_DIRECT, 8>
+    {
+      static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS;
+    };
     using HistogramPolicy  = typename base::HistogramPolicy;
     using SingleTilePolicy = typename base::SingleTilePolicy;
   };
   using MaxPolicy = Policy;
 };
 
-//! Output and temporary storage for the largest case, kept.
-template <typename T>
+//! Output and temporary storage for the largest case, kept: one output per slot, so that keys
+//! and values of one type get buffers of their own.
+template <typename T, int SLOT = 0>
 T* output()
 {
   static bench::device_buffer<T> out(std::size_t(1) << 28);
@@ -57,13 +63,14 @@ inline void* temp_storage(std::size_t bytes)
 }
 
 //! SortPairs (ValueT not NullType) or SortKeys with a candidate hub.
-template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS>
+template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS,
+          int MIN_BLOCKS>
 void candidate(benchmark::State& state)
 {
   constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
   using DispatchT      = strata::DispatchRadixSort<strata::SortOrder::Ascending, KeyT, ValueT, std::uint32_t,
                                               strata::detail::identity_decomposer_t,
-                                              candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS>>;
+                                              candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS>>;
   using V              = cuda::std::conditional_t<PAIRS, ValueT, u32>;
   const std::size_t n  = static_cast<std::size_t>(state.range(0));
   auto& keys           = bench::shared_rotating_buffer<KeyT>(n);
@@ -74,7 +81,7 @@ void candidate(benchmark::State& state)
     strata::DoubleBuffer<ValueT> value_buffers;
     if constexpr (PAIRS)
     {
-      value_buffers = strata::DoubleBuffer<ValueT>(values.next(), output<ValueT>());
+      value_buffers = strata::DoubleBuffer<ValueT>(values.next(), output<ValueT, 1>());
     }
     return DispatchT::Dispatch(temp, bytes, key_buffers, value_buffers, std::uint32_t(n), 0, int(sizeof(KeyT) * 8),
                                false, stream);
@@ -98,7 +105,7 @@ void cub_sort(benchmark::State& state)
   {
     if constexpr (PAIRS)
     {
-      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.next(), output<KeyT>(), values.next(), output<V>(), n, 0,
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.next(), output<KeyT>(), values.next(), output<V, 1>(), n, 0,
                                              int(sizeof(KeyT) * 8), stream);
     }
     else
@@ -120,9 +127,9 @@ using strata::NullType;
   {                                                                                                                    \
     1 << 16, 1 << 20, 1 << 24, 1 << 28                                                                                 \
   }
-#define STRATA_TUNE(NAME, K, V, THREADS, ITEMS, RANKER, PARTS)                                                         \
-  BENCHMARK(candidate<K, V, THREADS, ITEMS, strata::RANKER, PARTS>)                                                    \
-      ->Name(NAME "/" #THREADS "x" #ITEMS "/" #RANKER "-p" #PARTS)                                                     \
+#define STRATA_TUNE(NAME, K, V, THREADS, ITEMS, RANKER, PARTS, BLOCKS)                                                 \
+  BENCHMARK(candidate<K, V, THREADS, ITEMS, strata::RADIX_RANK_MATCH_EARLY_COUNTS_##RANKER, PARTS, BLOCKS>)            \
+      ->Name(NAME "/" #THREADS "x" #ITEMS "/" #RANKER "-p" #PARTS "-b" #BLOCKS)                                        \
       ->ArgsProduct({STRATA_SORT_SIZES})                                                                               \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
@@ -134,15 +141,15 @@ using strata::NullType;
       ->Unit(benchmark::kMicrosecond)
 #define STRATA_TUNE_ALL(NAME, K, V)                                                                                    \
   STRATA_TUNE_CUB(NAME, K, V);                                                                                         \
-  STRATA_TUNE(NAME, K, V, 384, 21, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
-  STRATA_TUNE(NAME, K, V, 384, 16, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
-  STRATA_TUNE(NAME, K, V, 384, 24, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
-  STRATA_TUNE(NAME, K, V, 512, 18, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
-  STRATA_TUNE(NAME, K, V, 256, 24, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 1);                                              \
-  STRATA_TUNE(NAME, K, V, 384, 21, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1);                                        \
-  STRATA_TUNE(NAME, K, V, 256, 24, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1);                                        \
-  STRATA_TUNE(NAME, K, V, 512, 18, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1);                                        \
-  STRATA_TUNE(NAME, K, V, 384, 21, RADIX_RANK_MATCH_EARLY_COUNTS_ANY, 2)
+  STRATA_TUNE(NAME, K, V, 384, 19, ATOMIC_OR, 1, 3);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 19, ANY, 1, 3);                                                                         \
+  STRATA_TUNE(NAME, K, V, 384, 21, ANY, 1, 3);                                                                         \
+  STRATA_TUNE(NAME, K, V, 384, 16, ATOMIC_OR, 1, 3);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 21, ATOMIC_OR, 1, 1);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 21, ANY, 1, 1);                                                                         \
+  STRATA_TUNE(NAME, K, V, 256, 24, ATOMIC_OR, 1, 1);                                                                   \
+  STRATA_TUNE(NAME, K, V, 256, 20, ATOMIC_OR, 1, 4);                                                                   \
+  STRATA_TUNE(NAME, K, V, 512, 18, ATOMIC_OR, 1, 1)
 
 STRATA_TUNE_ALL("sort_keys/u32", u32, NullType);
 STRATA_TUNE_ALL("sort_keys/u64", u64, NullType);

@@ -542,12 +542,13 @@ public:
     }
     __syncthreads();
 
-    ::cuda::std::uint32_t digits[KEYS_PER_THREAD];
+    // Digits are extracted again where they are needed: keeping them would cost a register per key.
 #pragma unroll
     for (int i = 0; i < KEYS_PER_THREAD; ++i)
     {
-      digits[i] = detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(digit_extractor.Digit(keys[i]));
-      atomicAdd(&s.histograms[warp][digits[i]][lane % NUM_PARTS], 1);
+      const ::cuda::std::uint32_t digit =
+          detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(digit_extractor.Digit(keys[i]));
+      atomicAdd(&s.histograms[warp][digit][lane % NUM_PARTS], 1);
     }
     __syncthreads();
 
@@ -608,32 +609,40 @@ public:
 #pragma unroll
     for (int i = 0; i < KEYS_PER_THREAD; ++i)
     {
-      const ::cuda::std::uint32_t digit = digits[i];
-      unsigned int peers;
+      const ::cuda::std::uint32_t digit =
+          detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(digit_extractor.Digit(keys[i]));
       if constexpr (MATCH_ALGORITHM == WARP_MATCH_ATOMIC_OR)
       {
         atomicOr(&s.match_masks[warp][digit], 1u << lane);
         __syncwarp();
-        peers = s.match_masks[warp][digit];
+        const unsigned int peers = s.match_masks[warp][digit];
+        const int before         = s.offsets[warp][digit];
+        const int peers_below    = __popc(peers & lanes_below);
+        // Every peer has read the offset and mask before the lowest peer moves them on.
+        __syncwarp();
+        if (peers_below == 0)
+        {
+          s.offsets[warp][digit]     = before + __popc(peers);
+          s.match_masks[warp][digit] = 0;
+        }
+        __syncwarp();
+        ranks[i] = before + peers_below;
       }
       else
       {
-        peers = detail::MatchLanes<RADIX_BITS>(digit, 0xFFFFFFFFu);
-      }
-      const int before      = s.offsets[warp][digit];
-      const int peers_below = __popc(peers & lanes_below);
-      // Every peer has read the offset (and mask) before the lowest peer moves them on.
-      __syncwarp();
-      if (peers_below == 0)
-      {
-        s.offsets[warp][digit] = before + __popc(peers);
-        if constexpr (MATCH_ALGORITHM == WARP_MATCH_ATOMIC_OR)
+        // The highest peer alone moves the digit's offset on, and hands the old one to its peers.
+        const unsigned int peers = detail::MatchLanes<RADIX_BITS>(digit, 0xFFFFFFFFu);
+        const int leader         = detail::warp_threads - 1 - __clz(peers);
+        int before               = 0;
+        if (lane == leader)
         {
-          s.match_masks[warp][digit] = 0;
+          before                 = s.offsets[warp][digit];
+          s.offsets[warp][digit] = before + __popc(peers);
         }
+        before   = __shfl_sync(0xFFFFFFFFu, before, leader);
+        ranks[i] = before + __popc(peers & lanes_below);
+        __syncwarp(); // the new offset is seen by the next item's leader
       }
-      __syncwarp();
-      ranks[i] = before + peers_below;
     }
   }
 

@@ -140,7 +140,9 @@ STRATA_KERNEL_ATTRIBUTES
 template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
           typename DecomposerT, typename ValuesInputIteratorT>
 STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS) void DeviceRadixSortOnesweepKernel(
+__launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS,
+                  detail::radix::onesweep_min_blocks_v<typename MaxPolicyT::ActivePolicy::OnesweepPolicy>) void
+    DeviceRadixSortOnesweepKernel(
     const KeyT* d_keys_in, KeyT* d_keys_out, ValuesInputIteratorT d_values_in, ValueT* d_values_out,
     const OffsetT* d_bins, OffsetT* d_bins_next, ::cuda::std::uint32_t* d_lookback,
     ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items, int current_bit, int num_bits,

@@ -30,6 +30,15 @@ inline constexpr int
     histogram_blocks_per_sm_v<HistogramPolicyT, ::cuda::std::void_t<decltype(HistogramPolicyT::BLOCKS_PER_SM)>> =
         HistogramPolicyT::BLOCKS_PER_SM;
 
+//! Onesweep blocks that must fit on an SM at once (the kernel's registers are bounded to let them):
+//! a policy's MIN_BLOCKS_PER_SM, or 1 (the compiler's choice) for a policy written for CUB.
+template <typename OnesweepPolicyT, typename = void>
+inline constexpr int onesweep_min_blocks_v = 1;
+template <typename OnesweepPolicyT>
+inline constexpr int
+    onesweep_min_blocks_v<OnesweepPolicyT, ::cuda::std::void_t<decltype(OnesweepPolicyT::MIN_BLOCKS_PER_SM)>> =
+        OnesweepPolicyT::MIN_BLOCKS_PER_SM;
+
 //! Policies for sorting KeyT keys with ValueT values (NullType: keys only). Tiles scale with
 //! the larger of the two (DominantT). OnesweepPolicy, HistogramPolicy and SingleTilePolicy are
 //! the ones strata runs; the others complete a hub of CUB's shape.
@@ -40,9 +49,13 @@ struct policy_hub
 
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    //! 384 x 21 (4-byte): CUB's sm_80 onesweep tile, a start until measured.
-    using OnesweepPolicy     = AgentRadixSortOnesweepPolicy<384, 21, DominantT, 1, RADIX_RANK_MATCH_EARLY_COUNTS_ANY,
-                                                        BLOCK_SCAN_WARP_SCANS, RADIX_SORT_STORE_DIRECT, 8>;
+    //! 384 x 19 (4-byte), ranks by shared-memory masks, three blocks an SM (56 registers a thread).
+    struct OnesweepPolicy
+        : AgentRadixSortOnesweepPolicy<384, 19, DominantT, 1, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR,
+                                       BLOCK_SCAN_WARP_SCANS, RADIX_SORT_STORE_DIRECT, 8>
+    {
+      static constexpr int MIN_BLOCKS_PER_SM = 3;
+    };
     using HistogramPolicy    = AgentRadixSortHistogramPolicy<128, 16, 1, KeyT, 8>;
     using ExclusiveSumPolicy = AgentRadixSortExclusiveSumPolicy<256, 8>;
     using SingleTilePolicy   = AgentRadixSortDownsweepPolicy<256, 16, DominantT, BLOCK_LOAD_DIRECT, LOAD_DEFAULT,
