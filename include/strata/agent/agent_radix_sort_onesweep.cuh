@@ -87,6 +87,9 @@ struct AgentRadixSortOnesweep
   static constexpr int RADIX_DIGITS     = 1 << RADIX_BITS;
   static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
   static constexpr bool KEYS_ONLY       = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr int DIGIT_WIDTH      = RADIX_BITS <= 8 ? 8 : 16; // bits of a packed digit
+  static constexpr int DIGITS_PER_WORD  = 32 / DIGIT_WIDTH;
+  static constexpr int PACKED_WORDS     = (ITEMS_PER_THREAD + DIGITS_PER_WORD - 1) / DIGITS_PER_WORD;
 
   using traits           = detail::radix::traits_t<KeyT>;
   using bit_ordered_type = typename traits::bit_ordered_type;
@@ -277,16 +280,23 @@ struct AgentRadixSortOnesweep
       shared_keys[ranks[k]] = keys[k];
     }
     __syncthreads();
-    OffsetT places[ITEMS_PER_THREAD];
+    // The digits of the keys this thread stores, packed into words for the values' stores: a place
+    // per key would hold one or two registers each through the values' load.
+    ::cuda::std::uint32_t packed_digits[KEYS_ONLY ? 1 : PACKED_WORDS] = {};
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
       const int rank = k * BLOCK_THREADS + tid;
       if (full || rank < valid)
       {
-        bit_ordered_type key  = shared_keys[rank];
-        places[k]             = storage.digit_offsets[extractor.Digit(key)] + OffsetT(rank);
-        d_keys_out[places[k]] = ::cuda::std::bit_cast<KeyT>(traits::from_bit_ordered(decomposer, key));
+        bit_ordered_type key                 = shared_keys[rank];
+        const ::cuda::std::uint32_t digit    = extractor.Digit(key);
+        d_keys_out[storage.digit_offsets[digit] + OffsetT(rank)] =
+            ::cuda::std::bit_cast<KeyT>(traits::from_bit_ordered(decomposer, key));
+        if constexpr (!KEYS_ONLY)
+        {
+          packed_digits[k / DIGITS_PER_WORD] |= digit << (DIGIT_WIDTH * (k % DIGITS_PER_WORD));
+        }
       }
     }
 
@@ -319,7 +329,9 @@ struct AgentRadixSortOnesweep
         const int rank = k * BLOCK_THREADS + tid;
         if (full || rank < valid)
         {
-          d_values_out[places[k]] = shared_values[rank];
+          const ::cuda::std::uint32_t digit =
+              (packed_digits[k / DIGITS_PER_WORD] >> (DIGIT_WIDTH * (k % DIGITS_PER_WORD))) & (RADIX_DIGITS - 1);
+          d_values_out[storage.digit_offsets[digit] + OffsetT(rank)] = shared_values[rank];
         }
       }
     }
