@@ -1,5 +1,6 @@
 // Tuning sweep of DeviceRadixSort's onesweep pass (not built by default: -DSTRATA_ENABLE_TUNING=ON):
-// SortKeys of u32 and u64 and SortPairs of u32/u32 through DispatchRadixSort with one policy hub
+// SortKeys of u32 and u64 and SortPairs of u32/u32 and u64/u64 through DispatchRadixSort (64-bit
+// offsets, as a call with a std::size_t count) with one policy hub
 // per candidate onesweep tile (threads, keys per thread for 4-byte keys and values, scaled for
 // wider ones), ranker (ballot or atomic-OR peers, private histograms) and blocks an SM the
 // registers must allow, next to CUB, at 2^16, 2^20, 2^24 and 2^28 keys of random bits from a
@@ -18,6 +19,8 @@
 namespace
 {
 using u32 = std::uint32_t;
+//! The offsets of a call with a std::size_t count (as the benchmark's): 64-bit.
+using offset_type = strata::detail::offset_t<std::size_t>;
 using u64 = std::uint64_t;
 
 template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS,
@@ -25,7 +28,7 @@ template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::Rad
 struct candidate_hub
 {
   using DominantT = cuda::std::conditional_t<(sizeof(ValueT) > sizeof(KeyT)), ValueT, KeyT>;
-  using base      = typename strata::detail::radix::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
+  using base      = typename strata::detail::radix::policy_hub<KeyT, ValueT, offset_type>::Policy900;
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
     struct OnesweepPolicy
@@ -68,7 +71,7 @@ template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::Rad
 void candidate(benchmark::State& state)
 {
   constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
-  using DispatchT      = strata::DispatchRadixSort<strata::SortOrder::Ascending, KeyT, ValueT, std::uint32_t,
+  using DispatchT      = strata::DispatchRadixSort<strata::SortOrder::Ascending, KeyT, ValueT, offset_type,
                                               strata::detail::identity_decomposer_t,
                                               candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS>>;
   using V              = cuda::std::conditional_t<PAIRS, ValueT, u32>;
@@ -83,7 +86,7 @@ void candidate(benchmark::State& state)
     {
       value_buffers = strata::DoubleBuffer<ValueT>(values.next(), output<ValueT, 1>());
     }
-    return DispatchT::Dispatch(temp, bytes, key_buffers, value_buffers, std::uint32_t(n), 0, int(sizeof(KeyT) * 8),
+    return DispatchT::Dispatch(temp, bytes, key_buffers, value_buffers, offset_type(n), 0, int(sizeof(KeyT) * 8),
                                false, stream);
   };
   std::size_t bytes = 0;
@@ -139,19 +142,24 @@ using strata::NullType;
       ->ArgsProduct({STRATA_SORT_SIZES})                                                                               \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
+// Tiles are named by their keys per thread for 4-byte keys and values; 8-byte ones get half.
+// CUB's tiles on this GPU, from its temporary storage: 384 x 19 for u32 keys, 384 x 17 for u32
+// pairs, 384 x 15 for u64 keys, 384 x 12 for u64 pairs (384x30 and 384x24 here).
 #define STRATA_TUNE_ALL(NAME, K, V)                                                                                    \
   STRATA_TUNE_CUB(NAME, K, V);                                                                                         \
   STRATA_TUNE(NAME, K, V, 384, 19, ATOMIC_OR, 1, 3);                                                                   \
-  STRATA_TUNE(NAME, K, V, 384, 19, ANY, 1, 3);                                                                         \
-  STRATA_TUNE(NAME, K, V, 384, 21, ANY, 1, 3);                                                                         \
+  STRATA_TUNE(NAME, K, V, 384, 17, ATOMIC_OR, 1, 3);                                                                   \
   STRATA_TUNE(NAME, K, V, 384, 16, ATOMIC_OR, 1, 3);                                                                   \
-  STRATA_TUNE(NAME, K, V, 384, 21, ATOMIC_OR, 1, 1);                                                                   \
-  STRATA_TUNE(NAME, K, V, 384, 21, ANY, 1, 1);                                                                         \
-  STRATA_TUNE(NAME, K, V, 256, 24, ATOMIC_OR, 1, 1);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 26, ATOMIC_OR, 1, 3);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 24, ATOMIC_OR, 1, 2);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 30, ATOMIC_OR, 1, 2);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 21, ATOMIC_OR, 1, 2);                                                                   \
   STRATA_TUNE(NAME, K, V, 256, 20, ATOMIC_OR, 1, 4);                                                                   \
-  STRATA_TUNE(NAME, K, V, 512, 18, ATOMIC_OR, 1, 1)
+  STRATA_TUNE(NAME, K, V, 256, 24, ATOMIC_OR, 1, 2);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 19, ANY, 1, 2)
 
 STRATA_TUNE_ALL("sort_keys/u32", u32, NullType);
 STRATA_TUNE_ALL("sort_keys/u64", u64, NullType);
 STRATA_TUNE_ALL("sort_pairs/u32_u32", u32, u32);
+STRATA_TUNE_ALL("sort_pairs/u64_u64", u64, u64);
 BENCHMARK_MAIN();

@@ -89,10 +89,13 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) voi
   }
 }
 
-//! The histogram pass: `blocks_per_portion` blocks per portion, portion after portion.
+//! The histogram pass: `blocks_per_portion` blocks per portion, portion after portion. Its grid
+//! is blocks per SM times SMs, so the registers are bounded to let that many blocks fit at once.
 template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename DecomposerT>
 STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS) void DeviceRadixSortHistogramKernel(
+__launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
+                  detail::radix::histogram_blocks_per_sm_v<typename MaxPolicyT::ActivePolicy::HistogramPolicy>) void
+    DeviceRadixSortHistogramKernel(
     const KeyT* d_keys, ::cuda::std::uint32_t* d_counts, OffsetT num_items, OffsetT portion_items,
     int blocks_per_portion, int begin_bit, int end_bit, DecomposerT decomposer)
 {
