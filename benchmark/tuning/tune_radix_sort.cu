@@ -21,7 +21,7 @@ namespace
 using u32 = std::uint32_t;
 //! The offsets of a call with a std::size_t count (as the benchmark's): 64-bit.
 using offset_type = strata::detail::offset_t<std::size_t>;
-using u64 = std::uint64_t;
+using u64         = std::uint64_t;
 
 template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS,
           int MIN_BLOCKS>
@@ -71,14 +71,15 @@ template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::Rad
 void candidate(benchmark::State& state)
 {
   constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
-  using DispatchT      = strata::DispatchRadixSort<strata::SortOrder::Ascending, KeyT, ValueT, offset_type,
-                                              strata::detail::identity_decomposer_t,
-                                              candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS>>;
-  using V              = cuda::std::conditional_t<PAIRS, ValueT, u32>;
-  const std::size_t n  = static_cast<std::size_t>(state.range(0));
-  auto& keys           = bench::shared_rotating_buffer<KeyT>(n);
-  auto& values         = bench::shared_rotating_buffer<V>(PAIRS ? n : 2);
-  auto sort            = [&](void* temp, std::size_t& bytes, cudaStream_t stream)
+  using DispatchT =
+      strata::DispatchRadixSort<strata::SortOrder::Ascending, KeyT, ValueT, offset_type,
+                                strata::detail::identity_decomposer_t,
+                                candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS>>;
+  using V             = cuda::std::conditional_t<PAIRS, ValueT, u32>;
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  auto& keys          = bench::shared_rotating_buffer<KeyT>(n);
+  auto& values        = bench::shared_rotating_buffer<V>(PAIRS ? n : 2);
+  auto sort           = [&](void* temp, std::size_t& bytes, cudaStream_t stream)
   {
     strata::DoubleBuffer<KeyT> key_buffers(keys.next(), output<KeyT>());
     strata::DoubleBuffer<ValueT> value_buffers;
@@ -86,8 +87,8 @@ void candidate(benchmark::State& state)
     {
       value_buffers = strata::DoubleBuffer<ValueT>(values.next(), output<ValueT, 1>());
     }
-    return DispatchT::Dispatch(temp, bytes, key_buffers, value_buffers, offset_type(n), 0, int(sizeof(KeyT) * 8),
-                               false, stream);
+    return DispatchT::Dispatch(temp, bytes, key_buffers, value_buffers, offset_type(n), 0, int(sizeof(KeyT) * 8), false,
+                               stream);
   };
   std::size_t bytes = 0;
   bench::check(sort(nullptr, bytes, cudaStream_t(0)), "size query");
@@ -108,8 +109,8 @@ void cub_sort(benchmark::State& state)
   {
     if constexpr (PAIRS)
     {
-      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.next(), output<KeyT>(), values.next(), output<V, 1>(), n, 0,
-                                             int(sizeof(KeyT) * 8), stream);
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.next(), output<KeyT>(), values.next(), output<V, 1>(), n,
+                                             0, int(sizeof(KeyT) * 8), stream);
     }
     else
     {

@@ -1,7 +1,7 @@
 // Tests of strata/device/device_radix_sort.cuh, part 3: what is not a key type: bad arguments
 // (an error code, nothing written), keys of a user's struct through a decomposer (with and
-// without a bit range), more than 2^31 keys, pairs of several portions, sorts on a stream of their own, on two streams at
-// once, and captured in a CUDA graph; SortPairs with values read through an iterator.
+// without a bit range), more than 2^31 keys, pairs of several portions, sorts on a stream of their own, on two streams
+// at once, and captured in a CUDA graph; SortPairs with values read through an iterator.
 #include <strata/device/device_radix_sort.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 

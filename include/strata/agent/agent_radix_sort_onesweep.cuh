@@ -74,9 +74,10 @@ STRATA_HOST_DEVICE constexpr ::cuda::std::uint32_t LookbackEpoch(int launch)
 //! ranks them, publishes its digit counts to `d_lookback` while it ranks, then sums the counts of
 //! earlier tiles per digit until it meets an inclusive one. A key's place is its digit's start in
 //! the portion (`d_bins`), plus the earlier tiles' keys of that digit, plus its rank among the
-//! tile's keys of the digit. The portion's last tile writes the next portion's digit starts. Keys, then values, go through shared memory in rank
-//! order so that each warp's stores are mostly contiguous. Values are read through
-//! ValuesInputIteratorT (a pointer, or any random-access iterator in a sort's first pass).
+//! tile's keys of the digit; the portion's last tile writes the next portion's digit starts. Keys,
+//! then values, go through shared memory in rank order so that each warp's stores are mostly
+//! contiguous. Values are read through ValuesInputIteratorT (a pointer, or any random-access
+//! iterator in a sort's first pass).
 template <typename PolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT, typename DecomposerT,
           typename ValuesInputIteratorT = const ValueT*>
 struct AgentRadixSortOnesweep
@@ -289,8 +290,8 @@ struct AgentRadixSortOnesweep
       const int rank = k * BLOCK_THREADS + tid;
       if (full || rank < valid)
       {
-        bit_ordered_type key                 = shared_keys[rank];
-        const ::cuda::std::uint32_t digit    = extractor.Digit(key);
+        bit_ordered_type key              = shared_keys[rank];
+        const ::cuda::std::uint32_t digit = extractor.Digit(key);
         d_keys_out[storage.digit_offsets[digit] + OffsetT(rank)] =
             ::cuda::std::bit_cast<KeyT>(traits::from_bit_ordered(decomposer, key));
         if constexpr (!KEYS_ONLY)

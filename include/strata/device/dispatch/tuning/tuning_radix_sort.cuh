@@ -51,9 +51,8 @@ struct policy_hub
   {
     //! 384 x 19 (4-byte), ranks by shared-memory masks, three blocks an SM (56 registers a thread):
     //! the best of a first onesweep sweep on sm_90 for keys.
-    struct OnesweepPolicy
-        : AgentRadixSortOnesweepPolicy<384, 19, DominantT, 1, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR,
-                                       BLOCK_SCAN_WARP_SCANS, RADIX_SORT_STORE_DIRECT, 8>
+    struct OnesweepPolicy : AgentRadixSortOnesweepPolicy<384, 19, DominantT, 1, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR,
+                                                         BLOCK_SCAN_WARP_SCANS, RADIX_SORT_STORE_DIRECT, 8>
     {
       static constexpr int MIN_BLOCKS_PER_SM = 3;
     };
