@@ -13,8 +13,10 @@
 
 #include "bench_common.cuh"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace
 {
@@ -65,6 +67,34 @@ inline void* temp_storage(std::size_t bytes)
   return ptr;
 }
 
+//! Times `sort(temp, bytes, keys_in, values_in, stream)`, a two-phase sort of n keys (and values)
+//! into output<KeyT>() (and output<V, 1>()), on rotating inputs. Up to 2^20 keys it then sorts one
+//! input into a poisoned output and compares the keys with std::sort's: a candidate that sorts
+//! wrongly reports an error, not a time.
+template <typename KeyT, typename V, typename SortT>
+void time_sort(benchmark::State& state, std::size_t n, std::size_t bytes_per_item, bench::rotating_buffer<KeyT>& keys,
+               bench::rotating_buffer<V>& values, SortT sort)
+{
+  std::size_t bytes = 0;
+  bench::check(sort(nullptr, bytes, keys.next(), values.next(), cudaStream_t(0)), "size query");
+  void* temp = temp_storage(bytes);
+  bench::time_iterations(state, [&](cudaStream_t stream)
+                         { bench::check(sort(temp, bytes, keys.next(), values.next(), stream), "sort"); });
+  bench::set_throughput(state, n, 2 * n * bytes_per_item);
+  if (n <= (std::size_t(1) << 20))
+  {
+    KeyT* d_keys_in = keys.next(); // read only: the sort may not overwrite its input
+    bench::poison(output<KeyT>(), n);
+    bench::check(sort(temp, bytes, d_keys_in, values.next(), cudaStream_t(0)), "sort");
+    std::vector<KeyT> expected = bench::download(d_keys_in, n);
+    std::sort(expected.begin(), expected.end());
+    if (bench::download(output<KeyT>(), n) != expected)
+    {
+      state.SkipWithError("the sorted keys differ from std::sort's");
+    }
+  }
+}
+
 //! SortPairs (ValueT not NullType) or SortKeys with a candidate hub.
 template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS,
           int MIN_BLOCKS>
@@ -77,24 +107,19 @@ void candidate(benchmark::State& state)
                                 candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS>>;
   using V             = cuda::std::conditional_t<PAIRS, ValueT, u32>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& keys          = bench::shared_rotating_buffer<KeyT>(n);
-  auto& values        = bench::shared_rotating_buffer<V>(PAIRS ? n : 2);
-  auto sort           = [&](void* temp, std::size_t& bytes, cudaStream_t stream)
+  auto sort           = [n](void* temp, std::size_t& bytes, KeyT* d_keys_in, V* d_values_in, cudaStream_t stream)
   {
-    strata::DoubleBuffer<KeyT> key_buffers(keys.next(), output<KeyT>());
+    strata::DoubleBuffer<KeyT> key_buffers(d_keys_in, output<KeyT>());
     strata::DoubleBuffer<ValueT> value_buffers;
     if constexpr (PAIRS)
     {
-      value_buffers = strata::DoubleBuffer<ValueT>(values.next(), output<ValueT, 1>());
+      value_buffers = strata::DoubleBuffer<ValueT>(d_values_in, output<ValueT, 1>());
     }
     return DispatchT::Dispatch(temp, bytes, key_buffers, value_buffers, offset_type(n), 0, int(sizeof(KeyT) * 8), false,
                                stream);
   };
-  std::size_t bytes = 0;
-  bench::check(sort(nullptr, bytes, cudaStream_t(0)), "size query");
-  void* temp = temp_storage(bytes);
-  bench::time_iterations(state, [&](cudaStream_t stream) { bench::check(sort(temp, bytes, stream), "sort"); });
-  bench::set_throughput(state, n, 2 * n * (sizeof(KeyT) + (PAIRS ? sizeof(V) : 0)));
+  time_sort(state, n, sizeof(KeyT) + (PAIRS ? sizeof(V) : 0), bench::shared_rotating_buffer<KeyT>(n),
+            bench::shared_rotating_buffer<V>(PAIRS ? n : 2), sort);
 }
 
 template <typename KeyT, typename ValueT>
@@ -103,26 +128,21 @@ void cub_sort(benchmark::State& state)
   constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
   using V              = cuda::std::conditional_t<PAIRS, ValueT, u32>;
   const std::size_t n  = static_cast<std::size_t>(state.range(0));
-  auto& keys           = bench::shared_rotating_buffer<KeyT>(n);
-  auto& values         = bench::shared_rotating_buffer<V>(PAIRS ? n : 2);
-  auto sort            = [&](void* temp, std::size_t& bytes, cudaStream_t stream)
+  auto sort = [n](void* temp, std::size_t& bytes, const KeyT* d_keys_in, const V* d_values_in, cudaStream_t stream)
   {
     if constexpr (PAIRS)
     {
-      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.next(), output<KeyT>(), values.next(), output<V, 1>(), n,
-                                             0, int(sizeof(KeyT) * 8), stream);
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, d_keys_in, output<KeyT>(), d_values_in, output<V, 1>(), n, 0,
+                                             int(sizeof(KeyT) * 8), stream);
     }
     else
     {
-      return cub::DeviceRadixSort::SortKeys(temp, bytes, keys.next(), output<KeyT>(), n, 0, int(sizeof(KeyT) * 8),
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, d_keys_in, output<KeyT>(), n, 0, int(sizeof(KeyT) * 8),
                                             stream);
     }
   };
-  std::size_t bytes = 0;
-  bench::check(sort(nullptr, bytes, cudaStream_t(0)), "size query");
-  void* temp = temp_storage(bytes);
-  bench::time_iterations(state, [&](cudaStream_t stream) { bench::check(sort(temp, bytes, stream), "sort"); });
-  bench::set_throughput(state, n, 2 * n * (sizeof(KeyT) + (PAIRS ? sizeof(V) : 0)));
+  time_sort(state, n, sizeof(KeyT) + (PAIRS ? sizeof(V) : 0), bench::shared_rotating_buffer<KeyT>(n),
+            bench::shared_rotating_buffer<V>(PAIRS ? n : 2), sort);
 }
 } // namespace
 
