@@ -39,6 +39,21 @@ inline constexpr int
     onesweep_min_blocks_v<OnesweepPolicyT, ::cuda::std::void_t<decltype(OnesweepPolicyT::MIN_BLOCKS_PER_SM)>> =
         OnesweepPolicyT::MIN_BLOCKS_PER_SM;
 
+//! The onesweep tile for sorting KeyT keys with ValueT values (NullType: keys only): nominal keys
+//! per thread for 4-byte items (scaled to the larger of key and value) and blocks that must fit
+//! on an SM at once, by the sort's shape, from the sweeps on sm_90 (docs/tuning.md).
+template <typename KeyT, typename ValueT>
+struct onesweep_tile
+{
+  static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr int DOMINANT   = int(sizeof(KeyT) > sizeof(ValueT) || KEYS_ONLY ? sizeof(KeyT) : sizeof(ValueT));
+  // Keys of up to 8 bytes: 384 x 30 (4-byte) or 384 x 15 (8-byte), two blocks an SM. Pairs of
+  // up to 4 bytes: 384 x 21, two blocks. Pairs of 8 bytes: 384 x 15, two blocks. Else 384 x 19
+  // (4-byte nominal), three blocks.
+  static constexpr int NOMINAL_ITEMS = DOMINANT > 8 ? 19 : KEYS_ONLY ? 30 : DOMINANT <= 4 ? 21 : 30;
+  static constexpr int MIN_BLOCKS    = DOMINANT > 8 ? 3 : 2;
+};
+
 //! Policies for sorting KeyT keys with ValueT values (NullType: keys only). Tiles scale with
 //! the larger of the two (DominantT). OnesweepPolicy, HistogramPolicy and SingleTilePolicy are
 //! the ones strata runs; the others complete a hub of CUB's shape.
@@ -46,15 +61,16 @@ template <typename KeyT, typename ValueT, typename OffsetT>
 struct policy_hub
 {
   using DominantT = ::cuda::std::conditional_t<(sizeof(ValueT) > sizeof(KeyT)), ValueT, KeyT>;
+  using tile_t    = onesweep_tile<KeyT, ValueT>;
 
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    //! 384 x 19 (4-byte), ranks by shared-memory masks, three blocks an SM (56 registers a thread):
-    //! the best of a first onesweep sweep on sm_90 for keys.
-    struct OnesweepPolicy : AgentRadixSortOnesweepPolicy<384, 19, DominantT, 1, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR,
-                                                         BLOCK_SCAN_WARP_SCANS, RADIX_SORT_STORE_DIRECT, 8>
+    //! The tile of onesweep_tile, ranked by shared-memory masks.
+    struct OnesweepPolicy
+        : AgentRadixSortOnesweepPolicy<384, tile_t::NOMINAL_ITEMS, DominantT, 1, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR,
+                                       BLOCK_SCAN_WARP_SCANS, RADIX_SORT_STORE_DIRECT, 8>
     {
-      static constexpr int MIN_BLOCKS_PER_SM = 3;
+      static constexpr int MIN_BLOCKS_PER_SM = tile_t::MIN_BLOCKS;
     };
     using HistogramPolicy    = AgentRadixSortHistogramPolicy<128, 16, 1, KeyT, 8>;
     using ExclusiveSumPolicy = AgentRadixSortExclusiveSumPolicy<256, 8>;
