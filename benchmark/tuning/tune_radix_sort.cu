@@ -169,14 +169,13 @@ using strata::NullType;
 #define STRATA_TUNE_ALL(NAME, K, V)                                                                                    \
   STRATA_TUNE_CUB(NAME, K, V);                                                                                         \
   STRATA_TUNE(NAME, K, V, 384, 19, ATOMIC_OR, 1, 3);                                                                   \
-  STRATA_TUNE(NAME, K, V, 384, 17, ATOMIC_OR, 1, 3);                                                                   \
-  STRATA_TUNE(NAME, K, V, 384, 16, ATOMIC_OR, 1, 3);                                                                   \
   STRATA_TUNE(NAME, K, V, 384, 26, ATOMIC_OR, 1, 3);                                                                   \
-  STRATA_TUNE(NAME, K, V, 384, 24, ATOMIC_OR, 1, 2);                                                                   \
   STRATA_TUNE(NAME, K, V, 384, 30, ATOMIC_OR, 1, 2);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 28, ATOMIC_OR, 1, 2);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 24, ATOMIC_OR, 1, 2);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 23, ATOMIC_OR, 1, 2);                                                                   \
   STRATA_TUNE(NAME, K, V, 384, 21, ATOMIC_OR, 1, 2);                                                                   \
-  STRATA_TUNE(NAME, K, V, 256, 20, ATOMIC_OR, 1, 4);                                                                   \
-  STRATA_TUNE(NAME, K, V, 256, 24, ATOMIC_OR, 1, 2);                                                                   \
+  STRATA_TUNE(NAME, K, V, 384, 19, ATOMIC_OR, 1, 2);                                                                   \
   STRATA_TUNE(NAME, K, V, 384, 19, ANY, 1, 2)
 
 STRATA_TUNE_ALL("sort_keys/u32", u32, NullType);

@@ -35,18 +35,20 @@ struct radix_tiles
 };
 
 //! Sizes up to `max`: empty, tiny, around a warp, around the one-block limit, around one and a few
-//! onesweep tiles, and larger odd sizes.
+//! onesweep tiles (of pairs and of keys only, whose tiles differ), and larger odd sizes.
 template <typename KeyT>
 std::vector<std::size_t> radix_sizes(std::size_t max)
 {
-  using tiles = radix_tiles<KeyT>;
+  using tiles      = radix_tiles<KeyT>;
+  using keys_tiles = radix_tiles<KeyT, strata::NullType>;
   std::vector<std::size_t> sizes;
   for (std::size_t n :
        {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), tiles::single - 1, tiles::single,
-        tiles::single + 1, tiles::onesweep - 1, tiles::onesweep, tiles::onesweep + 1, 5 * tiles::onesweep + 777,
-        std::size_t(100003), (std::size_t(1) << 20) + 7, (std::size_t(1) << 24) + 13})
+        tiles::single + 1, tiles::onesweep - 1, tiles::onesweep, tiles::onesweep + 1, keys_tiles::onesweep - 1,
+        keys_tiles::onesweep, keys_tiles::onesweep + 1, 5 * tiles::onesweep + 777, std::size_t(100003),
+        (std::size_t(1) << 20) + 7, (std::size_t(1) << 24) + 13})
   {
-    if (n <= max)
+    if (n <= max && std::find(sizes.begin(), sizes.end(), n) == sizes.end())
     {
       sizes.push_back(n);
     }

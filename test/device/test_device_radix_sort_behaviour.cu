@@ -1,7 +1,8 @@
 // Tests of strata/device/device_radix_sort.cuh, part 3: what is not a key type: bad arguments
 // (an error code, nothing written), keys of a user's struct through a decomposer (with and
-// without a bit range), more than 2^31 keys, pairs of several portions, sorts on a stream of their own, on two streams
-// at once, and captured in a CUDA graph; SortPairs with values read through an iterator.
+// without a bit range), more than 2^31 keys, pairs of several portions, passes in which every key
+// has one digit, sorts on a stream of their own, on two streams at once, and captured in a CUDA
+// graph; SortPairs with values read through an iterator.
 #include <strata/device/device_radix_sort.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 
@@ -253,7 +254,7 @@ TEST_CASE("DeviceRadixSort sorts more than 2^31 keys", "[device][sort][slow]")
 
 TEST_CASE("DeviceRadixSort sorts pairs of more than one portion in every pass", "[device][sort][slow]")
 {
-  // Three portions (the last short) and four passes: each portion's digit starts depend on the
+  // Two portions (the second short) and four passes: each portion's digit starts depend on the
   // keys the pass before moved into it, and the look-back epochs wrap within the sort.
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(326);
@@ -310,6 +311,39 @@ TEST_CASE("DeviceRadixSort sorts pairs of more than one portion in every pass", 
     }
   }
   CHECK(wrong == 0);
+}
+
+TEST_CASE("DeviceRadixSort copies the passes in which every key has one digit", "[device][sort]")
+{
+  // u64 keys whose six middle bytes are one constant: passes 1-6 move no key, and the last pass
+  // reuses the look-back epoch of the first. u32 keys of one low byte: the first pass moves none.
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(335);
+  INFO("seed " << seed);
+  std::mt19937_64 engine(seed);
+  const std::size_t max = (std::size_t(1) << 20) + 7;
+  std::vector<std::uint64_t> wide(max);
+  std::vector<std::uint32_t> narrow(max);
+  for (std::size_t i = 0; i < max; ++i)
+  {
+    const std::uint64_t bits = engine();
+    wide[i]                  = (bits & 0xff000000000000ffull) | 0x0012345678abcd00ull;
+    narrow[i]                = (std::uint32_t(bits >> 32) & 0xffffff00u) | 0x5au;
+  }
+  for (std::size_t n : {strata_test::radix_tiles<std::uint64_t>::onesweep + 1, max})
+  {
+    for (bool descending : {false, true})
+    {
+      for (bool pairs : {false, true})
+      {
+        for (strata_test::radix_form form : {strata_test::radix_form::pointers, strata_test::radix_form::double_buffer})
+        {
+          strata_test::check_radix_sort(wide, n, strata_test::radix_call{descending, pairs, form, 0, 64});
+          strata_test::check_radix_sort(narrow, n, strata_test::radix_call{descending, pairs, form, 0, 32});
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("DeviceRadixSort runs on the caller's stream", "[device][sort]")

@@ -40,10 +40,11 @@ struct AgentRadixSortExclusiveSumPolicy
 
 //! Counts the RADIX_BITS-bit digits of the keys of one portion for every pass of a sort of bits
 //! [begin_bit, end_bit): the block walks its share of the portion's tiles, counts in shared
-//! memory (NUM_PARTS copies per digit, fewer colliding atomics for repeated keys), and adds its
-//! counts to `d_counts[(pass * num_portions + portion) * RADIX_DIGITS + digit]`. The block is
-//! `block` of the `blocks` that share the portion's tiles. Digits are the
-//! keys' own (ascending) digits; the scan of the counts orders them for descending sorts.
+//! memory (NUM_PARTS copies per digit, and one atomic per run of equal digits among a thread's
+//! keys: fewer colliding atomics for repeated keys), and adds its counts to
+//! `d_bins[(pass * num_portions + portion) * RADIX_DIGITS + digit]`. The block is `block` of the
+//! `blocks` that share the portion's tiles. Digits are the keys' own (ascending) digits; the scan
+//! of the counts orders them for descending sorts.
 template <typename PolicyT, int RADIX_BITS, typename KeyT, typename OffsetT, typename DecomposerT>
 struct AgentRadixSortHistogram
 {
@@ -68,7 +69,7 @@ struct AgentRadixSortHistogram
 
   TempStorage& storage;
   const KeyT* d_keys; // the portion's first key
-  ::cuda::std::uint32_t* d_counts;
+  OffsetT* d_bins;
   OffsetT num_items; // of the portion
   int portion;
   int num_portions;
@@ -80,12 +81,12 @@ struct AgentRadixSortHistogram
   DecomposerT decomposer;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage, const KeyT* d_keys,
-                                                           ::cuda::std::uint32_t* d_counts, OffsetT num_items,
+                                                           OffsetT* d_bins, OffsetT num_items,
                                                            int portion, int num_portions, int block, int blocks,
                                                            int begin_bit, int end_bit, DecomposerT decomposer)
       : storage(storage)
       , d_keys(d_keys)
-      , d_counts(d_counts)
+      , d_bins(d_bins)
       , num_items(num_items)
       , portion(portion)
       , num_portions(num_portions)
@@ -102,21 +103,56 @@ struct AgentRadixSortHistogram
   STRATA_DEVICE STRATA_FORCEINLINE void CountKeys(KeyT (&items)[ITEMS_PER_THREAD], int valid_in_thread_order, bool full)
   {
     const int part = int(threadIdx.x) % NUM_PARTS;
+    bit_ordered_type keys[ITEMS_PER_THREAD];
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
-      if (full || TileIoT::ItemIndex(int(threadIdx.x), k) < valid_in_thread_order)
+      keys[k] = traits::to_bit_ordered(decomposer, ::cuda::std::bit_cast<bit_ordered_type>(items[k]));
+    }
+    for (int pass = 0; pass < num_passes; ++pass)
+    {
+      const int bit        = begin_bit + pass * RADIX_BITS;
+      const int pass_bits  = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+      const auto extractor = traits::template digit_extractor<ShiftDigitExtractor<KeyT>>(bit, pass_bits, decomposer);
+      // A run of equal digits among the thread's keys is counted with one atomic.
+      ::cuda::std::uint32_t run_digit = 0;
+      ::cuda::std::uint32_t run       = 0;
+#pragma unroll
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
-        bit_ordered_type key = traits::to_bit_ordered(decomposer, ::cuda::std::bit_cast<bit_ordered_type>(items[k]));
-        for (int pass = 0; pass < num_passes; ++pass)
+        if (full || TileIoT::ItemIndex(int(threadIdx.x), k) < valid_in_thread_order)
         {
-          const int bit       = begin_bit + pass * RADIX_BITS;
-          const int pass_bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
-          const auto extractor =
-              traits::template digit_extractor<ShiftDigitExtractor<KeyT>>(bit, pass_bits, decomposer);
-          atomicAdd(&storage.bins[pass][extractor.Digit(key)][part], 1u);
+          const ::cuda::std::uint32_t digit = extractor.Digit(keys[k]);
+          if (digit != run_digit)
+          {
+            if (run != 0)
+            {
+              atomicAdd(&storage.bins[pass][run_digit][part], run);
+            }
+            run_digit = digit;
+            run       = 0;
+          }
+          ++run;
         }
       }
+      if (run != 0)
+      {
+        atomicAdd(&storage.bins[pass][run_digit][part], run);
+      }
+    }
+  }
+
+  //! Adds a block's count to a digit's global count (OffsetT of 4 or 8 bytes, signed or not).
+  STRATA_DEVICE STRATA_FORCEINLINE static void AddCount(OffsetT* bin, ::cuda::std::uint32_t count)
+  {
+    static_assert(sizeof(OffsetT) == 4 || sizeof(OffsetT) == 8, "offsets of 4 or 8 bytes");
+    if constexpr (sizeof(OffsetT) == 8)
+    {
+      atomicAdd(reinterpret_cast<unsigned long long*>(bin), static_cast<unsigned long long>(count));
+    }
+    else
+    {
+      atomicAdd(reinterpret_cast<unsigned int*>(bin), count);
     }
   }
 
@@ -160,7 +196,7 @@ struct AgentRadixSortHistogram
       }
       if (count != 0)
       {
-        atomicAdd(&d_counts[(::cuda::std::size_t(pass) * num_portions + portion) * RADIX_DIGITS + digit], count);
+        AddCount(&d_bins[(::cuda::std::size_t(pass) * num_portions + portion) * RADIX_DIGITS + digit], count);
       }
     }
   }

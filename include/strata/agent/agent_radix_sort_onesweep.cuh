@@ -54,9 +54,14 @@ inline constexpr ::cuda::std::uint32_t lookback_count_mask = (1u << 28) - 1;
 inline constexpr ::cuda::std::uint32_t lookback_inclusive  = 1u << 28;
 inline constexpr int lookback_epoch_shift                  = 29;
 inline constexpr int lookback_epochs                       = 7;
-//! Items of a portion, the keys one onesweep launch sorts at most: 2^27 rounded down to whole tiles.
+//! Items of a portion, the keys one onesweep launch sorts at most: 2^28 - 1 (the largest count a
+//! look-back word holds) rounded down to whole tiles.
 template <int TILE_ITEMS>
-inline constexpr ::cuda::std::uint32_t portion_items_v = (1u << 27) / TILE_ITEMS* TILE_ITEMS;
+inline constexpr ::cuda::std::uint32_t portion_items_v = lookback_count_mask / TILE_ITEMS * TILE_ITEMS;
+
+//! Set in a pass's tile counters when every key of the sort has one digit in the pass: the tile
+//! numbers below it count as usual, and each tile is copied to the same place.
+inline constexpr ::cuda::std::uint32_t trivial_pass_flag = 1u << 31;
 
 //! The epoch of the k-th onesweep launch of a sort (1-7). A launch reads the words of the one
 //! before and of the one before that (a shorter last portion leaves the tiles past its end), so
@@ -116,7 +121,7 @@ struct AgentRadixSortOnesweep
       Uninitialized<ExchangeValueT[TILE_ITEMS]> values;
     };
     OffsetT digit_offsets[RADIX_DIGITS]; // a key's place: digit_offsets[digit] + its rank
-    int tile;
+    ::cuda::std::uint32_t tile;          // the tile counter's value: the tile, and the trivial-pass flag
   };
   struct TempStorage : Uninitialized<_TempStorage>
   {
@@ -174,18 +179,79 @@ struct AgentRadixSortOnesweep
            | count;
   }
 
+  //! A tile of a pass in which every key has one digit: its keys and values keep their order, at
+  //! their digit's start plus their place in the portion. The tile still publishes look-back words
+  //! of this launch's epoch, so that no later launch takes an older word for one of its own.
+  STRATA_DEVICE STRATA_FORCEINLINE void CopyTile(int tile, OffsetT tile_offset, int valid, bool full)
+  {
+    const int tid = int(threadIdx.x);
+#pragma unroll
+    for (int j = 0; j < BINS_PER_THREAD; ++j)
+    {
+      const int digit = tid * BINS_PER_THREAD + j;
+      if (digit < RADIX_DIGITS)
+      {
+        detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit], Word(true, 0));
+      }
+    }
+    KeyT keys[ITEMS_PER_THREAD];
+    if (full)
+    {
+      TileIoT::LoadFull(d_keys_in + tile_offset, tid, false, keys);
+    }
+    else
+    {
+      TileIoT::LoadPartial(d_keys_in + tile_offset, tid, valid, keys);
+    }
+    if (!full && TileIoT::ItemIndex(tid, 0) >= valid)
+    {
+      return; // no item of this thread (no barrier follows)
+    }
+    bit_ordered_type first = traits::to_bit_ordered(decomposer, ::cuda::std::bit_cast<bit_ordered_type>(keys[0]));
+    const auto extractor =
+        traits::template digit_extractor<ShiftDigitExtractor<KeyT>>(current_bit, num_bits, decomposer);
+    const OffsetT place = d_bins[extractor.Digit(first)] + tile_offset;
+    if (full)
+    {
+      TileIoT::StoreFull(d_keys_out + place, tid, false, keys);
+    }
+    else
+    {
+      TileIoT::StorePartial(d_keys_out + place, tid, valid, keys);
+    }
+    if constexpr (!KEYS_ONLY)
+    {
+      ValueT values[ITEMS_PER_THREAD];
+      if (full)
+      {
+        TileIoT::LoadFull(d_values_in + tile_offset, tid, false, values);
+        TileIoT::StoreFull(d_values_out + place, tid, false, values);
+      }
+      else
+      {
+        TileIoT::LoadPartial(d_values_in + tile_offset, tid, valid, values);
+        TileIoT::StorePartial(d_values_out + place, tid, valid, values);
+      }
+    }
+  }
+
   STRATA_DEVICE STRATA_FORCEINLINE void Process()
   {
     const int tid = int(threadIdx.x);
     if (tid == 0)
     {
-      storage.tile = int(atomicAdd(d_tile_counter, 1u));
+      storage.tile = atomicAdd(d_tile_counter, 1u);
     }
     __syncthreads();
-    const int tile            = storage.tile;
+    const int tile            = int(storage.tile & ~detail::radix::trivial_pass_flag);
     const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
     const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
     const bool full           = valid == TILE_ITEMS;
+    if (storage.tile & detail::radix::trivial_pass_flag)
+    {
+      CopyTile(tile, tile_offset, valid, full);
+      return;
+    }
 
     // The tile's keys as ordered bits; missing items of a partial tile rank last.
     KeyT raw_keys[ITEMS_PER_THREAD];

@@ -96,7 +96,7 @@ STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
                   detail::radix::histogram_blocks_per_sm_v<typename MaxPolicyT::ActivePolicy::HistogramPolicy>) void
     DeviceRadixSortHistogramKernel(
-    const KeyT* d_keys, ::cuda::std::uint32_t* d_counts, OffsetT num_items, OffsetT portion_items,
+    const KeyT* d_keys, OffsetT* d_bins, OffsetT num_items, OffsetT portion_items,
     int blocks_per_portion, int begin_bit, int end_bit, DecomposerT decomposer)
 {
   using ActivePolicyT = typename MaxPolicyT::ActivePolicy;
@@ -107,19 +107,21 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
   const int portion   = int(blockIdx.x) / blocks_per_portion;
   const OffsetT first = OffsetT(portion) * portion_items;
   const OffsetT items = num_items - first < portion_items ? num_items - first : portion_items;
-  AgentT(temp_storage, d_keys + first, d_counts, items, portion, int(gridDim.x) / blocks_per_portion,
+  AgentT(temp_storage, d_keys + first, d_bins, items, portion, int(gridDim.x) / blocks_per_portion,
          int(blockIdx.x) % blocks_per_portion, blocks_per_portion, begin_bit, end_bit, decomposer)
       .Process();
 }
 
-//! Turns the digit counts into the digit starts of each pass's first portion, one block (one
-//! thread per digit) per pass: a digit starts after every key of the digits that sort before it
-//! (lower digits, higher ones when descending). A later portion's starts come from the onesweep
-//! launch of the portion before it, since a pass moves keys between portions.
+//! Turns the digit counts into the digit starts of each pass's first portion, in place, one
+//! block (one thread per digit) per pass: a digit starts after every key of the digits that sort
+//! before it (lower digits, higher ones when descending). A later portion's starts come from the
+//! onesweep launch of the portion before it, since a pass moves keys between portions. A pass
+//! whose keys all have one digit moves no key: its tile counters get the trivial-pass flag and
+//! its later portions their starts here, and its tiles are copied (AgentRadixSortOnesweep).
 template <typename MaxPolicyT, bool IS_DESCENDING, typename OffsetT>
 STRATA_KERNEL_ATTRIBUTES
     __launch_bounds__(1 << MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS) void DeviceRadixSortExclusiveSumKernel(
-        const ::cuda::std::uint32_t* d_counts, OffsetT* d_bins, int num_portions)
+        OffsetT* d_bins, ::cuda::std::uint32_t* d_tile_counters, int num_portions, OffsetT portion_items)
 {
   constexpr int RADIX_DIGITS = 1 << MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS;
   using BlockScanT           = BlockScan<OffsetT, RADIX_DIGITS>;
@@ -131,12 +133,25 @@ STRATA_KERNEL_ATTRIBUTES
   OffsetT total                        = 0;
   for (int portion = 0; portion < num_portions; ++portion)
   {
-    total += d_counts[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit];
+    total += d_bins[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit];
   }
   OffsetT start = 0;
   OffsetT all   = 0;
-  BlockScanT(temp_storage).ExclusiveSum(total, start, all);
-  d_bins[pass_first + digit] = IS_DESCENDING ? all - start - total : start;
+  BlockScanT(temp_storage).ExclusiveSum(total, start, all); // every count is read before any start is written
+  start                      = IS_DESCENDING ? all - start - total : start;
+  d_bins[pass_first + digit] = start;
+  const bool holds_all       = total == all;
+  if (__syncthreads_or(holds_all))
+  {
+    for (int portion = 1; holds_all && portion < num_portions; ++portion)
+    {
+      d_bins[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit] = start + OffsetT(portion) * portion_items;
+    }
+    for (int portion = digit; portion < num_portions; portion += RADIX_DIGITS)
+    {
+      d_tile_counters[::cuda::std::size_t(blockIdx.x) * num_portions + portion] = detail::radix::trivial_pass_flag;
+    }
+  }
 }
 
 //! One onesweep launch: one tile of one portion per block, for the digit at current_bit.
@@ -337,16 +352,15 @@ struct DispatchRadixSort
     // Without leave to overwrite the input, a buffer for the passes between input and output.
     const bool need_buffer = !is_overwrite_okay && num_passes > 1;
 
-    ::cuda::std::uint32_t* d_counts   = nullptr;
+    OffsetT* d_bins                   = nullptr;
     ::cuda::std::uint32_t* d_counters = nullptr;
     ::cuda::std::uint32_t* d_lookback = nullptr;
-    OffsetT* d_bins                   = nullptr;
     KeyT* d_keys_buffer               = nullptr;
     ValueT* d_values_buffer           = nullptr;
     cudaError_t error                 = detail::CarveTemporaryStorage(
-                        d_temp_storage, temp_storage_bytes, detail::Slot(d_counts, bin_count),
+                        d_temp_storage, temp_storage_bytes, detail::Slot(d_bins, bin_count),
                         detail::Slot(d_counters, size_t(num_passes) * size_t(num_portions)),
-                        detail::Slot(d_lookback, size_t(max_tiles) * RADIX_DIGITS), detail::Slot(d_bins, bin_count),
+                        detail::Slot(d_lookback, size_t(max_tiles) * RADIX_DIGITS),
                         detail::Slot(d_keys_buffer, need_buffer ? size_t(num_items) : 0),
                         detail::Slot(d_values_buffer, need_buffer && !KEYS_ONLY ? size_t(num_items) : 0));
     if (error != cudaSuccess || d_temp_storage == nullptr)
@@ -354,10 +368,11 @@ struct DispatchRadixSort
       return error;
     }
 
-    // Counts, tile counters and look-back words start at zero (one memset: they are adjacent).
-    error = cudaMemsetAsync(d_counts, 0,
+    // Digit counts (then starts), tile counters and look-back words start at zero (one memset:
+    // they are adjacent).
+    error = cudaMemsetAsync(d_bins, 0,
                             size_t(reinterpret_cast<char*>(d_lookback + size_t(max_tiles) * RADIX_DIGITS)
-                                   - reinterpret_cast<char*>(d_counts)),
+                                   - reinterpret_cast<char*>(d_bins)),
                             stream);
     if (error != cudaSuccess)
     {
@@ -381,7 +396,7 @@ struct DispatchRadixSort
     const KeyT* d_keys_in = d_keys.Current();
     error = detail::LaunchKernel(false, DeviceRadixSortHistogramKernel<max_policy_t, KeyT, OffsetT, DecomposerT>,
                                  histogram_x * num_portions, HistogramPolicyT::BLOCK_THREADS, stream, d_keys_in,
-                                 d_counts, num_items, PORTION_ITEMS, histogram_x, begin_bit, end_bit, decomposer);
+                                 d_bins, num_items, PORTION_ITEMS, histogram_x, begin_bit, end_bit, decomposer);
     if (error != cudaSuccess)
     {
       return error;
@@ -390,8 +405,7 @@ struct DispatchRadixSort
     // kernel waits for the one before at its start, and lets the next one launch).
     const bool programmatic = ptx_version >= 900;
     error = detail::LaunchKernel(programmatic, DeviceRadixSortExclusiveSumKernel<max_policy_t, IS_DESCENDING, OffsetT>,
-                                 num_passes, RADIX_DIGITS, stream, static_cast<const ::cuda::std::uint32_t*>(d_counts),
-                                 d_bins, num_portions);
+                                 num_passes, RADIX_DIGITS, stream, d_bins, d_counters, num_portions, PORTION_ITEMS);
     if (error != cudaSuccess)
     {
       return error;
