@@ -29,13 +29,20 @@ struct radix_tiles
   using hub                           = strata::detail::radix::policy_hub<KeyT, ValueT, std::uint32_t>;
   using single_policy                 = typename hub::Policy900::SingleTilePolicy;
   using onesweep_policy               = typename hub::Policy900::OnesweepPolicy;
+  using small_policy                  = strata::detail::radix::onesweep_small_policy_t<typename hub::Policy900>;
   static constexpr std::size_t single = std::size_t(single_policy::BLOCK_THREADS) * single_policy::ITEMS_PER_THREAD;
   static constexpr std::size_t onesweep =
       std::size_t(onesweep_policy::BLOCK_THREADS) * onesweep_policy::ITEMS_PER_THREAD;
+  //! The tile of sorts of fewer than `small_below` keys (0: one tile for every size).
+  static constexpr std::size_t onesweep_small =
+      std::size_t(small_policy::BLOCK_THREADS) * small_policy::ITEMS_PER_THREAD;
+  static constexpr std::size_t small_below =
+      std::size_t(strata::detail::radix::onesweep_small_below_v<typename hub::Policy900>);
 };
 
 //! Sizes up to `max`: empty, tiny, around a warp, around the one-block limit, around one and a few
-//! onesweep tiles (of pairs and of keys only, whose tiles differ), and larger odd sizes.
+//! onesweep tiles (of pairs, and of keys only in a small input, whose tiles differ), and larger odd
+//! sizes.
 template <typename KeyT>
 std::vector<std::size_t> radix_sizes(std::size_t max)
 {
@@ -44,8 +51,8 @@ std::vector<std::size_t> radix_sizes(std::size_t max)
   std::vector<std::size_t> sizes;
   for (std::size_t n :
        {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), tiles::single - 1, tiles::single,
-        tiles::single + 1, tiles::onesweep - 1, tiles::onesweep, tiles::onesweep + 1, keys_tiles::onesweep - 1,
-        keys_tiles::onesweep, keys_tiles::onesweep + 1, 5 * tiles::onesweep + 777, std::size_t(100003),
+        tiles::single + 1, tiles::onesweep - 1, tiles::onesweep, tiles::onesweep + 1, keys_tiles::onesweep_small - 1,
+        keys_tiles::onesweep_small, keys_tiles::onesweep_small + 1, 5 * tiles::onesweep + 777, std::size_t(100003),
         (std::size_t(1) << 20) + 7, (std::size_t(1) << 24) + 13})
   {
     if (n <= max && std::find(sizes.begin(), sizes.end(), n) == sizes.end())

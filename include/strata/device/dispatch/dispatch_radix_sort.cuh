@@ -154,19 +154,32 @@ STRATA_KERNEL_ATTRIBUTES
   }
 }
 
-//! One onesweep launch: one tile of one portion per block, for the digit at current_bit.
-template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
+namespace detail
+{
+namespace radix
+{
+//! The onesweep policy of the active policy: the one for small inputs where SMALL.
+template <typename MaxPolicyT, bool SMALL>
+using onesweep_policy_t =
+    ::cuda::std::conditional_t<SMALL, onesweep_small_policy_t<typename MaxPolicyT::ActivePolicy>,
+                               typename MaxPolicyT::ActivePolicy::OnesweepPolicy>;
+} // namespace radix
+} // namespace detail
+
+//! One onesweep launch: one tile of one portion per block, for the digit at current_bit, with the
+//! tiles of the policy for small inputs where SMALL.
+template <typename MaxPolicyT, bool SMALL, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
           typename DecomposerT, typename ValuesInputIteratorT>
 STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS,
-                  detail::radix::onesweep_min_blocks_v<typename MaxPolicyT::ActivePolicy::OnesweepPolicy>) void
+__launch_bounds__(detail::radix::onesweep_policy_t<MaxPolicyT, SMALL>::BLOCK_THREADS,
+                  detail::radix::onesweep_min_blocks_v<detail::radix::onesweep_policy_t<MaxPolicyT, SMALL>>) void
     DeviceRadixSortOnesweepKernel(
     const KeyT* d_keys_in, KeyT* d_keys_out, ValuesInputIteratorT d_values_in, ValueT* d_values_out,
     const OffsetT* d_bins, OffsetT* d_bins_next, ::cuda::std::uint32_t* d_lookback,
     ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items, int current_bit, int num_bits,
     ::cuda::std::uint32_t epoch, DecomposerT decomposer)
 {
-  using AgentT = AgentRadixSortOnesweep<typename MaxPolicyT::ActivePolicy::OnesweepPolicy, IS_DESCENDING, KeyT, ValueT,
+  using AgentT = AgentRadixSortOnesweep<detail::radix::onesweep_policy_t<MaxPolicyT, SMALL>, IS_DESCENDING, KeyT, ValueT,
                                         OffsetT, DecomposerT, ValuesInputIteratorT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::TriggerDependentLaunch(); // the next pass may launch: its blocks wait for this grid to end
@@ -332,10 +345,11 @@ struct DispatchRadixSort
     return error;
   }
 
-  template <typename ActivePolicyT>
+  template <typename ActivePolicyT, bool SMALL>
   STRATA_RUNTIME_FUNCTION cudaError_t InvokeOnesweep()
   {
-    using OnesweepPolicyT           = typename ActivePolicyT::OnesweepPolicy;
+    using OnesweepPolicyT           = ::cuda::std::conditional_t<SMALL, detail::radix::onesweep_small_policy_t<ActivePolicyT>,
+                                                       typename ActivePolicyT::OnesweepPolicy>;
     using HistogramPolicyT          = typename ActivePolicyT::HistogramPolicy;
     constexpr int RADIX_BITS        = OnesweepPolicyT::RADIX_BITS;
     constexpr int RADIX_DIGITS      = 1 << RADIX_BITS;
@@ -436,7 +450,7 @@ struct DispatchRadixSort
       }
       return detail::LaunchKernel(
           programmatic,
-          DeviceRadixSortOnesweepKernel<max_policy_t, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT, ValuesT>,
+          DeviceRadixSortOnesweepKernel<max_policy_t, SMALL, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT, ValuesT>,
           tiles, OnesweepPolicyT::BLOCK_THREADS, stream, keys_source + first, keys_target, values, values_target,
           static_cast<const OffsetT*>(d_bins + (size_t(pass) * num_portions + portion) * RADIX_DIGITS),
           portion + 1 < num_portions ? d_bins + (size_t(pass) * num_portions + portion + 1) * RADIX_DIGITS : nullptr,
@@ -489,7 +503,14 @@ struct DispatchRadixSort
       }
       return InvokeSingleTile<ActivePolicyT>();
     }
-    return InvokeOnesweep<ActivePolicyT>();
+    if constexpr (detail::radix::onesweep_small_below_v<ActivePolicyT> > 0)
+    {
+      if (static_cast<long long>(num_items) < detail::radix::onesweep_small_below_v<ActivePolicyT>)
+      {
+        return InvokeOnesweep<ActivePolicyT, true>();
+      }
+    }
+    return InvokeOnesweep<ActivePolicyT, false>();
   }
 
   //! Beyond CUB: a sort whose values are read through `d_values_in` (any random-access iterator)

@@ -39,6 +39,28 @@ inline constexpr int
     onesweep_min_blocks_v<OnesweepPolicyT, ::cuda::std::void_t<decltype(OnesweepPolicyT::MIN_BLOCKS_PER_SM)>> =
         OnesweepPolicyT::MIN_BLOCKS_PER_SM;
 
+//! The onesweep policy of sorts of fewer than `onesweep_small_below_v` keys: a hub's
+//! OnesweepSmallPolicy (strata only; smaller tiles give a small input more blocks), else its
+//! OnesweepPolicy. The two share RADIX_BITS: one histogram serves both.
+template <typename ActivePolicyT, typename = void>
+struct onesweep_small_policy
+{
+  using type                              = typename ActivePolicyT::OnesweepPolicy;
+  static constexpr long long small_below = 0;
+};
+template <typename ActivePolicyT>
+struct onesweep_small_policy<ActivePolicyT, ::cuda::std::void_t<typename ActivePolicyT::OnesweepSmallPolicy>>
+{
+  using type                              = typename ActivePolicyT::OnesweepSmallPolicy;
+  static constexpr long long small_below = ActivePolicyT::ONESWEEP_SMALL_BELOW;
+  static_assert(type::RADIX_BITS == ActivePolicyT::OnesweepPolicy::RADIX_BITS,
+                "OnesweepSmallPolicy and OnesweepPolicy must sort by digits of the same width");
+};
+template <typename ActivePolicyT>
+using onesweep_small_policy_t = typename onesweep_small_policy<ActivePolicyT>::type;
+template <typename ActivePolicyT>
+inline constexpr long long onesweep_small_below_v = onesweep_small_policy<ActivePolicyT>::small_below;
+
 //! The onesweep tile for sorting KeyT keys with ValueT values (NullType: keys only): nominal keys
 //! per thread for 4-byte items (scaled to the larger of key and value) and blocks that must fit
 //! on an SM at once, by the sort's shape, from the sweeps on sm_90 (docs/tuning.md).
@@ -52,6 +74,12 @@ struct onesweep_tile
   // (4-byte nominal), three blocks.
   static constexpr int NOMINAL_ITEMS = DOMINANT > 8 ? 19 : KEYS_ONLY ? 30 : DOMINANT <= 4 ? 21 : 30;
   static constexpr int MIN_BLOCKS    = DOMINANT > 8 ? 3 : 2;
+  // Keys of up to 8 bytes, fewer than 2^22 of them: 384 x 19 (4-byte), three blocks an SM; the
+  // larger tile leaves SMs idle there.
+  static constexpr bool SMALL_TILE          = KEYS_ONLY && DOMINANT <= 8;
+  static constexpr int SMALL_NOMINAL_ITEMS  = SMALL_TILE ? 19 : NOMINAL_ITEMS;
+  static constexpr int SMALL_MIN_BLOCKS     = SMALL_TILE ? 3 : MIN_BLOCKS;
+  static constexpr long long SMALL_BELOW    = SMALL_TILE ? 1ll << 22 : 0;
 };
 
 //! Policies for sorting KeyT keys with ValueT values (NullType: keys only). Tiles scale with
@@ -72,6 +100,17 @@ struct policy_hub
     {
       static constexpr int MIN_BLOCKS_PER_SM = tile_t::MIN_BLOCKS;
     };
+    struct SmallTilePolicy
+        : AgentRadixSortOnesweepPolicy<384, tile_t::SMALL_NOMINAL_ITEMS, DominantT, 1,
+                                       RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, BLOCK_SCAN_WARP_SCANS,
+                                       RADIX_SORT_STORE_DIRECT, 8>
+    {
+      static constexpr int MIN_BLOCKS_PER_SM = tile_t::SMALL_MIN_BLOCKS;
+    };
+    //! The tile of sorts of fewer than ONESWEEP_SMALL_BELOW keys (the same policy where the sort's
+    //! shape has one tile, so that no second kernel is compiled).
+    using OnesweepSmallPolicy = ::cuda::std::conditional_t<tile_t::SMALL_TILE, SmallTilePolicy, OnesweepPolicy>;
+    static constexpr long long ONESWEEP_SMALL_BELOW = tile_t::SMALL_BELOW;
     using HistogramPolicy    = AgentRadixSortHistogramPolicy<128, 16, 1, KeyT, 8>;
     using ExclusiveSumPolicy = AgentRadixSortExclusiveSumPolicy<256, 8>;
     using SingleTilePolicy   = AgentRadixSortDownsweepPolicy<256, 16, DominantT, BLOCK_LOAD_DIRECT, LOAD_DEFAULT,
