@@ -181,9 +181,8 @@ struct AgentRadixSortOnesweep
 
   //! A tile of a pass in which every key has one digit: its keys and values keep their order, at
   //! their digit's start plus their place in the portion. The tile still publishes look-back words
-  //! of this launch's epoch, so that no later launch takes an older word for one of its own. Not
-  //! inlined: the rare path then costs the ranking path no registers (ptxas spilled 384x19 u32).
-  STRATA_DEVICE __noinline__ void CopyTile(int tile, OffsetT tile_offset, int valid, bool full)
+  //! of this launch's epoch, so that no later launch takes an older word for one of its own.
+  STRATA_DEVICE STRATA_FORCEINLINE void CopyTile(int tile, OffsetT tile_offset, int valid, bool full)
   {
     const int tid = int(threadIdx.x);
 #pragma unroll
