@@ -74,9 +74,10 @@ struct onesweep_tile
   // (4-byte nominal), three blocks.
   static constexpr int NOMINAL_ITEMS = DOMINANT > 8 ? 19 : KEYS_ONLY ? 30 : DOMINANT <= 4 ? 21 : 30;
   static constexpr int MIN_BLOCKS    = DOMINANT > 8 ? 3 : 2;
-  // Keys of up to 8 bytes, fewer than 2^22 of them: 384 x 19 (4-byte), two blocks an SM (three
-  // spill u32 keys with 64-bit offsets); the larger tile leaves SMs idle there.
-  static constexpr bool SMALL_TILE          = KEYS_ONLY && DOMINANT <= 8;
+  // Keys of up to 4 bytes, fewer than 2^22 of them: 384 x 19, two blocks an SM (three spill u32
+  // keys with 64-bit offsets); the larger tile leaves SMs idle there. (8-byte keys keep 384 x 15:
+  // smaller tiles would need more look-back words than CUB's temporary storage holds.)
+  static constexpr bool SMALL_TILE          = KEYS_ONLY && DOMINANT <= 4;
   static constexpr int SMALL_NOMINAL_ITEMS  = SMALL_TILE ? 19 : NOMINAL_ITEMS;
   static constexpr int SMALL_MIN_BLOCKS     = SMALL_TILE ? 2 : MIN_BLOCKS;
   static constexpr long long SMALL_BELOW    = SMALL_TILE ? 1ll << 22 : 0;
