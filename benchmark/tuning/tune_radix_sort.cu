@@ -4,9 +4,9 @@
 // per candidate onesweep tile (threads, keys per thread for 4-byte keys and values, scaled for
 // wider ones), ranker (ballot or atomic-OR peers, private histograms) and blocks an SM the
 // registers must allow, next to CUB, at 2^16, 2^20, 2^24 and 2^28 keys of random bits from a
-// rotating input.
+// rotating input; and of the histogram pass (keys per thread, blocks an SM) at 2^24 and 2^28.
 // Names: "<function>/<key>[_<value>]/<threads>x<items>/<ranker>-p<parts>-b<blocks>" and
-// "<function>/<key>[_<value>]/cub".
+// "<function>/<key>[_<value>]/cub"; histogram candidates add "/h<blocks>x<keys>".
 #include <strata/device/device_radix_sort.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -26,7 +26,7 @@ using offset_type = strata::detail::offset_t<std::size_t>;
 using u64         = std::uint64_t;
 
 template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS,
-          int MIN_BLOCKS>
+          int MIN_BLOCKS, int HIST_BLOCKS = 0, int HIST_ITEMS = 16>
 struct candidate_hub
 {
   using DominantT = cuda::std::conditional_t<(sizeof(ValueT) > sizeof(KeyT)), ValueT, KeyT>;
@@ -39,7 +39,13 @@ struct candidate_hub
     {
       static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS;
     };
-    using HistogramPolicy  = typename base::HistogramPolicy;
+    //! The hub's histogram policy, or 128 threads of HIST_ITEMS keys at HIST_BLOCKS blocks an SM.
+    struct HistogramCandidate : strata::AgentRadixSortHistogramPolicy<128, HIST_ITEMS, 1, KeyT, 8>
+    {
+      static constexpr int BLOCKS_PER_SM = HIST_BLOCKS;
+    };
+    using HistogramPolicy =
+        cuda::std::conditional_t<HIST_BLOCKS == 0, typename base::HistogramPolicy, HistogramCandidate>;
     using SingleTilePolicy = typename base::SingleTilePolicy;
   };
   using MaxPolicy = Policy;
@@ -97,14 +103,15 @@ void time_sort(benchmark::State& state, std::size_t n, std::size_t bytes_per_ite
 
 //! SortPairs (ValueT not NullType) or SortKeys with a candidate hub.
 template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS,
-          int MIN_BLOCKS>
+          int MIN_BLOCKS, int HIST_BLOCKS = 0, int HIST_ITEMS = 16>
 void candidate(benchmark::State& state)
 {
   constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
   using DispatchT =
       strata::DispatchRadixSort<strata::SortOrder::Ascending, KeyT, ValueT, offset_type,
                                 strata::detail::identity_decomposer_t,
-                                candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS>>;
+                                candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS,
+                                              HIST_BLOCKS, HIST_ITEMS>>;
   using V             = cuda::std::conditional_t<PAIRS, ValueT, u32>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto sort           = [n](void* temp, std::size_t& bytes, KeyT* d_keys_in, V* d_values_in, cudaStream_t stream)
@@ -178,6 +185,22 @@ using strata::NullType;
   STRATA_TUNE(NAME, K, V, 384, 19, ATOMIC_OR, 1, 2);                                                                   \
   STRATA_TUNE(NAME, K, V, 384, 19, ANY, 1, 2)
 
+// The histogram pass (128 threads): keys per thread and blocks an SM, with the onesweep tile of
+// the sort's shape; "h<blocks>x<keys>".
+#define STRATA_TUNE_HISTOGRAM(NAME, K, V, ITEMS, BLOCKS, HB, HI)                                                       \
+  BENCHMARK(candidate<K, V, 384, ITEMS, strata::RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1, BLOCKS, HB, HI>)           \
+      ->Name(NAME "/384x" #ITEMS "/ATOMIC_OR-p1-b" #BLOCKS "/h" #HB "x" #HI)                                           \
+      ->ArgsProduct({{1 << 24, 1 << 28}})                                                                             \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_TUNE_HISTOGRAMS(NAME, K, V, ITEMS)                                                                      \
+  STRATA_TUNE_HISTOGRAM(NAME, K, V, ITEMS, 2, 12, 16);                                                                 \
+  STRATA_TUNE_HISTOGRAM(NAME, K, V, ITEMS, 2, 16, 16);                                                                 \
+  STRATA_TUNE_HISTOGRAM(NAME, K, V, ITEMS, 2, 16, 8);                                                                  \
+  STRATA_TUNE_HISTOGRAM(NAME, K, V, ITEMS, 2, 8, 32)
+
+STRATA_TUNE_HISTOGRAMS("sort_keys/u32", u32, NullType, 30);
+STRATA_TUNE_HISTOGRAMS("sort_keys/u64", u64, NullType, 30);
 STRATA_TUNE_ALL("sort_keys/u32", u32, NullType);
 STRATA_TUNE_ALL("sort_keys/u64", u64, NullType);
 STRATA_TUNE_ALL("sort_pairs/u32_u32", u32, u32);
