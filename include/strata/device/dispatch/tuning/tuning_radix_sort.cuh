@@ -112,7 +112,12 @@ struct policy_hub
     //! shape has one tile, so that no second kernel is compiled).
     using OnesweepSmallPolicy = ::cuda::std::conditional_t<tile_t::SMALL_TILE, SmallTilePolicy, OnesweepPolicy>;
     static constexpr long long ONESWEEP_SMALL_BELOW = tile_t::SMALL_BELOW;
-    using HistogramPolicy    = AgentRadixSortHistogramPolicy<128, 16, 1, KeyT, 8>;
+    //! The histogram pass: 128 threads of 16 keys, 12 blocks an SM (its registers are bounded
+    //! to let them fit; sweep in docs/tuning.md).
+    struct HistogramPolicy : AgentRadixSortHistogramPolicy<128, 16, 1, KeyT, 8>
+    {
+      static constexpr int BLOCKS_PER_SM = 12;
+    };
     using ExclusiveSumPolicy = AgentRadixSortExclusiveSumPolicy<256, 8>;
     using SingleTilePolicy   = AgentRadixSortDownsweepPolicy<256, 16, DominantT, BLOCK_LOAD_DIRECT, LOAD_DEFAULT,
                                                            RADIX_RANK_MEMOIZE, BLOCK_SCAN_WARP_SCANS, 4>;
