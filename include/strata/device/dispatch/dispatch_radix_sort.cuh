@@ -89,15 +89,16 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) voi
   }
 }
 
-//! The histogram pass: `blocks_per_portion` blocks per portion, portion after portion. Its grid
-//! is blocks per SM times SMs, so the registers are bounded to let that many blocks fit at once.
+//! The histogram pass: `blocks_per_portion` blocks per portion, portion after portion, and
+//! `last_blocks` (no more) for the last portion, which may hold few keys. Its grid is about blocks
+//! per SM times SMs, so the registers are bounded to let that many blocks fit at once.
 template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename DecomposerT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
                   detail::radix::histogram_blocks_per_sm_v<typename MaxPolicyT::ActivePolicy::HistogramPolicy>) void
     DeviceRadixSortHistogramKernel(
-    const KeyT* d_keys, OffsetT* d_bins, OffsetT num_items, OffsetT portion_items,
-    int blocks_per_portion, int begin_bit, int end_bit, DecomposerT decomposer)
+    const KeyT* d_keys, OffsetT* d_bins, OffsetT num_items, OffsetT portion_items, int num_portions,
+    int blocks_per_portion, int last_blocks, int begin_bit, int end_bit, DecomposerT decomposer)
 {
   using ActivePolicyT = typename MaxPolicyT::ActivePolicy;
   using AgentT        = AgentRadixSortHistogram<typename ActivePolicyT::HistogramPolicy,
@@ -107,8 +108,9 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
   const int portion   = int(blockIdx.x) / blocks_per_portion;
   const OffsetT first = OffsetT(portion) * portion_items;
   const OffsetT items = num_items - first < portion_items ? num_items - first : portion_items;
-  AgentT(temp_storage, d_keys + first, d_bins, items, portion, int(gridDim.x) / blocks_per_portion,
-         int(blockIdx.x) % blocks_per_portion, blocks_per_portion, begin_bit, end_bit, decomposer)
+  AgentT(temp_storage, d_keys + first, d_bins, items, portion, num_portions,
+         int(blockIdx.x) - portion * blocks_per_portion,
+         portion == num_portions - 1 ? last_blocks : blocks_per_portion, begin_bit, end_bit, decomposer)
       .Process();
 }
 
@@ -404,13 +406,29 @@ struct DispatchRadixSort
     {
       return error;
     }
-    const int histogram_tiles = int(first_items / HISTOGRAM_TILE + (first_items % HISTOGRAM_TILE != 0));
-    const int wanted_blocks   = sm_count * detail::radix::histogram_blocks_per_sm_v<HistogramPolicyT> / num_portions;
-    const int histogram_x = wanted_blocks < 1 ? 1 : wanted_blocks < histogram_tiles ? wanted_blocks : histogram_tiles;
-    const KeyT* d_keys_in = d_keys.Current();
+    // The histogram's blocks are shared among the portions by their keys (the last portion of a
+    // sort just over a multiple of a portion may hold a few keys, and gets a block or a few), and
+    // no portion gets more blocks than it has tiles.
+    const OffsetT last_items = num_items - OffsetT(num_portions - 1) * PORTION_ITEMS;
+    const auto histogram_blocks = [&](OffsetT items, int most) {
+      const unsigned long long wanted =
+          (static_cast<unsigned long long>(sm_count) * detail::radix::histogram_blocks_per_sm_v<HistogramPolicyT>
+             * static_cast<unsigned long long>(items)
+           + static_cast<unsigned long long>(num_items) - 1)
+        / static_cast<unsigned long long>(num_items);
+      const unsigned long long tiles = static_cast<unsigned long long>(items / HISTOGRAM_TILE)
+                                     + (items % HISTOGRAM_TILE != 0);
+      const unsigned long long limit = tiles < static_cast<unsigned long long>(most) ? tiles
+                                                                                      : static_cast<unsigned long long>(most);
+      return int(wanted < 1 ? 1 : wanted < limit ? wanted : limit);
+    };
+    const int histogram_x   = histogram_blocks(first_items, 1 << 30);
+    const int last_blocks   = num_portions == 1 ? histogram_x : histogram_blocks(last_items, histogram_x);
+    const KeyT* d_keys_in   = d_keys.Current();
     error = detail::LaunchKernel(false, DeviceRadixSortHistogramKernel<max_policy_t, KeyT, OffsetT, DecomposerT>,
-                                 histogram_x * num_portions, HistogramPolicyT::BLOCK_THREADS, stream, d_keys_in,
-                                 d_bins, num_items, PORTION_ITEMS, histogram_x, begin_bit, end_bit, decomposer);
+                                 histogram_x * (num_portions - 1) + last_blocks, HistogramPolicyT::BLOCK_THREADS,
+                                 stream, d_keys_in, d_bins, num_items, PORTION_ITEMS, num_portions, histogram_x,
+                                 last_blocks, begin_bit, end_bit, decomposer);
     if (error != cudaSuccess)
     {
       return error;

@@ -112,11 +112,12 @@ struct policy_hub
     //! shape has one tile, so that no second kernel is compiled).
     using OnesweepSmallPolicy = ::cuda::std::conditional_t<tile_t::SMALL_TILE, SmallTilePolicy, OnesweepPolicy>;
     static constexpr long long ONESWEEP_SMALL_BELOW = tile_t::SMALL_BELOW;
-    //! The histogram pass: 128 threads of 16 keys, 12 blocks an SM (its registers are bounded
-    //! to let them fit; sweep in docs/tuning.md).
+    //! The histogram pass: 128 threads of 16 keys, 12 blocks an SM for keys of up to 4 bytes, 8
+    //! for wider keys (at 12, 40 registers spill their conversions: 64 bytes for u64, over 400
+    //! for double and __int128). Sweep in docs/tuning.md.
     struct HistogramPolicy : AgentRadixSortHistogramPolicy<128, 16, 1, KeyT, 8>
     {
-      static constexpr int BLOCKS_PER_SM = 12;
+      static constexpr int BLOCKS_PER_SM = sizeof(KeyT) <= 4 ? 12 : 8;
     };
     using ExclusiveSumPolicy = AgentRadixSortExclusiveSumPolicy<256, 8>;
     using SingleTilePolicy   = AgentRadixSortDownsweepPolicy<256, 16, DominantT, BLOCK_LOAD_DIRECT, LOAD_DEFAULT,
