@@ -65,6 +65,15 @@ bool gpu_available()
   return gpu_check().available;
 }
 
+bool under_sanitizer()
+{
+  static const bool value = [] {
+    const char* env = std::getenv("STRATA_TEST_UNDER_SANITIZER");
+    return env != nullptr && std::string(env) == "1";
+  }();
+  return value;
+}
+
 std::uint64_t seed(std::uint64_t salt)
 {
   // splitmix64 of (Catch2 seed, salt): nearby salts give unrelated streams.

@@ -39,6 +39,11 @@ bool gpu_available();
 //! check of this harness), mixed with `salt` so that inputs of different buffers differ.
 std::uint64_t seed(std::uint64_t salt = 0);
 
+//! True when the program runs under compute-sanitizer for scripts/gpu-check (the environment
+//! variable STRATA_TEST_UNDER_SANITIZER is 1): tests whose largest sizes only repeat code paths
+//! that smaller sizes cover leave those sizes to the plain run of the suite.
+bool under_sanitizer();
+
 //! A short description of a CUDA error code for failure messages.
 std::string describe(cudaError_t error);
 
