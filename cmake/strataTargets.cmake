@@ -11,7 +11,9 @@ endfunction()
 # scripts/gpu-check. <tools> are the compute-sanitizer tools to run on the program, comma-separated,
 # from the target property STRATA_SANITIZERS: memcheck, racecheck and synccheck by default; a
 # program whose kernels use neither shared memory nor barriers is set to memcheck alone in its
-# CMakeLists.txt (racecheck and synccheck would have nothing to check there).
+# CMakeLists.txt (racecheck and synccheck would have nothing to check there). A fourth field,
+# "per-case", marks a program whose target property STRATA_SANITIZE_PER_CASE is true: gpu-check
+# sanitizes it one test case per run (for programs whose whole run is long under racecheck).
 set_property(GLOBAL PROPERTY STRATA_TEST_MANIFEST "")
 set(STRATA_DEFAULT_SANITIZERS memcheck racecheck synccheck)
 
@@ -19,7 +21,7 @@ set(STRATA_DEFAULT_SANITIZERS memcheck racecheck synccheck)
 function(strata_manifest_add target label)
   set_target_properties(${target} PROPERTIES STRATA_SANITIZERS "${STRATA_DEFAULT_SANITIZERS}")
   set_property(GLOBAL APPEND PROPERTY STRATA_TEST_MANIFEST
-    "${label} $<JOIN:$<TARGET_PROPERTY:${target},STRATA_SANITIZERS>,$<COMMA>> $<TARGET_FILE:${target}>")
+    "${label} $<JOIN:$<TARGET_PROPERTY:${target},STRATA_SANITIZERS>,$<COMMA>> $<TARGET_FILE:${target}>$<$<BOOL:$<TARGET_PROPERTY:${target},STRATA_SANITIZE_PER_CASE>>: per-case>")
 endfunction()
 
 # strata_add_test(<name> LABEL <label> SOURCES <files...>)
