@@ -9,11 +9,10 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "bench_common.cuh"
+#include "bench_sort_keys.cuh"
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -24,55 +23,6 @@ namespace
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using f32 = float;
-
-//! The key distributions (the second benchmark argument).
-enum distribution : int
-{
-  uniform  = 0, //!< random bits
-  reduced  = 1, //!< the AND of two random words: fewer distinct digits, longer runs
-  constant = 2  //!< every key the same (bytes 0x5A)
-};
-
-__global__ void and_words(u32* a, const u32* b, std::size_t words)
-{
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
-       i += std::size_t(gridDim.x) * blockDim.x)
-  {
-    a[i] &= b[i];
-  }
-}
-
-//! Rotating keys of one distribution: random ones are the shared rotating buffer; the others are
-//! made from a rotating buffer of their own.
-template <typename T>
-bench::rotating_buffer<T>& keys_of(std::size_t n, int dist)
-{
-  if (dist == uniform)
-  {
-    return bench::shared_rotating_buffer<T>(n);
-  }
-  static std::map<std::pair<std::size_t, int>, std::unique_ptr<bench::rotating_buffer<T>>> buffers;
-  auto& slot = buffers[{n, dist}];
-  if (!slot)
-  {
-    slot                  = std::make_unique<bench::rotating_buffer<T>>(n, 4099 + n * sizeof(T) + dist);
-    const std::size_t all = n * slot->copies();
-    T* data               = slot->next();
-    if (dist == constant)
-    {
-      bench::check(cudaMemset(data, 0x5A, all * sizeof(T)), "cudaMemset keys");
-    }
-    else
-    {
-      bench::device_buffer<T> other(all);
-      bench::fill_random(other, 7919 + n);
-      and_words<<<1024, 256>>>(reinterpret_cast<u32*>(data), reinterpret_cast<const u32*>(other.data()),
-                               all * sizeof(T) / 4);
-      bench::check(cudaDeviceSynchronize(), "and_words");
-    }
-  }
-  return *slot;
-}
 
 //! Output and temporary storage, grown as needed and kept.
 void* scratch(int slot, std::size_t bytes)
@@ -113,7 +63,7 @@ void time_sort(benchmark::State& state, const std::string& name, StrataCallT str
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const int dist      = int(state.range(1));
-  auto& keys          = keys_of<KeyT>(n, dist);
+  auto& keys          = bench::sort_key_buffer<KeyT>(n, dist);
   auto& values        = bench::shared_rotating_buffer<ValueT>(PAIRS ? n : 2);
   if constexpr (STRATA)
   {
@@ -203,7 +153,7 @@ STRATA_BENCH_SORT_PAIRS(u64, u64)
 #define STRATA_BENCH_REGISTER_SORT(FUNC, NAME)                                                                         \
   BENCHMARK(FUNC)                                                                                                      \
       ->Name(::bench::mode_name(NAME))                                                                                 \
-      ->ArgsProduct({benchmark::CreateRange(1 << 16, 1 << 28, 16), {uniform, reduced, constant}})                      \
+      ->ArgsProduct({benchmark::CreateRange(1 << 16, 1 << 28, 16), {bench::uniform, bench::reduced, bench::constant}}) \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
 #define STRATA_BENCH_REGISTER_SORT_BOTH(FUNC, GROUP, T)                                                                \

@@ -4,7 +4,8 @@
 // per candidate onesweep tile (threads, keys per thread for 4-byte keys and values, scaled for
 // wider ones), ranker (ballot or atomic-OR peers, private histograms) and blocks an SM the
 // registers must allow, next to CUB, at 2^16, 2^20, 2^24 and 2^28 keys of random bits from a
-// rotating input; and of the histogram pass (keys per thread, blocks an SM) at 2^24 and 2^28.
+// rotating input; of the histogram pass (keys per thread, blocks an SM) at 2^24 and 2^28; and of
+// the ranker's shared counters on keys with few distinct digits.
 // Names: "<function>/<key>[_<value>]/<threads>x<items>/<ranker>-p<parts>-b<blocks>" and
 // "<function>/<key>[_<value>]/cub"; histogram candidates add "/h<blocks>x<keys>".
 #include <strata/device/device_radix_sort.cuh>
@@ -12,6 +13,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "bench_common.cuh"
+#include "bench_sort_keys.cuh"
 
 #include <algorithm>
 #include <cstddef>
@@ -103,7 +105,7 @@ void time_sort(benchmark::State& state, std::size_t n, std::size_t bytes_per_ite
 
 //! SortPairs (ValueT not NullType) or SortKeys with a candidate hub.
 template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::RadixRankAlgorithm RANKER, int PARTS,
-          int MIN_BLOCKS, int HIST_BLOCKS = 0, int HIST_ITEMS = 16>
+          int MIN_BLOCKS, int HIST_BLOCKS = 0, int HIST_ITEMS = 16, int DIST = bench::uniform>
 void candidate(benchmark::State& state)
 {
   constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
@@ -125,11 +127,11 @@ void candidate(benchmark::State& state)
     return DispatchT::Dispatch(temp, bytes, key_buffers, value_buffers, offset_type(n), 0, int(sizeof(KeyT) * 8), false,
                                stream);
   };
-  time_sort(state, n, sizeof(KeyT) + (PAIRS ? sizeof(V) : 0), bench::shared_rotating_buffer<KeyT>(n),
+  time_sort(state, n, sizeof(KeyT) + (PAIRS ? sizeof(V) : 0), bench::sort_key_buffer<KeyT>(n, DIST),
             bench::shared_rotating_buffer<V>(PAIRS ? n : 2), sort);
 }
 
-template <typename KeyT, typename ValueT>
+template <typename KeyT, typename ValueT, int DIST = bench::uniform>
 void cub_sort(benchmark::State& state)
 {
   constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
@@ -148,7 +150,7 @@ void cub_sort(benchmark::State& state)
                                             stream);
     }
   };
-  time_sort(state, n, sizeof(KeyT) + (PAIRS ? sizeof(V) : 0), bench::shared_rotating_buffer<KeyT>(n),
+  time_sort(state, n, sizeof(KeyT) + (PAIRS ? sizeof(V) : 0), bench::sort_key_buffer<KeyT>(n, DIST),
             bench::shared_rotating_buffer<V>(PAIRS ? n : 2), sort);
 }
 } // namespace
@@ -199,6 +201,29 @@ using strata::NullType;
   STRATA_TUNE_HISTOGRAM(NAME, K, V, ITEMS, 2, 16, 8);                                                                  \
   STRATA_TUNE_HISTOGRAM(NAME, K, V, ITEMS, 2, 8, 32)
 
+// The ranker of the 384 x 30 keys-only tile on keys with few distinct digits: entropy-reduced
+// u32 keys (the AND of two random words) and floats of a standard normal distribution (whose top
+// byte takes few values); shared copies of the early counts (p) and MatchAny (ANY) against
+// atomic-OR peers (four copies do not fit the 48 KiB of static shared memory at 384 x 30). 2^20
+// checks the sorted keys.
+#define STRATA_TUNE_RANKER(NAME, K, DIST, RANKER, PARTS)                                                               \
+  BENCHMARK(candidate<K, NullType, 384, 30, strata::RADIX_RANK_MATCH_EARLY_COUNTS_##RANKER, PARTS, 2, 0, 16, DIST>)   \
+      ->Name(NAME "/384x30/" #RANKER "-p" #PARTS "-b2")                                                                \
+      ->ArgsProduct({{1 << 20, 1 << 24, 1 << 28}})                                                                    \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond)
+#define STRATA_TUNE_RANKERS(NAME, K, DIST)                                                                             \
+  BENCHMARK(cub_sort<K, NullType, DIST>)                                                                               \
+      ->Name(NAME "/cub")                                                                                              \
+      ->ArgsProduct({{1 << 20, 1 << 24, 1 << 28}})                                                                    \
+      ->UseManualTime()                                                                                                \
+      ->Unit(benchmark::kMicrosecond);                                                                                 \
+  STRATA_TUNE_RANKER(NAME, K, DIST, ATOMIC_OR, 1);                                                                     \
+  STRATA_TUNE_RANKER(NAME, K, DIST, ATOMIC_OR, 2);                                                                     \
+  STRATA_TUNE_RANKER(NAME, K, DIST, ANY, 1)
+
+STRATA_TUNE_RANKERS("sort_keys/u32_reduced", u32, bench::reduced);
+STRATA_TUNE_RANKERS("sort_keys/f32_normal", float, bench::uniform);
 STRATA_TUNE_HISTOGRAMS("sort_keys/u32", u32, NullType, 30);
 STRATA_TUNE_HISTOGRAMS("sort_keys/u64", u64, NullType, 30);
 STRATA_TUNE_ALL("sort_keys/u32", u32, NullType);
