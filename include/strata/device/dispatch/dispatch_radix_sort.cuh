@@ -406,24 +406,20 @@ struct DispatchRadixSort
     {
       return error;
     }
-    // The histogram's blocks are shared among the portions by their keys (the last portion of a
-    // sort just over a multiple of a portion may hold a few keys, and gets a block or a few), and
-    // no portion gets more blocks than it has tiles.
-    const OffsetT last_items = num_items - OffsetT(num_portions - 1) * PORTION_ITEMS;
-    const auto histogram_blocks = [&](OffsetT items, int most) {
-      const unsigned long long wanted =
-          (static_cast<unsigned long long>(sm_count) * detail::radix::histogram_blocks_per_sm_v<HistogramPolicyT>
-             * static_cast<unsigned long long>(items)
-           + static_cast<unsigned long long>(num_items) - 1)
-        / static_cast<unsigned long long>(num_items);
-      const unsigned long long tiles = static_cast<unsigned long long>(items / HISTOGRAM_TILE)
-                                     + (items % HISTOGRAM_TILE != 0);
-      const unsigned long long limit = tiles < static_cast<unsigned long long>(most) ? tiles
-                                                                                      : static_cast<unsigned long long>(most);
-      return int(wanted < 1 ? 1 : wanted < limit ? wanted : limit);
+    // The histogram's blocks go to the portions in proportion to their keys, at least one and at
+    // most one per histogram tile each: the last portion may hold only a few keys.
+    const unsigned long long grid_blocks =
+        static_cast<unsigned long long>(sm_count) * detail::radix::histogram_blocks_per_sm_v<HistogramPolicyT>;
+    const auto histogram_blocks = [&](OffsetT portion_keys) {
+      const unsigned long long keys   = static_cast<unsigned long long>(portion_keys);
+      const unsigned long long wanted = (grid_blocks * keys + static_cast<unsigned long long>(num_items) - 1)
+                                      / static_cast<unsigned long long>(num_items);
+      const unsigned long long tiles  = (keys + HISTOGRAM_TILE - 1) / HISTOGRAM_TILE;
+      return int(wanted < tiles ? wanted : tiles);
     };
-    const int histogram_x   = histogram_blocks(first_items, 1 << 30);
-    const int last_blocks   = num_portions == 1 ? histogram_x : histogram_blocks(last_items, histogram_x);
+    // Every portion but the last is full (first_items keys), and the last holds no more.
+    const int histogram_x   = histogram_blocks(first_items);
+    const int last_blocks   = histogram_blocks(num_items - OffsetT(num_portions - 1) * PORTION_ITEMS);
     const KeyT* d_keys_in   = d_keys.Current();
     error = detail::LaunchKernel(false, DeviceRadixSortHistogramKernel<max_policy_t, KeyT, OffsetT, DecomposerT>,
                                  histogram_x * (num_portions - 1) + last_blocks, HistogramPolicyT::BLOCK_THREADS,

@@ -114,7 +114,7 @@ struct policy_hub
     static constexpr long long ONESWEEP_SMALL_BELOW = tile_t::SMALL_BELOW;
     //! The histogram pass: 128 threads of 16 keys, 12 blocks an SM for keys of up to 4 bytes, 8
     //! for wider keys (at 12, 40 registers spill their conversions: 64 bytes for u64, over 400
-    //! for double and __int128). Sweep in docs/tuning.md.
+    //! for double and __int128). Sweep in docs/performance.md.
     struct HistogramPolicy : AgentRadixSortHistogramPolicy<128, 16, 1, KeyT, 8>
     {
       static constexpr int BLOCKS_PER_SM = sizeof(KeyT) <= 4 ? 12 : 8;
