@@ -1,6 +1,6 @@
 // Tests of strata/device/device_radix_sort.cuh, part 3: what is not a key type: bad arguments
 // (an error code, nothing written), keys of a user's struct through a decomposer (with and
-// without a bit range), more than 2^31 keys, pairs of several portions, passes in which every key
+// without a bit range), the histogram's blocks per portion (host only), more than 2^31 keys, pairs of several portions, passes in which every key
 // has one digit, sorts on a stream of their own, on two streams at once, and captured in a CUDA
 // graph; SortPairs with values read through an iterator.
 #include <strata/device/device_radix_sort.cuh>
@@ -209,6 +209,44 @@ TEST_CASE("DeviceRadixSort sorts a user's struct through a decomposer", "[device
         CHECK(wrong == 0);
       }
     }
+  }
+}
+
+TEST_CASE("DeviceRadixSort shares the histogram's blocks among portions by their keys", "[device][sort]")
+{
+  using strata::detail::radix::histogram_portion_blocks;
+  // One portion: the whole grid, or one block per tile when there are fewer tiles.
+  CHECK(histogram_portion_blocks(1584, std::uint64_t(1) << 24, std::uint64_t(1) << 24, 2048) == 1584);
+  CHECK(histogram_portion_blocks(1584, 5000, 5000, 2048) == 3);
+  CHECK(histogram_portion_blocks(1584, 1, 1, 2048) == 1);
+  // 2^28 keys in portions of 268431360 (384 x 30 tiles): the 4096 keys left over get one block.
+  const std::uint64_t n = std::uint64_t(1) << 28;
+  CHECK(histogram_portion_blocks(1584, 268431360, n, 2048) == 1584);
+  CHECK(histogram_portion_blocks(1584, n - 268431360, n, 2048) == 1);
+
+  // Random sorts: every portion gets at least one block, no more than its tiles, the last no more
+  // than a full one, and the grid no more than its blocks plus one per portion (the rounding).
+  const std::uint64_t seed = strata_test::seed(317);
+  INFO("seed " << seed);
+  std::mt19937_64 engine(seed);
+  for (int trial = 0; trial < 2000; ++trial)
+  {
+    const std::uint64_t portion = std::uint64_t(1) + engine() % (std::uint64_t(1) << 28);
+    const std::uint64_t items   = std::uint64_t(1) + engine() % (std::uint64_t(1) << 36);
+    const std::uint64_t grid    = std::uint64_t(1) + engine() % 5000;
+    const int tile              = 1 + int(engine() % 4096);
+    INFO("portion " << portion << ", items " << items << ", grid " << grid << ", tile " << tile);
+    const std::uint64_t portions = (items + portion - 1) / portion;
+    const std::uint64_t first    = items < portion ? items : portion;
+    const std::uint64_t last     = items - (portions - 1) * portion;
+    const int full_blocks        = histogram_portion_blocks(grid, first, items, tile);
+    const int last_blocks        = histogram_portion_blocks(grid, last, items, tile);
+    REQUIRE(full_blocks >= 1);
+    REQUIRE(last_blocks >= 1);
+    REQUIRE(std::uint64_t(full_blocks) <= (first + tile - 1) / tile);
+    REQUIRE(std::uint64_t(last_blocks) <= (last + tile - 1) / tile);
+    REQUIRE(last_blocks <= full_blocks);
+    REQUIRE(std::uint64_t(full_blocks) * (portions - 1) + std::uint64_t(last_blocks) <= grid + portions);
   }
 }
 

@@ -160,6 +160,17 @@ namespace detail
 {
 namespace radix
 {
+//! Histogram blocks for a portion of `portion_keys` of a sort of `num_items` keys: the grid's
+//! `grid_blocks` in proportion to the portion's keys (rounded up, so at least one), and no more
+//! than the portion has tiles of `tile` keys.
+STRATA_HOST_DEVICE constexpr int histogram_portion_blocks(unsigned long long grid_blocks, unsigned long long portion_keys,
+                                                          unsigned long long num_items, int tile)
+{
+  const unsigned long long wanted = (grid_blocks * portion_keys + num_items - 1) / num_items;
+  const unsigned long long tiles  = (portion_keys + static_cast<unsigned long long>(tile) - 1) / tile;
+  return int(wanted < tiles ? wanted : tiles);
+}
+
 //! The onesweep policy of the active policy: the one for small inputs where SMALL.
 template <typename MaxPolicyT, bool SMALL>
 using onesweep_policy_t =
@@ -406,20 +417,16 @@ struct DispatchRadixSort
     {
       return error;
     }
-    // The histogram's blocks go to the portions in proportion to their keys, at least one and at
-    // most one per histogram tile each: the last portion may hold only a few keys.
+    // The histogram's blocks go to the portions in proportion to their keys: every portion but
+    // the last is full (first_items keys), and the last, which may hold a few keys, no more.
     const unsigned long long grid_blocks =
         static_cast<unsigned long long>(sm_count) * detail::radix::histogram_blocks_per_sm_v<HistogramPolicyT>;
-    const auto histogram_blocks = [&](OffsetT portion_keys) {
-      const unsigned long long keys   = static_cast<unsigned long long>(portion_keys);
-      const unsigned long long wanted = (grid_blocks * keys + static_cast<unsigned long long>(num_items) - 1)
-                                      / static_cast<unsigned long long>(num_items);
-      const unsigned long long tiles  = (keys + HISTOGRAM_TILE - 1) / HISTOGRAM_TILE;
-      return int(wanted < tiles ? wanted : tiles);
-    };
-    // Every portion but the last is full (first_items keys), and the last holds no more.
-    const int histogram_x   = histogram_blocks(first_items);
-    const int last_blocks   = histogram_blocks(num_items - OffsetT(num_portions - 1) * PORTION_ITEMS);
+    const int histogram_x = detail::radix::histogram_portion_blocks(
+        grid_blocks, static_cast<unsigned long long>(first_items), static_cast<unsigned long long>(num_items),
+        HISTOGRAM_TILE);
+    const int last_blocks = detail::radix::histogram_portion_blocks(
+        grid_blocks, static_cast<unsigned long long>(num_items - OffsetT(num_portions - 1) * PORTION_ITEMS),
+        static_cast<unsigned long long>(num_items), HISTOGRAM_TILE);
     const KeyT* d_keys_in   = d_keys.Current();
     error = detail::LaunchKernel(false, DeviceRadixSortHistogramKernel<max_policy_t, KeyT, OffsetT, DecomposerT>,
                                  histogram_x * (num_portions - 1) + last_blocks, HistogramPolicyT::BLOCK_THREADS,
