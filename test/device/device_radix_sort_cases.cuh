@@ -93,3 +93,22 @@ void run_large_radix_sort_cases(std::uint64_t seed)
   check_radix_sort(keys, n, radix_call{true, false, radix_form::double_buffer, 0, key_bits});
 }
 } // namespace strata_test
+
+//! The two test cases of a key type list (the programs of integer and floating-point keys split
+//! the types by width): run_radix_sort_cases, and run_large_radix_sort_cases tagged [slow]. KIND
+//! names the keys in the cases' names; SALT seeds both.
+#define STRATA_RADIX_SORT_KEY_TESTS(KIND, SALT, ...)                                                                   \
+  TEMPLATE_TEST_CASE("DeviceRadixSort sorts " KIND " keys", "[device][sort]", __VA_ARGS__)                            \
+  {                                                                                                                    \
+    STRATA_TEST_REQUIRE_GPU();                                                                                         \
+    const std::uint64_t seed = strata_test::seed(SALT);                                                                \
+    INFO("seed " << seed);                                                                                             \
+    strata_test::run_radix_sort_cases<TestType>(seed);                                                                 \
+  }                                                                                                                    \
+  TEMPLATE_TEST_CASE("DeviceRadixSort sorts 2^24 + 13 " KIND " keys", "[device][sort][slow]", __VA_ARGS__)            \
+  {                                                                                                                    \
+    STRATA_TEST_REQUIRE_GPU();                                                                                         \
+    const std::uint64_t seed = strata_test::seed(SALT + 4);                                                            \
+    INFO("seed " << seed);                                                                                             \
+    strata_test::run_large_radix_sort_cases<TestType>(seed);                                                           \
+  }

@@ -6,18 +6,4 @@
 #include "common/test_common.cuh"
 #include "device_radix_sort_cases.cuh"
 
-TEMPLATE_TEST_CASE("DeviceRadixSort sorts floating-point keys", "[device][sort]", float, double)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(311);
-  INFO("seed " << seed);
-  strata_test::run_radix_sort_cases<TestType>(seed);
-}
-
-TEMPLATE_TEST_CASE("DeviceRadixSort sorts 2^24 + 13 floating-point keys", "[device][sort][slow]", float, double)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(313);
-  INFO("seed " << seed);
-  strata_test::run_large_radix_sort_cases<TestType>(seed);
-}
+STRATA_RADIX_SORT_KEY_TESTS("floating-point", 311, float, double)

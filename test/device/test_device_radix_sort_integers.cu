@@ -8,20 +8,4 @@
 
 #include <cstdint>
 
-TEMPLATE_TEST_CASE("DeviceRadixSort sorts integer keys", "[device][sort]", std::int32_t, std::uint32_t, std::int64_t,
-                   std::uint64_t)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(301);
-  INFO("seed " << seed);
-  strata_test::run_radix_sort_cases<TestType>(seed);
-}
-
-TEMPLATE_TEST_CASE("DeviceRadixSort sorts 2^24 + 13 integer keys", "[device][sort][slow]", std::int32_t, std::uint32_t,
-                   std::int64_t, std::uint64_t)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(305);
-  INFO("seed " << seed);
-  strata_test::run_large_radix_sort_cases<TestType>(seed);
-}
+STRATA_RADIX_SORT_KEY_TESTS("integer", 301, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t)

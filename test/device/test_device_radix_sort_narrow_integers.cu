@@ -12,23 +12,7 @@
 #include <random>
 #include <vector>
 
-TEMPLATE_TEST_CASE("DeviceRadixSort sorts integer keys", "[device][sort]", std::int8_t, std::uint8_t, std::int16_t,
-                   std::uint16_t)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(301);
-  INFO("seed " << seed);
-  strata_test::run_radix_sort_cases<TestType>(seed);
-}
-
-TEMPLATE_TEST_CASE("DeviceRadixSort sorts 2^24 + 13 integer keys", "[device][sort][slow]", std::int8_t, std::uint8_t,
-                   std::int16_t, std::uint16_t)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(305);
-  INFO("seed " << seed);
-  strata_test::run_large_radix_sort_cases<TestType>(seed);
-}
+STRATA_RADIX_SORT_KEY_TESTS("integer", 301, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t)
 
 TEST_CASE("DeviceRadixSort sorts bool keys", "[device][sort]")
 {

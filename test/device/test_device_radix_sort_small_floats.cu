@@ -7,20 +7,4 @@
 #include "common/test_common.cuh"
 #include "device_radix_sort_cases.cuh"
 
-TEMPLATE_TEST_CASE("DeviceRadixSort sorts floating-point keys", "[device][sort]", __half, __nv_bfloat16, __nv_fp8_e4m3,
-                   __nv_fp8_e5m2)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(311);
-  INFO("seed " << seed);
-  strata_test::run_radix_sort_cases<TestType>(seed);
-}
-
-TEMPLATE_TEST_CASE("DeviceRadixSort sorts 2^24 + 13 floating-point keys", "[device][sort][slow]", __half, __nv_bfloat16,
-                   __nv_fp8_e4m3, __nv_fp8_e5m2)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(313);
-  INFO("seed " << seed);
-  strata_test::run_large_radix_sort_cases<TestType>(seed);
-}
+STRATA_RADIX_SORT_KEY_TESTS("floating-point", 311, __half, __nv_bfloat16, __nv_fp8_e4m3, __nv_fp8_e5m2)
