@@ -5,6 +5,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/detail/policy_member.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/tuning/tuning_reduce.cuh>
 #include <strata/grid/grid_mapping.cuh>
@@ -59,31 +60,12 @@ using partials_policy_t =
 // (see policy_hub), with the values that a policy without them (a CUB-shaped one) gets: CUB's
 // single-block limit (one tile of SingleTilePolicy), registers left to the compiler, five blocks
 // per SM, each with an even share of contiguous tiles.
-template <typename PolicyT, typename = void>
-inline constexpr int single_block_max_items_v =
-    PolicyT::SingleTilePolicy::BLOCK_THREADS * PolicyT::SingleTilePolicy::ITEMS_PER_THREAD;
-template <typename PolicyT>
-inline constexpr int
-    single_block_max_items_v<PolicyT, ::cuda::std::void_t<decltype(PolicyT::SINGLE_BLOCK_MAX_ITEMS)>> =
-        PolicyT::SINGLE_BLOCK_MAX_ITEMS;
-
-template <typename PolicyT, typename = void>
-inline constexpr int blocks_per_sm_v = 1;
-template <typename PolicyT>
-inline constexpr int blocks_per_sm_v<PolicyT, ::cuda::std::void_t<decltype(PolicyT::BLOCKS_PER_SM)>> =
-    PolicyT::BLOCKS_PER_SM;
-
-template <typename PolicyT, typename = void>
-inline constexpr int subscription_v = 5;
-template <typename PolicyT>
-inline constexpr int subscription_v<PolicyT, ::cuda::std::void_t<decltype(PolicyT::SUBSCRIPTION)>> =
-    PolicyT::SUBSCRIPTION;
-
-template <typename PolicyT, typename = void>
-inline constexpr GridMappingStrategy grid_mapping_v = GRID_MAPPING_RAKE;
-template <typename PolicyT>
-inline constexpr GridMappingStrategy grid_mapping_v<PolicyT, ::cuda::std::void_t<decltype(PolicyT::GRID_MAPPING)>> =
-    PolicyT::GRID_MAPPING;
+STRATA_DETAIL_POLICY_MEMBER_OR(single_block_max_items_v, int, SINGLE_BLOCK_MAX_ITEMS,
+                               PolicyT::SingleTilePolicy::BLOCK_THREADS
+                                 * PolicyT::SingleTilePolicy::ITEMS_PER_THREAD)
+STRATA_DETAIL_POLICY_MEMBER_OR(blocks_per_sm_v, int, BLOCKS_PER_SM, 1)
+STRATA_DETAIL_POLICY_MEMBER_OR(subscription_v, int, SUBSCRIPTION, 5)
+STRATA_DETAIL_POLICY_MEMBER_OR(grid_mapping_v, GridMappingStrategy, GRID_MAPPING, GRID_MAPPING_RAKE)
 } // namespace reduce
 } // namespace detail
 

@@ -10,6 +10,7 @@
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_radix_rank.cuh>
 #include <strata/block/block_scan.cuh>
+#include <strata/detail/policy_member.cuh>
 #include <strata/util_arch.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>
@@ -23,21 +24,11 @@ namespace radix
 {
 //! Histogram blocks per SM of a histogram policy: its BLOCKS_PER_SM, or 8 for a policy written for
 //! CUB (whose histogram policies do not say).
-template <typename HistogramPolicyT, typename = void>
-inline constexpr int histogram_blocks_per_sm_v = 8;
-template <typename HistogramPolicyT>
-inline constexpr int
-    histogram_blocks_per_sm_v<HistogramPolicyT, ::cuda::std::void_t<decltype(HistogramPolicyT::BLOCKS_PER_SM)>> =
-        HistogramPolicyT::BLOCKS_PER_SM;
+STRATA_DETAIL_POLICY_MEMBER_OR(histogram_blocks_per_sm_v, int, BLOCKS_PER_SM, 8)
 
 //! Onesweep blocks that must fit on an SM at once (the kernel's registers are bounded to let them):
 //! a policy's MIN_BLOCKS_PER_SM, or 1 (the compiler's choice) for a policy written for CUB.
-template <typename OnesweepPolicyT, typename = void>
-inline constexpr int onesweep_min_blocks_v = 1;
-template <typename OnesweepPolicyT>
-inline constexpr int
-    onesweep_min_blocks_v<OnesweepPolicyT, ::cuda::std::void_t<decltype(OnesweepPolicyT::MIN_BLOCKS_PER_SM)>> =
-        OnesweepPolicyT::MIN_BLOCKS_PER_SM;
+STRATA_DETAIL_POLICY_MEMBER_OR(onesweep_min_blocks_v, int, MIN_BLOCKS_PER_SM, 1)
 
 //! The onesweep policy of sorts of fewer than `onesweep_small_below_v` keys: a hub's
 //! OnesweepSmallPolicy (strata only; smaller tiles give a small input more blocks), else its
