@@ -1,0 +1,413 @@
+// strata/agent/agent_merge_sort.cuh: AgentMergeSortPolicy, and the two agents of DeviceMergeSort:
+// AgentBlockSort (sorts one tile into a sorted run) and AgentMerge (writes one tile of the merge
+// of two sorted runs).
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_merge_sort.cuh>
+#include <strata/block/block_reduce.cuh>
+#include <strata/block/block_store.cuh>
+#include <strata/thread/thread_load.cuh>
+#include <strata/tile/tile_merge.cuh>
+#include <strata/util_arch.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! The tuning of DeviceMergeSort's agents (CUB's parameters and defaults): threads per block,
+//! items per thread, and the tile's load and store algorithms. LOAD_MODIFIER is recorded; the
+//! agents read through the caller's iterators as they are.
+template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD = 1, BlockLoadAlgorithm _LOAD_ALGORITHM = BLOCK_LOAD_DIRECT,
+          CacheLoadModifier _LOAD_MODIFIER = LOAD_LDG, BlockStoreAlgorithm _STORE_ALGORITHM = BLOCK_STORE_DIRECT>
+struct AgentMergeSortPolicy
+{
+  static constexpr int BLOCK_THREADS                   = _BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD                = _ITEMS_PER_THREAD;
+  static constexpr int ITEMS_PER_TILE                  = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM   = _LOAD_ALGORITHM;
+  static constexpr CacheLoadModifier LOAD_MODIFIER     = _LOAD_MODIFIER;
+  static constexpr BlockStoreAlgorithm STORE_ALGORITHM = _STORE_ALGORITHM;
+};
+
+namespace detail
+{
+namespace merge_sort
+{
+//! Writes the tile a thread block holds (ITEMS_PER_THREAD items per thread, blocked) to `out`:
+//! `valid` items, all of a full tile when FULL.
+template <typename BlockStoreT, bool FULL, typename OutputIt, typename T, int ITEMS_PER_THREAD>
+STRATA_DEVICE STRATA_FORCEINLINE void
+StoreTile(typename BlockStoreT::TempStorage& storage, OutputIt out, const T (&items)[ITEMS_PER_THREAD], int valid)
+{
+  if constexpr (FULL)
+  {
+    BlockStoreT(storage).Store(out, items);
+  }
+  else
+  {
+    BlockStoreT(storage).Store(out, items, valid);
+  }
+}
+
+//! Calls `store(it)` with the output iterator a kernel writes this pass: `buffer` (the temporary
+//! storage's copy) when `to_buffer`, else `out` (the caller's). One call when both are the same
+//! pointer type, so that the store is compiled once.
+template <typename OutputIt, typename T, typename StoreT>
+STRATA_DEVICE STRATA_FORCEINLINE void WithOutput(bool to_buffer, OutputIt out, T* buffer, StoreT store)
+{
+  if constexpr (::cuda::std::is_same_v<OutputIt, T*>)
+  {
+    store(to_buffer ? buffer : out);
+  }
+  else if (to_buffer)
+  {
+    store(buffer);
+  }
+  else
+  {
+    store(out);
+  }
+}
+} // namespace merge_sort
+} // namespace detail
+
+//! One thread block's tile of DeviceMergeSort's first pass: loads BLOCK_THREADS * ITEMS_PER_THREAD
+//! keys (and values), sorts them stably with BlockMergeSort and writes the sorted run to the
+//! caller's output or to the temporary buffer. The last tile may be partial: its missing keys
+//! become copies of its largest key, which a stable sort puts after every real key.
+template <typename PolicyT, typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT,
+          typename ValueIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
+class AgentBlockSort
+{
+  static constexpr bool KEYS_ONLY        = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr int BLOCK_THREADS     = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD  = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS        = BLOCK_THREADS * ITEMS_PER_THREAD;
+  using BlockLoadKeysT                   = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockLoadValuesT                 = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockStoreKeysT                  = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
+  using BlockStoreValuesT                = BlockStore<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
+  using BlockMergeSortT                  = BlockMergeSort<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, ValueT>;
+  using BlockReduceT                     = BlockReduce<KeyT, BLOCK_THREADS>;
+
+  union _TempStorage
+  {
+    typename BlockLoadKeysT::TempStorage load_keys;
+    typename BlockLoadValuesT::TempStorage load_values;
+    typename BlockMergeSortT::TempStorage sort;
+    typename BlockStoreKeysT::TempStorage store_keys;
+    typename BlockStoreValuesT::TempStorage store_values;
+    struct
+    {
+      typename BlockReduceT::TempStorage reduce;
+      KeyT largest;
+    } last;
+  };
+
+public:
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentBlockSort(
+    TempStorage& temp_storage, KeyInputIteratorT d_keys_in, ValueInputIteratorT d_values_in, KeyIteratorT d_keys_out,
+    ValueIteratorT d_values_out, KeyT* keys_buffer, ValueT* values_buffer, OffsetT num_items, CompareOpT compare_op)
+      : storage(temp_storage.Alias())
+      , d_keys_in(d_keys_in)
+      , d_values_in(d_values_in)
+      , d_keys_out(d_keys_out)
+      , d_values_out(d_values_out)
+      , keys_buffer(keys_buffer)
+      , values_buffer(values_buffer)
+      , num_items(num_items)
+      , compare_op(compare_op)
+  {
+  }
+
+  //! Sorts tile `tile` into the buffer (`to_buffer`) or the caller's output.
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(OffsetT tile, bool to_buffer)
+  {
+    const OffsetT offset = tile * OffsetT(TILE_ITEMS);
+    const OffsetT left   = num_items - offset;
+    if (left >= OffsetT(TILE_ITEMS))
+    {
+      ProcessTile<true>(offset, TILE_ITEMS, to_buffer);
+    }
+    else
+    {
+      ProcessTile<false>(offset, int(left), to_buffer);
+    }
+  }
+
+private:
+  _TempStorage& storage;
+  KeyInputIteratorT d_keys_in;
+  ValueInputIteratorT d_values_in;
+  KeyIteratorT d_keys_out;
+  ValueIteratorT d_values_out;
+  KeyT* keys_buffer;
+  ValueT* values_buffer;
+  OffsetT num_items;
+  CompareOpT compare_op;
+
+  //! The largest of the first `valid` keys of the tile (blocked), in every thread.
+  STRATA_DEVICE STRATA_FORCEINLINE KeyT LargestValidKey(const KeyT (&keys)[ITEMS_PER_THREAD], int valid)
+  {
+    const int first = int(threadIdx.x) * ITEMS_PER_THREAD;
+    KeyT largest    = keys[0];
+#pragma unroll
+    for (int i = 1; i < ITEMS_PER_THREAD; ++i)
+    {
+      if (first + i < valid && compare_op(largest, keys[i]))
+      {
+        largest = keys[i];
+      }
+    }
+    CompareOpT op = compare_op;
+    // Threads with a first key below `valid` take part; at least thread 0 does.
+    const KeyT block_largest = BlockReduceT(storage.last.reduce)
+                                 .Reduce(
+                                   largest,
+                                   [op](const KeyT& a, const KeyT& b) {
+                                     return op(a, b) ? b : a;
+                                   },
+                                   (valid + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD);
+    if (threadIdx.x == 0)
+    {
+      storage.last.largest = block_largest;
+    }
+    __syncthreads();
+    const KeyT result = storage.last.largest;
+    __syncthreads(); // the union's next user may overwrite it
+    return result;
+  }
+
+  template <bool FULL>
+  STRATA_DEVICE STRATA_FORCEINLINE void ProcessTile(OffsetT offset, int valid, bool to_buffer)
+  {
+    KeyT keys[ITEMS_PER_THREAD];
+    [[maybe_unused]] ValueT values[ITEMS_PER_THREAD];
+    if constexpr (FULL)
+    {
+      BlockLoadKeysT(storage.load_keys).Load(d_keys_in + offset, keys);
+    }
+    else
+    {
+      BlockLoadKeysT(storage.load_keys).Load(d_keys_in + offset, keys, valid);
+    }
+    if constexpr (!KEYS_ONLY)
+    {
+      __syncthreads(); // the keys' exchange is done with the shared memory
+      if constexpr (FULL)
+      {
+        BlockLoadValuesT(storage.load_values).Load(d_values_in + offset, values);
+      }
+      else
+      {
+        BlockLoadValuesT(storage.load_values).Load(d_values_in + offset, values, valid);
+      }
+    }
+    __syncthreads();
+    if constexpr (FULL)
+    {
+      if constexpr (KEYS_ONLY)
+      {
+        BlockMergeSortT(storage.sort).Sort(keys, compare_op);
+      }
+      else
+      {
+        BlockMergeSortT(storage.sort).Sort(keys, values, compare_op);
+      }
+    }
+    else
+    {
+      const KeyT largest = LargestValidKey(keys, valid);
+      if constexpr (KEYS_ONLY)
+      {
+        BlockMergeSortT(storage.sort).Sort(keys, compare_op, valid, largest);
+      }
+      else
+      {
+        BlockMergeSortT(storage.sort).Sort(keys, values, compare_op, valid, largest);
+      }
+    }
+    __syncthreads();
+    detail::merge_sort::WithOutput(to_buffer, d_keys_out, keys_buffer, [&](auto out) {
+      detail::merge_sort::StoreTile<BlockStoreKeysT, FULL>(storage.store_keys, out + offset, keys, valid);
+    });
+    if constexpr (!KEYS_ONLY)
+    {
+      __syncthreads();
+      detail::merge_sort::WithOutput(to_buffer, d_values_out, values_buffer, [&](auto out) {
+        detail::merge_sort::StoreTile<BlockStoreValuesT, FULL>(storage.store_values, out + offset, values, valid);
+      });
+    }
+  }
+};
+
+//! One thread block's tile of a merge pass of DeviceMergeSort: the input holds sorted runs of
+//! `run_items` items, and the pass merges runs 2g and 2g + 1 into run g of the output. The block
+//! writes the output's items [tile * TILE_ITEMS, + TILE_ITEMS): two warps find where they start in
+//! both runs (detail::tile::WarpMergePath, in global memory), the block copies the two ranges into shared
+//! memory, each thread merges ITEMS_PER_THREAD outputs (MergePath and SerialMerge in shared
+//! memory), values follow by the merged keys' positions, and the tile is stored. A run without a
+//! partner is copied.
+template <typename PolicyT, typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt,
+          typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
+class AgentMerge
+{
+  static constexpr bool KEYS_ONLY       = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  //! SerialMerge reads up to ITEMS_PER_THREAD positions past the inputs once they run out (it
+  //! never uses those keys): slots for them keep the reads in the array.
+  static constexpr int SLOTS    = TILE_ITEMS + ITEMS_PER_THREAD;
+  using BlockStoreKeysT         = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
+  using BlockStoreValuesT       = BlockStore<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
+  using WideT                   = ::cuda::std::uint64_t;
+
+  struct _TempStorage
+  {
+    union
+    {
+      KeyT keys[SLOTS];
+      typename BlockStoreKeysT::TempStorage store_keys;
+      typename BlockStoreValuesT::TempStorage store_values;
+    };
+    ::cuda::std::conditional_t<KEYS_ONLY, NullType, ValueT[KEYS_ONLY ? 1 : TILE_ITEMS]> values;
+    OffsetT splits[2];
+  };
+
+public:
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentMerge(TempStorage& temp_storage, KeyInIt d_keys_in, ValueInIt d_values_in,
+                                              KeyOutIt d_keys_out, ValueOutIt d_values_out, OffsetT num_items,
+                                              CompareOpT compare_op)
+      : storage(temp_storage.Alias())
+      , d_keys_in(d_keys_in)
+      , d_values_in(d_values_in)
+      , d_keys_out(d_keys_out)
+      , d_values_out(d_values_out)
+      , num_items(num_items)
+      , compare_op(compare_op)
+  {
+  }
+
+  //! Writes tile `tile` of the merge of runs of `run_items` items.
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(OffsetT tile, OffsetT run_items)
+  {
+    const OffsetT tile_begin = tile * OffsetT(TILE_ITEMS);
+    const OffsetT left       = num_items - tile_begin;
+    if (left >= OffsetT(TILE_ITEMS))
+    {
+      ProcessTile<true>(tile_begin, TILE_ITEMS, run_items);
+    }
+    else
+    {
+      ProcessTile<false>(tile_begin, int(left), run_items);
+    }
+  }
+
+private:
+  _TempStorage& storage;
+  KeyInIt d_keys_in;
+  ValueInIt d_values_in;
+  KeyOutIt d_keys_out;
+  ValueOutIt d_values_out;
+  OffsetT num_items;
+  CompareOpT compare_op;
+
+  template <bool FULL>
+  STRATA_DEVICE STRATA_FORCEINLINE void ProcessTile(OffsetT tile_begin, int valid, OffsetT run_items)
+  {
+    const int tid = int(threadIdx.x);
+    // The merge this tile belongs to: runs [group, group + run) and [group + run, group + 2 run),
+    // cut at the end of the input (64-bit: 2 run may pass a 32-bit offset's range).
+    const WideT pair         = 2 * WideT(run_items);
+    const OffsetT group      = OffsetT(WideT(tile_begin) / pair * pair);
+    const OffsetT in_group   = num_items - group;
+    const OffsetT count1     = in_group < run_items ? in_group : run_items;
+    const OffsetT count2     = in_group - count1 < run_items ? in_group - count1 : run_items;
+    const OffsetT diag_begin = tile_begin - group;
+    const OffsetT diag_end   = diag_begin + OffsetT(valid);
+    const KeyInIt keys1      = d_keys_in + group;
+    const KeyInIt keys2      = keys1 + count1;
+
+    // Warp 0 finds where the tile starts in both runs, warp 1 (or warp 0 again) where it ends.
+    const int warp = tid / detail::warp_threads;
+    if (warp == 0 || warp == 1)
+    {
+      const OffsetT diag = warp == 0 ? diag_begin : diag_end;
+      const OffsetT split = detail::tile::WarpMergePath(keys1, keys2, count1, count2, diag, compare_op);
+      if (tid % detail::warp_threads == 0)
+      {
+        storage.splits[warp] = split;
+      }
+    }
+    if constexpr (BLOCK_THREADS < 2 * detail::warp_threads)
+    {
+      if (warp == 0)
+      {
+        const OffsetT split = detail::tile::WarpMergePath(keys1, keys2, count1, count2, diag_end, compare_op);
+        if (tid == 0)
+        {
+          storage.splits[1] = split;
+        }
+      }
+    }
+    __syncthreads();
+    const OffsetT split_begin = storage.splits[0];
+    const OffsetT split_end   = storage.splits[1];
+    const int from1           = int(split_end - split_begin);
+    const int from2           = valid - from1;
+    const OffsetT begin2      = diag_begin - split_begin;
+
+    detail::tile::LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD>(storage.keys, keys1 + split_begin, from1, keys2 + begin2,
+                                                         from2, tid);
+    if constexpr (!KEYS_ONLY)
+    {
+      const ValueInIt values1 = d_values_in + group;
+      detail::tile::LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD>(storage.values, values1 + split_begin, from1,
+                                                           values1 + count1 + begin2, from2, tid);
+    }
+    __syncthreads();
+
+    // This thread's outputs start at tile position `diag`; past `valid` they are never stored.
+    const int diag  = tid * ITEMS_PER_THREAD < valid ? tid * ITEMS_PER_THREAD : valid;
+    const int split = MergePath(storage.keys, storage.keys + from1, from1, from2, diag, compare_op);
+    KeyT keys[ITEMS_PER_THREAD];
+    int indices[ITEMS_PER_THREAD];
+    SerialMerge(storage.keys, split, from1 + diag - split, from1 - split, from2 - (diag - split), keys, indices,
+                compare_op);
+    [[maybe_unused]] ValueT values[ITEMS_PER_THREAD];
+    if constexpr (!KEYS_ONLY)
+    {
+#pragma unroll
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        if (FULL || diag + i < valid)
+        {
+          values[i] = storage.values[indices[i]];
+        }
+      }
+    }
+    __syncthreads(); // the merge's reads of the keys are done before the store's exchange
+    detail::merge_sort::StoreTile<BlockStoreKeysT, FULL>(storage.store_keys, d_keys_out + tile_begin, keys, valid);
+    if constexpr (!KEYS_ONLY)
+    {
+      __syncthreads();
+      detail::merge_sort::StoreTile<BlockStoreValuesT, FULL>(storage.store_values, d_values_out + tile_begin, values,
+                                                             valid);
+    }
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,117 @@
+// strata/device/dispatch/tuning/tuning_merge_sort.cuh: the tuning policies of DeviceMergeSort, one
+// per SM generation, chained from the newest down, and how a policy is fitted to the shared
+// memory that large keys and values need.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_merge_sort.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_store.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace merge_sort
+{
+//! Shared memory an agent of a fitted policy may take: the 48 KiB of static shared memory, less
+//! room for the exchanges' padding and the agents' few other words.
+inline constexpr int shared_budget_bytes = 44 * 1024;
+
+//! PolicyT with threads and items per thread cut down (threads to a power of two, at least a warp)
+//! until a tile of keys and values of ITEM_BYTES bytes together, plus the merge's spare slots,
+//! fits in shared_budget_bytes. Small items keep the policy as it is.
+template <typename PolicyT, int ITEM_BYTES>
+struct fitted_policy
+{
+  static constexpr int fit_threads(int threads)
+  {
+    return threads > 32 && threads * 2 * ITEM_BYTES > shared_budget_bytes ? fit_threads(threads / 2) : threads;
+  }
+  static constexpr int THREADS = fit_threads(PolicyT::BLOCK_THREADS);
+  static_assert(THREADS * 2 * ITEM_BYTES <= shared_budget_bytes,
+                "DeviceMergeSort keeps a tile of keys and values in shared memory: a key and a value of more than "
+                "about 700 bytes together do not fit; sort indices or pointers to the records instead");
+  static constexpr int fit_items(int items)
+  {
+    return items > 1 && THREADS * (items + 1) * ITEM_BYTES > shared_budget_bytes ? fit_items(items - 1) : items;
+  }
+  using type = AgentMergeSortPolicy<THREADS, fit_items(PolicyT::ITEMS_PER_THREAD), PolicyT::LOAD_ALGORITHM,
+                                    PolicyT::LOAD_MODIFIER, PolicyT::STORE_ALGORITHM>;
+};
+
+//! The first pass's tile policy of a hub's policy: strata's BlockSortPolicy where it has one (a
+//! larger tile than the merges' leaves fewer merge passes), else the MergeSortPolicy (CUB's hubs).
+template <typename ActivePolicyT, typename = void>
+struct hub_block_sort_policy
+{
+  using type = typename ActivePolicyT::MergeSortPolicy;
+};
+template <typename ActivePolicyT>
+struct hub_block_sort_policy<ActivePolicyT, ::cuda::std::void_t<typename ActivePolicyT::BlockSortPolicy>>
+{
+  using type = typename ActivePolicyT::BlockSortPolicy;
+};
+
+//! The policies the agents run for KeyT keys and ValueT values (NullType: keys only): the hub's,
+//! fitted to shared memory (a merge tile holds keys and values side by side, the first pass's
+//! tile one of them at a time). The first pass's tile must be a whole number of merge tiles (its
+//! runs are cut into them); where fitting breaks that, the first pass takes the merge tile.
+template <typename ActivePolicyT, typename KeyT, typename ValueT>
+struct agent_policies
+{
+  static constexpr bool KEYS_ONLY  = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr int KEY_BYTES   = int(sizeof(KeyT));
+  static constexpr int VALUE_BYTES = KEYS_ONLY ? 0 : int(sizeof(ValueT));
+  using merge_t = typename fitted_policy<typename ActivePolicyT::MergeSortPolicy, KEY_BYTES + VALUE_BYTES>::type;
+  using sort_fit_t =
+    typename fitted_policy<typename hub_block_sort_policy<ActivePolicyT>::type,
+                           (KEY_BYTES > VALUE_BYTES ? KEY_BYTES : VALUE_BYTES)>::type;
+  using block_sort_t =
+    ::cuda::std::conditional_t<sort_fit_t::ITEMS_PER_TILE % merge_t::ITEMS_PER_TILE == 0, sort_fit_t, merge_t>;
+};
+
+//! Items per thread for keys of KeyT and values of ValueT from a count tuned for 4-byte keys: about
+//! NOMINAL_4B * 4 bytes of the larger of key and value per thread, at least one item.
+template <typename KeyT, typename ValueT, int NOMINAL_4B>
+inline constexpr int items_v = [] {
+  const int widest = int(sizeof(KeyT)) > int(sizeof(ValueT)) ? int(sizeof(KeyT)) : int(sizeof(ValueT));
+  const int scaled = NOMINAL_4B * 4 / widest;
+  return scaled < 1 ? 1 : scaled > NOMINAL_4B ? NOMINAL_4B : scaled;
+}();
+
+//! Policies for sorting the keys of KeyIteratorT with the values of ValueIteratorT (NullType*: keys
+//! only). MergeSortPolicy is CUB's member, the merge passes' tile; BlockSortPolicy is strata's,
+//! the first pass's tile (a whole number of merge tiles).
+template <typename KeyIteratorT, typename ValueIteratorT = NullType*>
+struct policy_hub
+{
+  using KeyT   = it_value_t<KeyIteratorT>;
+  using ValueT = it_value_t<ValueIteratorT>;
+
+  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
+  {
+    using MergeSortPolicy = AgentMergeSortPolicy<256, items_v<KeyT, ValueT, 16>, BLOCK_LOAD_WARP_TRANSPOSE,
+                                                 LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+  };
+
+  //! H100: merge tiles of 256 threads, a first pass of twice the tile (one merge pass fewer).
+  struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
+  {
+    using MergeSortPolicy = AgentMergeSortPolicy<256, items_v<KeyT, ValueT, 16>, BLOCK_LOAD_WARP_TRANSPOSE,
+                                                 LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+    using BlockSortPolicy = AgentMergeSortPolicy<512, items_v<KeyT, ValueT, 16>, BLOCK_LOAD_WARP_TRANSPOSE,
+                                                 LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+  };
+
+  // sm_80 keeps sm_75's tuning, later generations sm_90's.
+  using Policy800  = Policy750;
+  using Policy1000 = Policy900;
+  using MaxPolicy  = Policy1000;
+};
+} // namespace merge_sort
+} // namespace detail
+STRATA_NAMESPACE_END
