@@ -72,6 +72,38 @@ STRATA_DEVICE STRATA_FORCEINLINE void WithOutput(bool to_buffer, OutputIt out, T
     store(out);
   }
 }
+//! Where the output position `position` of a merge pass lies: the pass merges runs of `run_items`
+//! items pairwise, and the pair holding the position starts at `group`, with `count1` items in
+//! its first run and `count2` in its second (cut at the end of the input). 64-bit arithmetic: two
+//! runs may pass a 32-bit offset's range.
+template <typename OffsetT>
+struct RunPair
+{
+  OffsetT group;
+  OffsetT count1;
+  OffsetT count2;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE RunPair(OffsetT position, OffsetT run_items, OffsetT num_items)
+  {
+    const ::cuda::std::uint64_t pair = 2 * ::cuda::std::uint64_t(run_items);
+    group                            = OffsetT(::cuda::std::uint64_t(position) / pair * pair);
+    const OffsetT in_group           = num_items - group;
+    count1                           = in_group < run_items ? in_group : run_items;
+    count2                           = in_group - count1 < run_items ? in_group - count1 : run_items;
+  }
+};
+
+//! The merge-path split (items from the first run) at output position `position` of a merge pass
+//! over runs of `run_items` items, searched by the calling warp in global memory.
+template <typename KeyIt, typename OffsetT, typename CompareOpT>
+STRATA_DEVICE STRATA_FORCEINLINE OffsetT
+WarpRunSplit(KeyIt keys, OffsetT num_items, OffsetT run_items, OffsetT position, CompareOpT compare_op)
+{
+  const RunPair<OffsetT> pair(position, run_items, num_items);
+  const KeyIt keys1 = keys + pair.group;
+  return tile::WarpMergePath(keys1, keys1 + pair.count1, pair.count1, pair.count2, position - pair.group,
+                             compare_op);
+}
 } // namespace merge_sort
 } // namespace detail
 
@@ -251,11 +283,12 @@ private:
 
 //! One thread block's tile of a merge pass of DeviceMergeSort: the input holds sorted runs of
 //! `run_items` items, and the pass merges runs 2g and 2g + 1 into run g of the output. The block
-//! writes the output's items [tile * TILE_ITEMS, + TILE_ITEMS): two warps find where they start in
-//! both runs (detail::tile::WarpMergePath, in global memory), the block copies the two ranges into shared
-//! memory, each thread merges ITEMS_PER_THREAD outputs (MergePath and SerialMerge in shared
-//! memory), values follow by the merged keys' positions, and the tile is stored. A run without a
-//! partner is copied.
+//! writes the output's items [tile * TILE_ITEMS, + TILE_ITEMS): it takes where they start in both
+//! runs from `d_splits` (written by a partition kernel) or, without one, has two warps search for
+//! them (detail::merge_sort::WarpRunSplit); the block copies the two ranges into shared memory,
+//! each thread merges ITEMS_PER_THREAD outputs (MergePath and SerialMerge in shared memory),
+//! values follow by the merged keys' positions, and the tile is stored. A run without a partner is
+//! copied.
 template <typename PolicyT, typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt,
           typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 class AgentMerge
@@ -269,7 +302,6 @@ class AgentMerge
   static constexpr int SLOTS    = TILE_ITEMS + ITEMS_PER_THREAD;
   using BlockStoreKeysT         = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
   using BlockStoreValuesT       = BlockStore<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-  using WideT                   = ::cuda::std::uint64_t;
 
   struct _TempStorage
   {
@@ -301,18 +333,19 @@ public:
   {
   }
 
-  //! Writes tile `tile` of the merge of runs of `run_items` items.
-  STRATA_DEVICE STRATA_FORCEINLINE void Process(OffsetT tile, OffsetT run_items)
+  //! Writes tile `tile` of the merge of runs of `run_items` items; `d_splits` holds the split at
+  //! the start of every tile (nullptr: search for them).
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(OffsetT tile, OffsetT run_items, const OffsetT* d_splits)
   {
     const OffsetT tile_begin = tile * OffsetT(TILE_ITEMS);
     const OffsetT left       = num_items - tile_begin;
     if (left >= OffsetT(TILE_ITEMS))
     {
-      ProcessTile<true>(tile_begin, TILE_ITEMS, run_items);
+      ProcessTile<true>(tile, tile_begin, TILE_ITEMS, run_items, d_splits);
     }
     else
     {
-      ProcessTile<false>(tile_begin, int(left), run_items);
+      ProcessTile<false>(tile, tile_begin, int(left), run_items, d_splits);
     }
   }
 
@@ -326,56 +359,62 @@ private:
   CompareOpT compare_op;
 
   template <bool FULL>
-  STRATA_DEVICE STRATA_FORCEINLINE void ProcessTile(OffsetT tile_begin, int valid, OffsetT run_items)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ProcessTile(OffsetT tile, OffsetT tile_begin, int valid, OffsetT run_items, const OffsetT* d_splits)
   {
     const int tid = int(threadIdx.x);
-    // The merge this tile belongs to: runs [group, group + run) and [group + run, group + 2 run),
-    // cut at the end of the input (64-bit: 2 run may pass a 32-bit offset's range).
-    const WideT pair         = 2 * WideT(run_items);
-    const OffsetT group      = OffsetT(WideT(tile_begin) / pair * pair);
-    const OffsetT in_group   = num_items - group;
-    const OffsetT count1     = in_group < run_items ? in_group : run_items;
-    const OffsetT count2     = in_group - count1 < run_items ? in_group - count1 : run_items;
-    const OffsetT diag_begin = tile_begin - group;
+    const detail::merge_sort::RunPair<OffsetT> pair(tile_begin, run_items, num_items);
+    const OffsetT count1     = pair.count1;
+    const OffsetT diag_begin = tile_begin - pair.group;
     const OffsetT diag_end   = diag_begin + OffsetT(valid);
-    const KeyInIt keys1      = d_keys_in + group;
+    const KeyInIt keys1      = d_keys_in + pair.group;
     const KeyInIt keys2      = keys1 + count1;
+    // A tile that ends its pair of runs ends after all of the first run.
+    const bool ends_pair = diag_end == count1 + pair.count2;
 
-    // Warp 0 finds where the tile starts in both runs, warp 1 (or warp 0 again) where it ends.
-    const int warp = tid / detail::warp_threads;
-    if (warp == 0 || warp == 1)
+    OffsetT split_begin;
+    OffsetT split_end;
+    if (d_splits != nullptr)
     {
-      const OffsetT diag = warp == 0 ? diag_begin : diag_end;
-      const OffsetT split = detail::tile::WarpMergePath(keys1, keys2, count1, count2, diag, compare_op);
-      if (tid % detail::warp_threads == 0)
-      {
-        storage.splits[warp] = split;
-      }
+      split_begin = d_splits[tile];
+      split_end   = ends_pair ? count1 : d_splits[tile + 1];
     }
-    if constexpr (BLOCK_THREADS < 2 * detail::warp_threads)
+    else
     {
-      if (warp == 0)
+      // Warp 0 finds where the tile starts in both runs, warp 1 (or warp 0 again) where it ends.
+      const int warp = tid / detail::warp_threads;
+      if (warp < 2)
       {
-        const OffsetT split = detail::tile::WarpMergePath(keys1, keys2, count1, count2, diag_end, compare_op);
+        const OffsetT split = detail::merge_sort::WarpRunSplit(d_keys_in, num_items, run_items,
+                                                               tile_begin + OffsetT(warp * valid), compare_op);
+        if (tid % detail::warp_threads == 0)
+        {
+          storage.splits[warp] = split;
+        }
+      }
+      if constexpr (BLOCK_THREADS < 2 * detail::warp_threads)
+      {
+        const OffsetT split = detail::merge_sort::WarpRunSplit(d_keys_in, num_items, run_items,
+                                                               tile_begin + OffsetT(valid), compare_op);
         if (tid == 0)
         {
           storage.splits[1] = split;
         }
       }
+      __syncthreads();
+      split_begin = storage.splits[0];
+      split_end   = ends_pair ? count1 : storage.splits[1];
     }
-    __syncthreads();
-    const OffsetT split_begin = storage.splits[0];
-    const OffsetT split_end   = storage.splits[1];
     const int from1           = int(split_end - split_begin);
     const int from2           = valid - from1;
     const OffsetT begin2      = diag_begin - split_begin;
 
-    detail::tile::LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD>(storage.keys, keys1 + split_begin, from1, keys2 + begin2,
+    detail::tile::LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD, FULL>(storage.keys, keys1 + split_begin, from1, keys2 + begin2,
                                                          from2, tid);
     if constexpr (!KEYS_ONLY)
     {
-      const ValueInIt values1 = d_values_in + group;
-      detail::tile::LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD>(storage.values, values1 + split_begin, from1,
+      const ValueInIt values1 = d_values_in + pair.group;
+      detail::tile::LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD, FULL>(storage.values, values1 + split_begin, from1,
                                                            values1 + count1 + begin2, from2, tid);
     }
     __syncthreads();

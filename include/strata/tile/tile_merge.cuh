@@ -55,18 +55,19 @@ STRATA_DEVICE STRATA_FORCEINLINE OffsetT WarpMergePath(KeyIt1 keys1, KeyIt2 keys
 }
 
 //! Copies range1[0, count1) followed by range2[0, count2) into shared[0, count1 + count2) (at most
-//! BLOCK_THREADS * ITEMS_PER_THREAD items), converted to T: each thread issues all of its loads
-//! before its first store, in a striped order that keeps every load coalesced.
-template <int BLOCK_THREADS, int ITEMS_PER_THREAD, typename T, typename It1, typename It2>
+//! BLOCK_THREADS * ITEMS_PER_THREAD items; exactly that many when FULL), converted to T: each
+//! thread issues all of its loads before its first store, in a striped order that keeps every
+//! load coalesced.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, bool FULL, typename T, typename It1, typename It2>
 STRATA_DEVICE STRATA_FORCEINLINE void LoadTwoRanges(T* shared, It1 range1, int count1, It2 range2, int count2, int tid)
 {
-  const int count = count1 + count2;
+  const int count = FULL ? BLOCK_THREADS * ITEMS_PER_THREAD : count1 + count2;
   T items[ITEMS_PER_THREAD];
 #pragma unroll
   for (int k = 0; k < ITEMS_PER_THREAD; ++k)
   {
     const int i = k * BLOCK_THREADS + tid;
-    if (i < count)
+    if (FULL || i < count)
     {
       items[k] = i < count1 ? T(range1[i]) : T(range2[i - count1]);
     }
@@ -75,7 +76,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadTwoRanges(T* shared, It1 range1, int c
   for (int k = 0; k < ITEMS_PER_THREAD; ++k)
   {
     const int i = k * BLOCK_THREADS + tid;
-    if (i < count)
+    if (FULL || i < count)
     {
       shared[i] = items[k];
     }

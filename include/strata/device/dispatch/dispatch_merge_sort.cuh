@@ -27,6 +27,9 @@ namespace merge_sort
 template <typename MaxPolicyT, typename KeyT, typename ValueT>
 using active_policies_t = agent_policies<typename MaxPolicyT::ActivePolicy, KeyT, ValueT>;
 
+//! Threads per block of the partition kernel (a warp per split).
+inline constexpr int partition_block_threads = 256;
+
 //! The only VSMemHelperT DispatchMergeSort accepts: strata fits its tiles to shared memory
 //! (fitted_policy) and needs no tiles in global memory.
 struct NoVirtualSharedMemory
@@ -57,13 +60,37 @@ DeviceMergeSortBlockSortKernel(bool to_buffer, KeyInputIteratorT d_keys_in, Valu
     .Process(OffsetT(blockIdx.x), to_buffer);
 }
 
+//! Before a merge pass over many tiles: warp w finds where merge tile w of the pass starts in its
+//! pair of runs (detail::merge_sort::WarpRunSplit), for tiles 0 .. num_tiles - 1.
+template <typename MaxPolicyT, typename KeyInIt, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::merge_sort::partition_block_threads) void
+DeviceMergeSortPartitionKernel(KeyInIt d_keys_in, OffsetT num_items, OffsetT run_items, int num_tiles,
+                               OffsetT* d_splits, CompareOpT compare_op)
+{
+  constexpr int WARPS = detail::merge_sort::partition_block_threads / detail::warp_threads;
+  constexpr OffsetT TILE_ITEMS =
+    detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::merge_t::ITEMS_PER_TILE;
+  const int tile = int(blockIdx.x) * WARPS + int(threadIdx.x) / detail::warp_threads;
+  detail::WaitForPrimaryGrid(); // the previous pass's runs
+  detail::TriggerDependentLaunch();
+  if (tile < num_tiles)
+  {
+    const OffsetT split =
+      detail::merge_sort::WarpRunSplit(d_keys_in, num_items, run_items, OffsetT(tile) * TILE_ITEMS, compare_op);
+    if (threadIdx.x % detail::warp_threads == 0)
+    {
+      d_splits[tile] = split;
+    }
+  }
+}
+
 //! A merge pass: block b writes tile b of the merge of the input's runs of `run_items` items.
 template <typename MaxPolicyT, typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt,
           typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::merge_t::BLOCK_THREADS) void
 DeviceMergeSortMergeKernel(KeyInIt d_keys_in, ValueInIt d_values_in, KeyOutIt d_keys_out, ValueOutIt d_values_out,
-                           OffsetT num_items, OffsetT run_items, CompareOpT compare_op)
+                           OffsetT num_items, OffsetT run_items, const OffsetT* d_splits, CompareOpT compare_op)
 {
   using PolicyT = typename detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::merge_t;
   using AgentT =
@@ -72,7 +99,7 @@ DeviceMergeSortMergeKernel(KeyInIt d_keys_in, ValueInIt d_values_in, KeyOutIt d_
   detail::WaitForPrimaryGrid(); // the previous pass's runs
   detail::TriggerDependentLaunch();
   AgentT(temp_storage, d_keys_in, d_values_in, d_keys_out, d_values_out, num_items, compare_op)
-    .Process(OffsetT(blockIdx.x), run_items);
+    .Process(OffsetT(blockIdx.x), run_items, d_splits);
 }
 
 STRATA_KERNELS_END
@@ -140,6 +167,34 @@ struct DispatchMergeSort
   {
   }
 
+  //! One merge pass from runs of `run_items` items in the keys and values at KeyInIt and ValueInIt
+  //! to the outputs: the partition kernel first where `d_splits` is given.
+  template <typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt, typename MergePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t MergePass(KeyInIt keys_in, ValueInIt values_in, KeyOutIt keys_out,
+                                                ValueOutIt values_out, OffsetT run_items, int merge_tiles,
+                                                OffsetT* d_splits, bool programmatic)
+  {
+    if (d_splits != nullptr)
+    {
+      constexpr int WARPS = detail::merge_sort::partition_block_threads / detail::warp_threads;
+      const cudaError_t error =
+        detail::LaunchKernel(programmatic,
+                             DeviceMergeSortPartitionKernel<MaxPolicyT, KeyInIt, OffsetT, CompareOpT, KeyT, ValueT>,
+                             (merge_tiles + WARPS - 1) / WARPS, detail::merge_sort::partition_block_threads, stream,
+                             keys_in, num_items, run_items, merge_tiles, d_splits, compare_op);
+      if (error != cudaSuccess)
+      {
+        return error;
+      }
+    }
+    return detail::LaunchKernel(
+      programmatic,
+      DeviceMergeSortMergeKernel<MaxPolicyT, KeyInIt, ValueInIt, KeyOutIt, ValueOutIt, OffsetT, CompareOpT, KeyT,
+                                 ValueT>,
+      merge_tiles, MergePolicyT::BLOCK_THREADS, stream, keys_in, values_in, keys_out, values_out, num_items, run_items,
+      static_cast<const OffsetT*>(d_splits), compare_op);
+  }
+
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
@@ -167,9 +222,12 @@ struct DispatchMergeSort
     const size_t buffer_items = passes > 0 ? size_t(items) : 0;
     KeyT* keys_buffer         = nullptr;
     ValueT* values_buffer     = nullptr;
+    OffsetT* d_splits         = nullptr;
+    const bool partition      = passes > 0 && merge_tiles >= WideT(detail::merge_sort::partition_min_tiles_v<ActivePolicyT>);
     cudaError_t error =
       detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(keys_buffer, buffer_items),
-                                    detail::Slot(values_buffer, KEYS_ONLY ? 0 : buffer_items));
+                                    detail::Slot(values_buffer, KEYS_ONLY ? 0 : buffer_items),
+                                    detail::Slot(d_splits, partition ? size_t(merge_tiles) : 0));
     if (error != cudaSuccess || d_temp_storage == nullptr || items == 0)
     {
       return error;
@@ -187,24 +245,12 @@ struct DispatchMergeSort
     WideT run               = SORT_TILE;
     for (int pass = 0; pass < passes && error == cudaSuccess; ++pass, run *= 2, in_buffer = !in_buffer)
     {
-      if (in_buffer)
-      {
-        error = detail::LaunchKernel(
-          programmatic,
-          DeviceMergeSortMergeKernel<MaxPolicyT, KeyT*, ValueT*, KeyIteratorT, ValueIteratorT, OffsetT, CompareOpT,
-                                     KeyT, ValueT>,
-          int(merge_tiles), MergePolicyT::BLOCK_THREADS, stream, keys_buffer, values_buffer, d_output_keys,
-          d_output_items, num_items, OffsetT(run), compare_op);
-      }
-      else
-      {
-        error = detail::LaunchKernel(
-          programmatic,
-          DeviceMergeSortMergeKernel<MaxPolicyT, KeyIteratorT, ValueIteratorT, KeyT*, ValueT*, OffsetT, CompareOpT,
-                                     KeyT, ValueT>,
-          int(merge_tiles), MergePolicyT::BLOCK_THREADS, stream, d_output_keys, d_output_items, keys_buffer,
-          values_buffer, num_items, OffsetT(run), compare_op);
-      }
+      error = in_buffer ? MergePass<KeyT*, ValueT*, KeyIteratorT, ValueIteratorT, MergePolicyT>(
+                            keys_buffer, values_buffer, d_output_keys, d_output_items, OffsetT(run),
+                            int(merge_tiles), partition ? d_splits : nullptr, programmatic)
+                        : MergePass<KeyIteratorT, ValueIteratorT, KeyT*, ValueT*, MergePolicyT>(
+                            d_output_keys, d_output_items, keys_buffer, values_buffer, OffsetT(run),
+                            int(merge_tiles), partition ? d_splits : nullptr, programmatic);
     }
     return error;
   }

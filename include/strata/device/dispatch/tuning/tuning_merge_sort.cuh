@@ -7,6 +7,7 @@
 #include <strata/agent/agent_merge_sort.cuh>
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_store.cuh>
+#include <strata/detail/policy_member.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>
 
@@ -35,9 +36,13 @@ struct fitted_policy
   static_assert(THREADS * 2 * ITEM_BYTES <= shared_budget_bytes,
                 "DeviceMergeSort keeps a tile of keys and values in shared memory: a key and a value of more than "
                 "about 700 bytes together do not fit; sort indices or pointers to the records instead");
+  //! Cut items are odd: a thread's run of an odd number of 4-byte words starts on another bank
+  //! than its neighbour's, which spares the merges' shared-memory reads most bank conflicts.
   static constexpr int fit_items(int items)
   {
-    return items > 1 && THREADS * (items + 1) * ITEM_BYTES > shared_budget_bytes ? fit_items(items - 1) : items;
+    return items > 1 && THREADS * (items + 1) * ITEM_BYTES > shared_budget_bytes
+           ? fit_items(items - 1 - (items % 2 == 1 && items > 2 ? 1 : 0))
+           : items;
   }
   using type = AgentMergeSortPolicy<THREADS, fit_items(PolicyT::ITEMS_PER_THREAD), PolicyT::LOAD_ALGORITHM,
                                     PolicyT::LOAD_MODIFIER, PolicyT::STORE_ALGORITHM>;
@@ -55,6 +60,11 @@ struct hub_block_sort_policy<ActivePolicyT, ::cuda::std::void_t<typename ActiveP
 {
   using type = typename ActivePolicyT::BlockSortPolicy;
 };
+
+//! Merge passes of at least this many tiles take their splits from a partition kernel; smaller
+//! ones (a wave of blocks or so) have their blocks search for them, a launch fewer. A hub's
+//! PARTITION_MIN_TILES (strata only), else 1024.
+STRATA_DETAIL_POLICY_MEMBER_OR(partition_min_tiles_v, long long, PARTITION_MIN_TILES, 1024)
 
 //! The policies the agents run for KeyT keys and ValueT values (NullType: keys only): the hub's,
 //! fitted to shared memory (a merge tile holds keys and values side by side, the first pass's
@@ -74,37 +84,31 @@ struct agent_policies
     ::cuda::std::conditional_t<sort_fit_t::ITEMS_PER_TILE % merge_t::ITEMS_PER_TILE == 0, sort_fit_t, merge_t>;
 };
 
-//! Items per thread for keys of KeyT and values of ValueT from a count tuned for 4-byte keys: about
-//! NOMINAL_4B * 4 bytes of the larger of key and value per thread, at least one item.
-template <typename KeyT, typename ValueT, int NOMINAL_4B>
-inline constexpr int items_v = [] {
-  const int widest = int(sizeof(KeyT)) > int(sizeof(ValueT)) ? int(sizeof(KeyT)) : int(sizeof(ValueT));
-  const int scaled = NOMINAL_4B * 4 / widest;
-  return scaled < 1 ? 1 : scaled > NOMINAL_4B ? NOMINAL_4B : scaled;
-}();
-
 //! Policies for sorting the keys of KeyIteratorT with the values of ValueIteratorT (NullType*: keys
 //! only). MergeSortPolicy is CUB's member, the merge passes' tile; BlockSortPolicy is strata's,
-//! the first pass's tile (a whole number of merge tiles).
+//! the first pass's tile (a whole number of merge tiles). Items per thread are odd (fewer bank
+//! conflicts) and fitted to shared memory for wide items (fitted_policy).
 template <typename KeyIteratorT, typename ValueIteratorT = NullType*>
 struct policy_hub
 {
-  using KeyT   = it_value_t<KeyIteratorT>;
-  using ValueT = it_value_t<ValueIteratorT>;
+  using KeyT                      = it_value_t<KeyIteratorT>;
+  using ValueT                    = it_value_t<ValueIteratorT>;
+  static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueT, NullType>;
 
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using MergeSortPolicy = AgentMergeSortPolicy<256, items_v<KeyT, ValueT, 16>, BLOCK_LOAD_WARP_TRANSPOSE,
-                                                 LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+    using MergeSortPolicy =
+      AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
   };
 
-  //! H100: merge tiles of 256 threads, a first pass of twice the tile (one merge pass fewer).
+  //! H100 (tune_merge_sort, docs/tuning.md): merge tiles of 256 x 17; keys of up to 4 bytes
+  //! without values sort a first tile of 512 x 17 (one merge pass fewer), all else 256 x 17.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
-    using MergeSortPolicy = AgentMergeSortPolicy<256, items_v<KeyT, ValueT, 16>, BLOCK_LOAD_WARP_TRANSPOSE,
-                                                 LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
-    using BlockSortPolicy = AgentMergeSortPolicy<512, items_v<KeyT, ValueT, 16>, BLOCK_LOAD_WARP_TRANSPOSE,
-                                                 LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+    using MergeSortPolicy =
+      AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+    using BlockSortPolicy = AgentMergeSortPolicy<KEYS_ONLY && sizeof(KeyT) <= 4 ? 512 : 256, 17,
+                                                 BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
   };
 
   // sm_80 keeps sm_75's tuning, later generations sm_90's.
