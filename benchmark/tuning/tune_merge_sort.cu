@@ -23,15 +23,21 @@ namespace
 using u32 = std::uint32_t;
 using strata::NullType;
 
-template <int MT, int MI, int ST, int SI, long long PARTITION>
+template <int MT, int MI, int ST, int SI, long long PARTITION, int MB = 1, int SB = 1>
 struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using MergeSortPolicy = strata::AgentMergeSortPolicy<MT, MI, strata::BLOCK_LOAD_WARP_TRANSPOSE, strata::LOAD_DEFAULT,
-                                                         strata::BLOCK_STORE_WARP_TRANSPOSE>;
-    using BlockSortPolicy = strata::AgentMergeSortPolicy<ST, SI, strata::BLOCK_LOAD_WARP_TRANSPOSE, strata::LOAD_DEFAULT,
-                                                         strata::BLOCK_STORE_WARP_TRANSPOSE>;
+    struct MergeSortPolicy : strata::AgentMergeSortPolicy<MT, MI, strata::BLOCK_LOAD_WARP_TRANSPOSE,
+                                                          strata::LOAD_DEFAULT, strata::BLOCK_STORE_WARP_TRANSPOSE>
+    {
+      static constexpr int MIN_BLOCKS_PER_SM = MB;
+    };
+    struct BlockSortPolicy : strata::AgentMergeSortPolicy<ST, SI, strata::BLOCK_LOAD_WARP_TRANSPOSE,
+                                                          strata::LOAD_DEFAULT, strata::BLOCK_STORE_WARP_TRANSPOSE>
+    {
+      static constexpr int MIN_BLOCKS_PER_SM = SB;
+    };
     static constexpr long long PARTITION_MIN_TILES = PARTITION;
   };
   using MaxPolicy = Policy;
@@ -81,14 +87,15 @@ void time_sort(benchmark::State& state, std::size_t n, std::size_t bytes_per_ite
   }
 }
 
-template <bool PAIRS, int MT, int MI, int ST, int SI, long long PARTITION, typename KeyT = u32>
+template <bool PAIRS, int MT, int MI, int ST, int SI, long long PARTITION, typename KeyT = u32, int MB = 1,
+          int SB = 1>
 void candidate(benchmark::State& state)
 {
   using V             = u32;
   using ValueInT      = std::conditional_t<PAIRS, const V*, NullType*>;
   using ValueOutT     = std::conditional_t<PAIRS, V*, NullType*>;
   using DispatchT     = strata::DispatchMergeSort<const KeyT*, ValueInT, KeyT*, ValueOutT, std::uint32_t,
-                                                  cuda::std::less<>, candidate_hub<MT, MI, ST, SI, PARTITION>>;
+                                                  cuda::std::less<>, candidate_hub<MT, MI, ST, SI, PARTITION, MB, SB>>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto sort = [n](void* temp, std::size_t& bytes, const KeyT* d_keys_in, const V* d_values_in, cudaStream_t stream)
   {
@@ -150,25 +157,27 @@ void cub_sort(benchmark::State& state)
       ->ArgsProduct({STRATA_MERGE_SIZES})                                                                              \
       ->UseManualTime()
 
+#define STRATA_TUNE_B(PAIRS, MT, MI, ST, SI, MB, SB)                                                                   \
+  BENCHMARK(candidate<PAIRS, MT, MI, ST, SI, 1024, u32, MB, SB>)                                                        \
+      ->Name((PAIRS ? "SortPairsCopy/u32_u32" : "SortKeysCopy/u32") + std::string("/m" #MT "x" #MI "/s" #ST "x" #SI  \
+                                                                                   "/b" #MB "-" #SB))                \
+      ->ArgsProduct({STRATA_MERGE_SIZES})                                                                              \
+      ->UseManualTime()
+
 STRATA_TUNE_CUB(false);
-STRATA_TUNE(false, 256, 17, 512, 17, 1024);
-STRATA_TUNE(false, 256, 17, 512, 17, 512);
-STRATA_TUNE(false, 256, 17, 512, 17, 2048);
-STRATA_TUNE(false, 256, 19, 512, 19, 1024);
-STRATA_TUNE(false, 256, 21, 256, 42, 1024);
-STRATA_TUNE(false, 256, 21, 512, 21, 1024);
-STRATA_TUNE(false, 128, 17, 512, 17, 1024);
+STRATA_TUNE_B(false, 256, 17, 512, 17, 1, 1);
+STRATA_TUNE_B(false, 256, 17, 512, 17, 6, 1);
+STRATA_TUNE_B(false, 256, 17, 512, 17, 7, 1);
+STRATA_TUNE_B(false, 256, 17, 512, 17, 8, 1);
+STRATA_TUNE_B(false, 256, 17, 512, 17, 1, 3);
+STRATA_TUNE_B(false, 256, 17, 512, 17, 6, 3);
 STRATA_TUNE_CUB(true);
-STRATA_TUNE(true, 256, 17, 256, 17, 1024);
-STRATA_TUNE(true, 256, 17, 512, 17, 1024);
-STRATA_TUNE(true, 256, 19, 256, 19, 1024);
-STRATA_TUNE(true, 256, 15, 512, 15, 1024);
+STRATA_TUNE_B(true, 256, 17, 256, 17, 1, 1);
+STRATA_TUNE_B(true, 256, 17, 256, 17, 5, 1);
+STRATA_TUNE_B(true, 256, 17, 256, 17, 6, 1);
+STRATA_TUNE_B(true, 256, 17, 256, 17, 1, 5);
+STRATA_TUNE_B(true, 256, 17, 256, 17, 6, 5);
 BENCHMARK(cub_sort<false, std::uint64_t>)->Name("SortKeysCopy/u64/cub")->ArgsProduct({STRATA_MERGE_SIZES})->UseManualTime();
-STRATA_TUNE64(256, 9, 512, 9);
-STRATA_TUNE64(256, 9, 256, 18);
-STRATA_TUNE64(256, 8, 512, 8);
-STRATA_TUNE64(256, 11, 256, 22);
 STRATA_TUNE64(256, 17, 256, 17);
-STRATA_TUNE64(256, 7, 512, 7);
 
 BENCHMARK_MAIN();

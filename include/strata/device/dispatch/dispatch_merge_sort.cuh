@@ -45,7 +45,8 @@ STRATA_KERNELS_BEGIN
 template <typename MaxPolicyT, typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT,
           typename ValueIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::block_sort_t::BLOCK_THREADS) void
+__launch_bounds__(detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::block_sort_t::BLOCK_THREADS,
+                  detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::SORT_MIN_BLOCKS) void
 DeviceMergeSortBlockSortKernel(bool to_buffer, KeyInputIteratorT d_keys_in, ValueInputIteratorT d_values_in,
                                KeyIteratorT d_keys_out, ValueIteratorT d_values_out, OffsetT num_items,
                                KeyT* keys_buffer, ValueT* values_buffer, CompareOpT compare_op)
@@ -88,7 +89,8 @@ DeviceMergeSortPartitionKernel(KeyInIt d_keys_in, OffsetT num_items, OffsetT run
 template <typename MaxPolicyT, typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt,
           typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::merge_t::BLOCK_THREADS) void
+__launch_bounds__(detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::merge_t::BLOCK_THREADS,
+                  detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::MERGE_MIN_BLOCKS) void
 DeviceMergeSortMergeKernel(KeyInIt d_keys_in, ValueInIt d_values_in, KeyOutIt d_keys_out, ValueOutIt d_values_out,
                            OffsetT num_items, OffsetT run_items, const OffsetT* d_splits, CompareOpT compare_op)
 {

@@ -44,8 +44,12 @@ struct fitted_policy
            ? fit_items(items - 1 - (items % 2 == 1 && items > 2 ? 1 : 0))
            : items;
   }
-  using type = AgentMergeSortPolicy<THREADS, fit_items(PolicyT::ITEMS_PER_THREAD), PolicyT::LOAD_ALGORITHM,
-                                    PolicyT::LOAD_MODIFIER, PolicyT::STORE_ALGORITHM>;
+  static constexpr int ITEMS = fit_items(PolicyT::ITEMS_PER_THREAD);
+  //! PolicyT itself where it fits (with its strata-only members), else the cut tile.
+  using type = ::cuda::std::conditional_t<
+    THREADS == PolicyT::BLOCK_THREADS && ITEMS == PolicyT::ITEMS_PER_THREAD,
+    PolicyT,
+    AgentMergeSortPolicy<THREADS, ITEMS, PolicyT::LOAD_ALGORITHM, PolicyT::LOAD_MODIFIER, PolicyT::STORE_ALGORITHM>>;
 };
 
 //! The first pass's tile policy of a hub's policy: strata's BlockSortPolicy where it has one (a
@@ -66,6 +70,10 @@ struct hub_block_sort_policy<ActivePolicyT, ::cuda::std::void_t<typename ActiveP
 //! PARTITION_MIN_TILES (strata only), else 1024.
 STRATA_DETAIL_POLICY_MEMBER_OR(partition_min_tiles_v, long long, PARTITION_MIN_TILES, 1024)
 
+//! Blocks of a kernel that must fit on an SM at once (its registers are bounded to let them): a
+//! tile policy's MIN_BLOCKS_PER_SM (strata only), else 1 (the compiler's choice).
+STRATA_DETAIL_POLICY_MEMBER_OR(min_blocks_v, int, MIN_BLOCKS_PER_SM, 1)
+
 //! The policies the agents run for KeyT keys and ValueT values (NullType: keys only): the hub's,
 //! fitted to shared memory (a merge tile holds keys and values side by side, the first pass's
 //! tile one of them at a time). The first pass's tile must be a whole number of merge tiles (its
@@ -82,6 +90,14 @@ struct agent_policies
                            (KEY_BYTES > VALUE_BYTES ? KEY_BYTES : VALUE_BYTES)>::type;
   using block_sort_t =
     ::cuda::std::conditional_t<sort_fit_t::ITEMS_PER_TILE % merge_t::ITEMS_PER_TILE == 0, sort_fit_t, merge_t>;
+  //! The register bounds of the hub's unfitted tiles (a fitted tile keeps the compiler's choice).
+  static constexpr int MERGE_MIN_BLOCKS = ::cuda::std::is_same_v<merge_t, typename ActivePolicyT::MergeSortPolicy>
+                                          ? min_blocks_v<typename ActivePolicyT::MergeSortPolicy>
+                                          : 1;
+  static constexpr int SORT_MIN_BLOCKS =
+    ::cuda::std::is_same_v<block_sort_t, typename hub_block_sort_policy<ActivePolicyT>::type>
+      ? min_blocks_v<typename hub_block_sort_policy<ActivePolicyT>::type>
+      : 1;
 };
 
 //! Policies for sorting the keys of KeyIteratorT with the values of ValueIteratorT (NullType*: keys
@@ -101,14 +117,22 @@ struct policy_hub
       AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
   };
 
-  //! H100 (tune_merge_sort, docs/tuning.md): merge tiles of 256 x 17; keys of up to 4 bytes
-  //! without values sort a first tile of 512 x 17 (one merge pass fewer), all else 256 x 17.
+  //! H100-class (tune_merge_sort, docs/tuning.md): merge tiles of 256 x 17; keys of up to 4 bytes
+  //! without values sort a first tile of 512 x 17 (one merge pass fewer), all else 256 x 17. Those
+  //! small keys also bound the registers for 6 merge blocks and 3 first-pass blocks an SM.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
-    using MergeSortPolicy =
-      AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
-    using BlockSortPolicy = AgentMergeSortPolicy<KEYS_ONLY && sizeof(KeyT) <= 4 ? 512 : 256, 17,
-                                                 BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+    static constexpr bool SMALL_KEYS = KEYS_ONLY && sizeof(KeyT) <= 4;
+    struct MergeSortPolicy
+        : AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>
+    {
+      static constexpr int MIN_BLOCKS_PER_SM = SMALL_KEYS ? 6 : 1;
+    };
+    struct BlockSortPolicy : AgentMergeSortPolicy<SMALL_KEYS ? 512 : 256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT,
+                                                  BLOCK_STORE_WARP_TRANSPOSE>
+    {
+      static constexpr int MIN_BLOCKS_PER_SM = SMALL_KEYS ? 3 : 1;
+    };
   };
 
   // sm_80 keeps sm_75's tuning, later generations sm_90's.
