@@ -1,20 +1,22 @@
 // The dispatch-layer names of CUB 3.0.1, spelled as CUB spells them (with `lib` for the namespace),
 // so that a missing or differently spelled one fails to compile: DeviceTransform's
 // TransformStableArgumentAddresses, DispatchReduce / DispatchTransformReduce / DispatchScan /
-// DispatchScanByKey / DispatchRadixSort with CUB's template parameter lists and a user's policy
-// hub of CUB's shape,
+// DispatchScanByKey / DispatchRadixSort / DispatchMergeSort with CUB's template parameter lists
+// and a user's policy hub of CUB's shape,
 // the agent policies with CUB's parameter lists, and the tile state of the single-pass scans.
 // The GPU cases run the dispatch classes with those hubs against host references.
 #include <strata/agent/agent_radix_sort_downsweep.cuh>
 #include <strata/agent/agent_radix_sort_histogram.cuh>
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
 #include <strata/agent/agent_radix_sort_upsweep.cuh>
+#include <strata/agent/agent_merge_sort.cuh>
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/agent/agent_scan.cuh>
 #include <strata/agent/agent_scan_by_key.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/device/device_transform.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
+#include <strata/device/dispatch/dispatch_merge_sort.cuh>
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
@@ -106,6 +108,18 @@ struct user_radix_hub
   using MaxPolicy = Policy600;
 };
 
+//! A merge sort hub of CUB's shape: MergeSortPolicy alone, a small odd tile (128 x 7), so that a
+//! few thousand keys take several merge passes.
+struct user_merge_sort_hub
+{
+  struct Policy600 : lib::ChainedPolicy<600, Policy600, Policy600>
+  {
+    using MergeSortPolicy = lib::AgentMergeSortPolicy<128, 7, lib::BLOCK_LOAD_WARP_TRANSPOSE, lib::LOAD_LDG,
+                                                      lib::BLOCK_STORE_WARP_TRANSPOSE>;
+  };
+  using MaxPolicy = Policy600;
+};
+
 struct square
 {
   template <typename T>
@@ -166,6 +180,11 @@ static_assert(lib::AgentRadixSortHistogramPolicy<128, 16, 1, std::uint64_t, 8>::
 static_assert(lib::AgentRadixSortExclusiveSumPolicy<256, 8>::BLOCK_THREADS == 256);
 static_assert(lib::AgentRadixSortUpsweepPolicy<128, 8, int, lib::LOAD_LDG, 6>::LOAD_MODIFIER == lib::LOAD_LDG);
 static_assert(lib::RADIX_SORT_STORE_DIRECT != lib::RADIX_SORT_STORE_ALIGNED);
+using merge_sort_policy_t = lib::AgentMergeSortPolicy<64>; // CUB's defaults
+static_assert(merge_sort_policy_t::ITEMS_PER_THREAD == 1 && merge_sort_policy_t::ITEMS_PER_TILE == 64);
+static_assert(merge_sort_policy_t::LOAD_ALGORITHM == lib::BLOCK_LOAD_DIRECT);
+static_assert(merge_sort_policy_t::LOAD_MODIFIER == lib::LOAD_LDG);
+static_assert(merge_sort_policy_t::STORE_ALGORITHM == lib::BLOCK_STORE_DIRECT);
 
 // --- the dispatch classes, with CUB's defaults ------------------------------------------------
 
@@ -193,6 +212,13 @@ static_assert(radix_t::KEYS_ONLY && radix_t::IS_DESCENDING);
 using radix_spelled_t = lib::DispatchRadixSort<lib::SortOrder::Ascending, int, double, std::uint64_t,
                                                lib::detail::identity_decomposer_t, user_radix_hub<int>>;
 static_assert(cuda::std::is_same_v<radix_spelled_t::max_policy_t, user_radix_hub<int>::MaxPolicy>);
+using merge_sort_t = lib::DispatchMergeSort<const int*, const float*, int*, float*, std::uint32_t, cuda::std::less<>>;
+static_assert(!merge_sort_t::KEYS_ONLY);
+using merge_sort_keys_t = lib::DispatchMergeSort<const int*, lib::NullType*, int*, lib::NullType*, std::uint64_t,
+                                                 cuda::std::less<>, user_merge_sort_hub, lib::detail::DefaultKernelSource,
+                                                 lib::detail::TripleChevronFactory>;
+static_assert(merge_sort_keys_t::KEYS_ONLY);
+static_assert(cuda::std::is_same_v<merge_sort_keys_t::MaxPolicyT, user_merge_sort_hub::MaxPolicy>);
 using scan_t =
     lib::DispatchScan<const std::int16_t*, int*, cuda::std::plus<>, lib::detail::InputValue<int>, std::uint32_t>;
 static_assert(cuda::std::is_same_v<lib::ScanTileState<int>, scan_t::TileStateT>); // AccumT: int
@@ -519,5 +545,38 @@ TEST_CASE("DispatchRadixSort runs a user's CUB-shaped policy hub", "[device][cub
     CHECK(key_buffers.selector == value_buffers.selector);
     const auto& values_out = value_buffers.selector == 0 ? d_values : d_values_alt;
     strata_test::check_equal(order, values_out.download());
+  }
+}
+
+TEST_CASE("DispatchMergeSort runs a user's CUB-shaped policy hub", "[device][cub_names]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using dispatch_t = lib::DispatchMergeSort<const std::int32_t*, const std::uint32_t*, std::int32_t*, std::uint32_t*,
+                                            std::uint32_t, cuda::std::less<>, user_merge_sort_hub>;
+  // The hub's tile is 896 keys: one tile, one tile + 1, and 112 tiles (7 merge passes).
+  for (const std::size_t n : {std::size_t(896), std::size_t(897), std::size_t(100003)})
+  {
+    INFO("n = " << n);
+    const std::vector<std::int32_t> keys = random_items<std::int32_t>(n, 7);
+    std::vector<std::uint32_t> positions(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      positions[i] = std::uint32_t(i);
+    }
+    std::vector<std::uint32_t> order(positions);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    strata_test::device_buffer<std::int32_t> d_keys(keys);
+    strata_test::device_buffer<std::int32_t> d_keys_out(n);
+    strata_test::device_buffer<std::uint32_t> d_values(positions);
+    strata_test::device_buffer<std::uint32_t> d_values_out(n);
+    d_values_out.poison();
+    std::size_t bytes = 0;
+    STRATA_TEST_CUDA(dispatch_t::Dispatch(nullptr, bytes, d_keys.data(), d_values.data(), d_keys_out.data(),
+                                          d_values_out.data(), std::uint32_t(n), cuda::std::less<>{}, cudaStream_t{}));
+    strata_test::device_buffer<unsigned char> d_temp(bytes);
+    STRATA_TEST_CUDA(dispatch_t::Dispatch(d_temp.data(), bytes, d_keys.data(), d_values.data(), d_keys_out.data(),
+                                          d_values_out.data(), std::uint32_t(n), cuda::std::less<>{}, cudaStream_t{}));
+    strata_test::check_launch();
+    strata_test::check_equal(order, d_values_out.download());
   }
 }
