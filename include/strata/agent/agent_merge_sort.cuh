@@ -37,22 +37,6 @@ namespace detail
 {
 namespace merge_sort
 {
-//! Writes the tile a thread block holds (ITEMS_PER_THREAD items per thread, blocked) to `out`:
-//! `valid` items, all of a full tile when FULL.
-template <typename BlockStoreT, bool FULL, typename OutputIt, typename T, int ITEMS_PER_THREAD>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreTile(typename BlockStoreT::TempStorage& storage, OutputIt out, const T (&items)[ITEMS_PER_THREAD], int valid)
-{
-  if constexpr (FULL)
-  {
-    BlockStoreT(storage).Store(out, items);
-  }
-  else
-  {
-    BlockStoreT(storage).Store(out, items, valid);
-  }
-}
-
 //! Calls `store(it)` with the output iterator a kernel writes this pass: `buffer` (the temporary
 //! storage's copy) when `to_buffer`, else `out` (the caller's). One call when both are the same
 //! pointer type, so that the store is compiled once.
@@ -269,13 +253,13 @@ private:
     }
     __syncthreads();
     detail::merge_sort::WithOutput(to_buffer, d_keys_out, keys_buffer, [&](auto out) {
-      detail::merge_sort::StoreTile<BlockStoreKeysT, FULL>(storage.store_keys, out + offset, keys, valid);
+      detail::tile::StoreTile<BlockStoreKeysT, FULL>(storage.store_keys, out + offset, keys, valid);
     });
     if constexpr (!KEYS_ONLY)
     {
       __syncthreads();
       detail::merge_sort::WithOutput(to_buffer, d_values_out, values_buffer, [&](auto out) {
-        detail::merge_sort::StoreTile<BlockStoreValuesT, FULL>(storage.store_values, out + offset, values, valid);
+        detail::tile::StoreTile<BlockStoreValuesT, FULL>(storage.store_values, out + offset, values, valid);
       });
     }
   }
@@ -283,47 +267,25 @@ private:
 
 //! One thread block's tile of a merge pass of DeviceMergeSort: the input holds sorted runs of
 //! `run_items` items, and the pass merges runs 2g and 2g + 1 into run g of the output. The block
-//! writes the output's items [tile * TILE_ITEMS, + TILE_ITEMS): it takes where they start in both
-//! runs from `d_splits` (written by a partition kernel) or, without one, has two warps search for
-//! them (detail::merge_sort::WarpRunSplit); the block copies the two ranges into shared memory,
-//! each thread merges ITEMS_PER_THREAD outputs (MergePath and SerialMerge in shared memory),
-//! values follow by the merged keys' positions, and the tile is stored. A run without a partner is
-//! copied.
+//! writes the output's items [tile * TILE_ITEMS, + TILE_ITEMS) with a TileMerge: the splits come
+//! from `d_splits` (a partition kernel's) or from the block's own search. A run without a partner
+//! is copied.
 template <typename PolicyT, typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt,
           typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 class AgentMerge
 {
-  static constexpr bool KEYS_ONLY       = ::cuda::std::is_same_v<ValueT, NullType>;
-  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
-  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
-  //! SerialMerge reads up to ITEMS_PER_THREAD positions past the inputs once they run out (it
-  //! never uses those keys): slots for them keep the reads in the array.
-  static constexpr int SLOTS    = TILE_ITEMS + ITEMS_PER_THREAD;
-  using BlockStoreKeysT         = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-  using BlockStoreValuesT       = BlockStore<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-
-  struct _TempStorage
-  {
-    union
-    {
-      KeyT keys[SLOTS];
-      typename BlockStoreKeysT::TempStorage store_keys;
-      typename BlockStoreValuesT::TempStorage store_values;
-    };
-    ::cuda::std::conditional_t<KEYS_ONLY, NullType, ValueT[KEYS_ONLY ? 1 : TILE_ITEMS]> values;
-    OffsetT splits[2];
-  };
+  static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr int TILE_ITEMS = PolicyT::BLOCK_THREADS * PolicyT::ITEMS_PER_THREAD;
+  using TileMergeT = detail::tile::TileMerge<PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, KeyT, ValueT,
+                                             PolicyT::STORE_ALGORITHM>;
 
 public:
-  struct TempStorage : Uninitialized<_TempStorage>
-  {
-  };
+  using TempStorage = typename TileMergeT::TempStorage;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentMerge(TempStorage& temp_storage, KeyInIt d_keys_in, ValueInIt d_values_in,
                                               KeyOutIt d_keys_out, ValueOutIt d_values_out, OffsetT num_items,
                                               CompareOpT compare_op)
-      : storage(temp_storage.Alias())
+      : tile_merge(temp_storage)
       , d_keys_in(d_keys_in)
       , d_values_in(d_values_in)
       , d_keys_out(d_keys_out)
@@ -350,7 +312,7 @@ public:
   }
 
 private:
-  _TempStorage& storage;
+  TileMergeT tile_merge;
   KeyInIt d_keys_in;
   ValueInIt d_values_in;
   KeyOutIt d_keys_out;
@@ -362,89 +324,27 @@ private:
   STRATA_DEVICE STRATA_FORCEINLINE void
   ProcessTile(OffsetT tile, OffsetT tile_begin, int valid, OffsetT run_items, const OffsetT* d_splits)
   {
-    const int tid = int(threadIdx.x);
     const detail::merge_sort::RunPair<OffsetT> pair(tile_begin, run_items, num_items);
-    const OffsetT count1     = pair.count1;
     const OffsetT diag_begin = tile_begin - pair.group;
-    const OffsetT diag_end   = diag_begin + OffsetT(valid);
     const KeyInIt keys1      = d_keys_in + pair.group;
-    const KeyInIt keys2      = keys1 + count1;
-    // A tile that ends its pair of runs ends after all of the first run.
-    const bool ends_pair = diag_end == count1 + pair.count2;
-
+    const KeyInIt keys2      = keys1 + pair.count1;
     OffsetT split_begin;
     OffsetT split_end;
-    if (d_splits != nullptr)
+    tile_merge.Splits(keys1, keys2, pair.count1, pair.count2, diag_begin, diag_begin + OffsetT(valid),
+                      d_splits != nullptr ? d_splits + tile : nullptr, split_begin, split_end, compare_op);
+    const int from1      = int(split_end - split_begin);
+    const OffsetT begin2 = diag_begin - split_begin;
+    if constexpr (KEYS_ONLY)
     {
-      split_begin = d_splits[tile];
-      split_end   = ends_pair ? count1 : d_splits[tile + 1];
+      tile_merge.template Merge<FULL>(keys1 + split_begin, d_values_in, from1, keys2 + begin2, d_values_in,
+                                      valid - from1, d_keys_out + tile_begin, d_values_out, compare_op);
     }
     else
     {
-      // Warp 0 finds where the tile starts in both runs, warp 1 (or warp 0 again) where it ends.
-      const int warp = tid / detail::warp_threads;
-      if (warp < 2)
-      {
-        const OffsetT split = detail::merge_sort::WarpRunSplit(d_keys_in, num_items, run_items,
-                                                               tile_begin + OffsetT(warp * valid), compare_op);
-        if (tid % detail::warp_threads == 0)
-        {
-          storage.splits[warp] = split;
-        }
-      }
-      if constexpr (BLOCK_THREADS < 2 * detail::warp_threads)
-      {
-        const OffsetT split = detail::merge_sort::WarpRunSplit(d_keys_in, num_items, run_items,
-                                                               tile_begin + OffsetT(valid), compare_op);
-        if (tid == 0)
-        {
-          storage.splits[1] = split;
-        }
-      }
-      __syncthreads();
-      split_begin = storage.splits[0];
-      split_end   = ends_pair ? count1 : storage.splits[1];
-    }
-    const int from1           = int(split_end - split_begin);
-    const int from2           = valid - from1;
-    const OffsetT begin2      = diag_begin - split_begin;
-
-    detail::tile::LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD, FULL>(storage.keys, keys1 + split_begin, from1, keys2 + begin2,
-                                                         from2, tid);
-    if constexpr (!KEYS_ONLY)
-    {
       const ValueInIt values1 = d_values_in + pair.group;
-      detail::tile::LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD, FULL>(storage.values, values1 + split_begin, from1,
-                                                           values1 + count1 + begin2, from2, tid);
-    }
-    __syncthreads();
-
-    // This thread's outputs start at tile position `diag`; past `valid` they are never stored.
-    const int diag  = tid * ITEMS_PER_THREAD < valid ? tid * ITEMS_PER_THREAD : valid;
-    const int split = MergePath(storage.keys, storage.keys + from1, from1, from2, diag, compare_op);
-    KeyT keys[ITEMS_PER_THREAD];
-    int indices[ITEMS_PER_THREAD];
-    SerialMerge(storage.keys, split, from1 + diag - split, from1 - split, from2 - (diag - split), keys, indices,
-                compare_op);
-    [[maybe_unused]] ValueT values[ITEMS_PER_THREAD];
-    if constexpr (!KEYS_ONLY)
-    {
-#pragma unroll
-      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-      {
-        if (FULL || diag + i < valid)
-        {
-          values[i] = storage.values[indices[i]];
-        }
-      }
-    }
-    __syncthreads(); // the merge's reads of the keys are done before the store's exchange
-    detail::merge_sort::StoreTile<BlockStoreKeysT, FULL>(storage.store_keys, d_keys_out + tile_begin, keys, valid);
-    if constexpr (!KEYS_ONLY)
-    {
-      __syncthreads();
-      detail::merge_sort::StoreTile<BlockStoreValuesT, FULL>(storage.store_values, d_values_out + tile_begin, values,
-                                                             valid);
+      tile_merge.template Merge<FULL>(keys1 + split_begin, values1 + split_begin, from1, keys2 + begin2,
+                                      values1 + pair.count1 + begin2, valid - from1, d_keys_out + tile_begin,
+                                      d_values_out + tile_begin, compare_op);
     }
   }
 };

@@ -1,12 +1,17 @@
-// strata/tile/tile_merge.cuh: what every merging agent does around its merge: find where its tile
-// of a merge's output starts in both inputs (a warp-wide merge-path search in global memory), and
-// bring the tile's two input ranges into shared memory.
+// strata/tile/tile_merge.cuh: what every merging agent does with a tile of a merge's output: find
+// where it starts and ends in both inputs (a warp-wide merge-path search in global memory), bring
+// its two input ranges into shared memory, merge them there and store the tile (TileMerge).
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_merge_sort.cuh>
+#include <strata/block/block_store.cuh>
+#include <strata/util_arch.cuh>
 #include <strata/util_ptx.cuh>
+#include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -82,6 +87,147 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadTwoRanges(T* shared, It1 range1, int c
     }
   }
 }
+
+//! Writes the tile a thread block holds (ITEMS_PER_THREAD items per thread, blocked) to `out`:
+//! `valid` items, all of a full tile when FULL.
+template <typename BlockStoreT, bool FULL, typename OutputIt, typename T, int ITEMS_PER_THREAD>
+STRATA_DEVICE STRATA_FORCEINLINE void
+StoreTile(typename BlockStoreT::TempStorage& storage, OutputIt out, const T (&items)[ITEMS_PER_THREAD], int valid)
+{
+  if constexpr (FULL)
+  {
+    BlockStoreT(storage).Store(out, items);
+  }
+  else
+  {
+    BlockStoreT(storage).Store(out, items, valid);
+  }
+}
+
+//! One tile of a stable merge's output, BLOCK_THREADS * ITEMS_PER_THREAD items, written by a thread
+//! block: Splits says where the tile starts and ends in the first input, Merge copies the tile's
+//! two input ranges into shared memory, lets each thread merge ITEMS_PER_THREAD outputs there
+//! (MergePath, SerialMerge), moves the values (ValueT; NullType: none) by their keys' positions and
+//! stores the tile with STORE_ALGORITHM. Ties take the first input first.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, typename KeyT, typename ValueT, BlockStoreAlgorithm STORE_ALGORITHM>
+class TileMerge
+{
+  static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+  //! SerialMerge reads up to ITEMS_PER_THREAD positions past the inputs once they run out (it
+  //! never uses those keys): slots for them keep the reads in the array.
+  static constexpr int SLOTS = TILE_ITEMS + ITEMS_PER_THREAD;
+  using BlockStoreKeysT      = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, STORE_ALGORITHM>;
+  using BlockStoreValuesT    = BlockStore<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, STORE_ALGORITHM>;
+
+  struct _TempStorage
+  {
+    union
+    {
+      KeyT keys[SLOTS];
+      typename BlockStoreKeysT::TempStorage store_keys;
+      typename BlockStoreValuesT::TempStorage store_values;
+    };
+    ::cuda::std::conditional_t<KEYS_ONLY, NullType, ValueT[KEYS_ONLY ? 1 : TILE_ITEMS]> values;
+    ::cuda::std::uint64_t splits[2];
+  };
+
+public:
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE explicit TileMerge(TempStorage& temp_storage)
+      : storage(temp_storage.Alias())
+  {
+  }
+
+  //! The splits of output positions diag_begin and diag_end of the merge of keys1[0, count1) and
+  //! keys2[0, count2) (how many items before each come from keys1): from `d_tile_splits` (the
+  //! split at diag_begin, then the one at diag_end unless that ends the merge, where the split is
+  //! count1), or searched by warps 0 and 1 without (a barrier for the block).
+  template <typename KeyIt1, typename KeyIt2, typename OffsetT, typename CompareOp>
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  Splits(KeyIt1 keys1, KeyIt2 keys2, OffsetT count1, OffsetT count2, OffsetT diag_begin, OffsetT diag_end,
+         const OffsetT* d_tile_splits, OffsetT& split_begin, OffsetT& split_end, CompareOp compare_op)
+  {
+    if (d_tile_splits != nullptr)
+    {
+      split_begin = d_tile_splits[0];
+      split_end   = diag_end == count1 + count2 ? count1 : d_tile_splits[1];
+      return;
+    }
+    const int tid  = int(threadIdx.x);
+    const int warp = tid / warp_threads;
+    if (warp < 2)
+    {
+      const OffsetT split = WarpMergePath(keys1, keys2, count1, count2, warp == 0 ? diag_begin : diag_end, compare_op);
+      if (tid % warp_threads == 0)
+      {
+        storage.splits[warp] = split;
+      }
+    }
+    if constexpr (BLOCK_THREADS < 2 * warp_threads)
+    {
+      const OffsetT split = WarpMergePath(keys1, keys2, count1, count2, diag_end, compare_op);
+      if (tid == 0)
+      {
+        storage.splits[1] = split;
+      }
+    }
+    __syncthreads();
+    split_begin = OffsetT(storage.splits[0]);
+    split_end   = OffsetT(storage.splits[1]);
+  }
+
+  //! Merges keys1[0, from1) (with values1) and keys2[0, from2) into keys_out[0, from1 + from2)
+  //! (and values_out); from1 + from2 is TILE_ITEMS when FULL, at most that otherwise.
+  template <bool FULL, typename KeyIt1, typename ValueIt1, typename KeyIt2, typename ValueIt2, typename KeyOutIt,
+            typename ValueOutIt, typename CompareOp>
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  Merge(KeyIt1 keys1, [[maybe_unused]] ValueIt1 values1, int from1, KeyIt2 keys2, [[maybe_unused]] ValueIt2 values2,
+        int from2, KeyOutIt keys_out, [[maybe_unused]] ValueOutIt values_out, CompareOp compare_op)
+  {
+    const int tid   = int(threadIdx.x);
+    const int valid = from1 + from2;
+    LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD, FULL>(storage.keys, keys1, from1, keys2, from2, tid);
+    if constexpr (!KEYS_ONLY)
+    {
+      LoadTwoRanges<BLOCK_THREADS, ITEMS_PER_THREAD, FULL>(storage.values, values1, from1, values2, from2, tid);
+    }
+    __syncthreads();
+
+    // This thread's outputs start at tile position `diag`; past `valid` they are never stored.
+    const int diag  = tid * ITEMS_PER_THREAD < valid ? tid * ITEMS_PER_THREAD : valid;
+    const int split = MergePath(storage.keys, storage.keys + from1, from1, from2, diag, compare_op);
+    KeyT keys[ITEMS_PER_THREAD];
+    int indices[ITEMS_PER_THREAD];
+    SerialMerge(storage.keys, split, from1 + diag - split, from1 - split, from2 - (diag - split), keys, indices,
+                compare_op);
+    [[maybe_unused]] ValueT values[ITEMS_PER_THREAD];
+    if constexpr (!KEYS_ONLY)
+    {
+#pragma unroll
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        if (FULL || diag + i < valid)
+        {
+          values[i] = storage.values[indices[i]];
+        }
+      }
+    }
+    __syncthreads(); // the merge's reads of the keys are done before the store's exchange
+    StoreTile<BlockStoreKeysT, FULL>(storage.store_keys, keys_out, keys, valid);
+    if constexpr (!KEYS_ONLY)
+    {
+      __syncthreads();
+      StoreTile<BlockStoreValuesT, FULL>(storage.store_values, values_out, values, valid);
+    }
+  }
+
+private:
+  _TempStorage& storage;
+};
 } // namespace tile
 } // namespace detail
 STRATA_NAMESPACE_END
