@@ -67,6 +67,7 @@
 
 // device layer
 #include <strata/device/device_for.cuh>
+#include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_radix_sort.cuh>
 #include <strata/device/device_reduce.cuh>

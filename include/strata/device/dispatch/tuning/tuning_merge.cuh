@@ -1,0 +1,42 @@
+// strata/device/dispatch/tuning/tuning_merge.cuh: the tuning policy of DeviceMerge (one for every
+// SM generation: the tile of DeviceMergeSort's merge passes, measured on sm_90).
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_merge_sort.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_store.cuh>
+#include <strata/device/dispatch/tuning/tuning_merge_sort.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_type.cuh>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace merge
+{
+//! Policies for merging KeyT keys with ValueT values (NullType: keys only). merge_policy (CUB's
+//! member name) is the tile, fitted to shared memory for wide items (merge_sort::fitted_policy);
+//! the tiles are DeviceMergeSort's merge passes', whose kernel this one shares its tile with.
+template <typename KeyT, typename ValueT>
+struct policy_hub
+{
+  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
+  {
+    using merge_policy =
+      AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+  };
+  using Policy900  = Policy750;
+  using max_policy = Policy900;
+  using MaxPolicy  = max_policy;
+};
+
+//! A hub's tile for KeyT keys and ValueT values, fitted to shared memory.
+template <typename ActivePolicyT, typename KeyT, typename ValueT>
+using fitted_merge_policy_t =
+  typename merge_sort::fitted_policy<typename ActivePolicyT::merge_policy,
+                                     int(sizeof(KeyT)) + (::cuda::std::is_same_v<ValueT, NullType> ? 0
+                                                                                                   : int(sizeof(ValueT)))>::type;
+} // namespace merge
+} // namespace detail
+STRATA_NAMESPACE_END
