@@ -1,7 +1,8 @@
 // test/common/reference.cuh: what the tests' independent host references share: values computed
 // in double for floating-point types (reference_t), the left-to-right fold and scans that the
 // collectives are defined by, and non-commutative operators (2x2 matrix product, composition of
-// affine maps) under which any change of operand order shows in a result.
+// affine maps) under which any change of operand order shows in a result; and the byte keys of
+// the sorts' more-than-2^31-keys tests with their check by counting.
 #pragma once
 
 #include "random.cuh"
@@ -9,7 +10,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <ostream>
+#include <random>
 #include <type_traits>
 #include <vector>
 
@@ -203,4 +206,47 @@ std::vector<T> scan_inputs(std::size_t n, std::uint64_t seed)
     return random_vector<T>(n, seed);
   }
 }
+//! n random bytes from `seed`, eight at a time (fast enough for the 2^31 keys of the large sorts).
+inline std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed)
+{
+  std::vector<std::uint8_t> bytes(n);
+  std::mt19937_64 engine(seed);
+  for (std::size_t i = 0; i < n; i += 8)
+  {
+    const std::uint64_t word = engine();
+    std::memcpy(bytes.data() + i, &word, n - i < 8 ? n - i : 8);
+  }
+  return bytes;
+}
+
+//! How many keys of each value `keys` holds.
+inline std::vector<std::size_t> byte_counts(const std::vector<std::uint8_t>& keys)
+{
+  std::vector<std::size_t> counts(256, 0);
+  for (std::uint8_t key : keys)
+  {
+    ++counts[key];
+  }
+  return counts;
+}
+
+//! How many of `sorted` differ from the ascending order of keys with these `counts` (the
+//! reference of a sort of byte keys, without sorting billions of them on the host); sizes that
+//! disagree count as a difference too.
+inline std::size_t sorted_bytes_mismatches(const std::vector<std::size_t>& counts, const std::vector<std::uint8_t>& sorted)
+{
+  std::size_t at    = 0;
+  std::size_t wrong = 0;
+  std::size_t total = 0;
+  for (std::size_t key = 0; key < counts.size(); ++key)
+  {
+    total += counts[key];
+    for (std::size_t i = 0; i < counts[key] && at < sorted.size(); ++i, ++at)
+    {
+      wrong += sorted[at] != key;
+    }
+  }
+  return wrong + (total == sorted.size() ? 0 : 1);
+}
+
 } // namespace strata_test

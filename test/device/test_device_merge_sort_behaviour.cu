@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
-#include <random>
 #include <vector>
 
 namespace
@@ -380,6 +379,20 @@ TEST_CASE("DeviceMergeSort sorts through misaligned pointers", "[device][sort]")
   strata_test::check_equal(expected_values, std::vector<std::uint32_t>(values_out.begin() + 1, values_out.end()));
 }
 
+TEST_CASE("The byte-count reference of the large sorts catches wrong orders and sizes", "[device][sort]")
+{
+  const std::vector<std::uint8_t> keys  = strata_test::random_bytes(1003, 17);
+  const std::vector<std::size_t> counts = strata_test::byte_counts(keys);
+  std::vector<std::uint8_t> sorted      = keys;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(strata_test::sorted_bytes_mismatches(counts, sorted) == 0);
+  std::vector<std::uint8_t> swapped = sorted;
+  std::swap(swapped.front(), swapped.back());
+  CHECK(strata_test::sorted_bytes_mismatches(counts, swapped) == 2);
+  sorted.pop_back();
+  CHECK(strata_test::sorted_bytes_mismatches(counts, sorted) == 1);
+}
+
 TEST_CASE("DeviceMergeSort sorts more than 2^31 keys", "[device][sort][slow]")
 {
   STRATA_TEST_REQUIRE_GPU();
@@ -391,34 +404,14 @@ TEST_CASE("DeviceMergeSort sorts more than 2^31 keys", "[device][sort][slow]")
   const std::uint64_t seed = strata_test::seed(433);
   INFO("seed " << seed);
   const std::size_t n = (std::size_t(1) << 31) + 1000;
-  std::vector<std::uint8_t> keys(n);
-  std::mt19937_64 engine(seed);
-  for (std::size_t i = 0; i < n; i += 8)
-  {
-    const std::uint64_t word = engine();
-    std::memcpy(keys.data() + i, &word, n - i < 8 ? n - i : 8);
-  }
-  std::vector<std::size_t> counts(256, 0);
-  for (std::uint8_t key : keys)
-  {
-    ++counts[key];
-  }
+  std::vector<std::uint8_t> keys         = strata_test::random_bytes(n, seed);
+  const std::vector<std::size_t> counts = strata_test::byte_counts(keys);
   device_buffer<std::uint8_t> d_keys(keys);
   run_two_phase([&](void* d_temp, std::size_t& bytes) {
     return strata::DeviceMergeSort::StableSortKeys(d_temp, bytes, d_keys.data(), n, strata_test::less_op{});
   });
   keys              = d_keys.download();
-  std::size_t at    = 0;
-  std::size_t wrong = 0;
-  for (int key = 0; key < 256; ++key)
-  {
-    for (std::size_t i = 0; i < counts[std::size_t(key)]; ++i, ++at)
-    {
-      wrong += keys[at] != key;
-    }
-  }
-  CHECK(at == n);
-  CHECK(wrong == 0);
+  CHECK(strata_test::sorted_bytes_mismatches(counts, keys) == 0);
 }
 
 TEST_CASE("DeviceMergeSort runs on its stream, on two streams at once and in a CUDA graph", "[device][sort]")

@@ -256,18 +256,8 @@ TEST_CASE("DeviceRadixSort sorts more than 2^31 keys", "[device][sort][slow]")
   const std::uint64_t seed = strata_test::seed(325);
   INFO("seed " << seed);
   const std::size_t n = (std::size_t(1) << 31) + 1000;
-  std::vector<std::uint8_t> keys(n);
-  std::mt19937_64 engine(seed);
-  for (std::size_t i = 0; i < n; i += 8)
-  {
-    const std::uint64_t word = engine();
-    std::memcpy(keys.data() + i, &word, n - i < 8 ? n - i : 8);
-  }
-  std::vector<std::size_t> counts(256, 0);
-  for (std::uint8_t key : keys)
-  {
-    ++counts[key];
-  }
+  std::vector<std::uint8_t> keys         = strata_test::random_bytes(n, seed);
+  const std::vector<std::size_t> counts = strata_test::byte_counts(keys);
   strata_test::device_buffer<std::uint8_t> d_keys_in(keys);
   strata_test::device_buffer<std::uint8_t> d_keys_out(n);
   d_keys_out.poison();
@@ -277,17 +267,7 @@ TEST_CASE("DeviceRadixSort sorts more than 2^31 keys", "[device][sort][slow]")
   STRATA_TEST_CUDA(strata::DeviceRadixSort::SortKeys(d_temp.data(), bytes, d_keys_in.data(), d_keys_out.data(), n));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
   keys              = d_keys_out.download();
-  std::size_t at    = 0;
-  std::size_t wrong = 0;
-  for (int digit = 0; digit < 256; ++digit)
-  {
-    for (std::size_t i = 0; i < counts[std::size_t(digit)]; ++i, ++at)
-    {
-      wrong += keys[at] != digit;
-    }
-  }
-  CHECK(at == n);
-  CHECK(wrong == 0);
+  CHECK(strata_test::sorted_bytes_mismatches(counts, keys) == 0);
 }
 
 TEST_CASE("DeviceRadixSort sorts pairs of more than one portion in every pass", "[device][sort][slow]")
