@@ -97,18 +97,6 @@ cudaError_t run(void* d_temp, std::size_t& bytes, merge_inputs& in, cudaStream_t
   }
 }
 
-//! Temporary storage, grown as needed and kept.
-void* temp_storage(std::size_t bytes)
-{
-  static bench::device_buffer<unsigned char>* buffer = nullptr;
-  if (buffer == nullptr || buffer->size() < bytes)
-  {
-    delete buffer;
-    buffer = new bench::device_buffer<unsigned char>(bytes);
-  }
-  return buffer->data();
-}
-
 //! The outputs of one merge by LibraryT, into poisoned buffers.
 template <typename LibraryT, bool PAIRS>
 std::pair<std::vector<u32>, std::vector<u32>> merge_once(merge_inputs& in)
@@ -118,7 +106,7 @@ std::pair<std::vector<u32>, std::vector<u32>> merge_once(merge_inputs& in)
   bench::poison(in.values_out.data(), n);
   std::size_t bytes = 0;
   bench::check(run<LibraryT, PAIRS>(nullptr, bytes, in, 0), "size query");
-  bench::check(run<LibraryT, PAIRS>(temp_storage(bytes), bytes, in, 0), "merge");
+  bench::check(run<LibraryT, PAIRS>(bench::scratch(0, bytes), bytes, in, 0), "merge");
   bench::check(cudaDeviceSynchronize(), "merge");
   return {bench::download(in.keys_out.data(), n), bench::download(in.values_out.data(), n)};
 }
@@ -149,7 +137,7 @@ void merge(benchmark::State& state, const std::string& configuration)
   }
   std::size_t bytes = 0;
   bench::check(run<LibraryT, PAIRS>(nullptr, bytes, in, 0), "size query");
-  void* d_temp = temp_storage(bytes);
+  void* d_temp = bench::scratch(0, bytes);
   bench::time_iterations(
     state, [&](cudaStream_t stream) { bench::check(run<LibraryT, PAIRS>(d_temp, bytes, in, stream), "merge"); },
     [](cudaStream_t stream) { bench::flush_l2(stream); });

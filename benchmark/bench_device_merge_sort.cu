@@ -152,28 +152,14 @@ struct stable_sort_records_copy
   }
 };
 
-//! Output and temporary storage, grown as needed and kept.
-void* scratch(int slot, std::size_t bytes)
-{
-  static std::size_t sizes[3] = {0, 0, 0};
-  static void* ptrs[3]        = {nullptr, nullptr, nullptr};
-  if (bytes > sizes[slot])
-  {
-    cudaFree(ptrs[slot]);
-    bench::check(cudaMalloc(&ptrs[slot], bytes), "cudaMalloc scratch");
-    sizes[slot] = bytes;
-  }
-  return ptrs[slot];
-}
-
 //! One two-phase SortT of LibraryT on n keys (and values for pairs) into poisoned outputs (the
 //! in-place sort's keys: a copy of the input); returns the keys and values it wrote.
 template <typename SortT, typename LibraryT, typename KeyT = typename SortT::key_type,
           typename ValueT = typename SortT::value_type>
 std::pair<std::vector<KeyT>, std::vector<ValueT>> sort_once(int n, const KeyT* d_keys, const ValueT* d_values)
 {
-  KeyT* d_keys_out     = static_cast<KeyT*>(scratch(0, n * sizeof(KeyT)));
-  ValueT* d_values_out = SortT::PAIRS ? static_cast<ValueT*>(scratch(1, n * sizeof(ValueT))) : nullptr;
+  KeyT* d_keys_out     = static_cast<KeyT*>(bench::scratch(0, n * sizeof(KeyT)));
+  ValueT* d_values_out = SortT::PAIRS ? static_cast<ValueT*>(bench::scratch(1, n * sizeof(ValueT))) : nullptr;
   if constexpr (SortT::IN_PLACE)
   {
     bench::check(cudaMemcpy(d_keys_out, d_keys, n * sizeof(KeyT), cudaMemcpyDeviceToDevice), "copy of the keys");
@@ -190,7 +176,7 @@ std::pair<std::vector<KeyT>, std::vector<ValueT>> sort_once(int n, const KeyT* d
   bench::check(SortT::template run<LibraryT>(nullptr, bytes, d_keys, d_keys_out, d_values, d_values_out, n, 0),
                "size query");
   bench::check(
-      SortT::template run<LibraryT>(scratch(2, bytes), bytes, d_keys, d_keys_out, d_values, d_values_out, n, 0),
+      SortT::template run<LibraryT>(bench::scratch(2, bytes), bytes, d_keys, d_keys_out, d_values, d_values_out, n, 0),
       "sort");
   bench::check(cudaDeviceSynchronize(), "sort");
   return {bench::download(d_keys_out, n), SortT::PAIRS ? bench::download(d_values_out, n) : std::vector<ValueT>{}};
@@ -263,13 +249,13 @@ void merge_sort(benchmark::State& state, const std::string& configuration)
       }
     }
   }
-  KeyT* d_keys_out     = static_cast<KeyT*>(scratch(0, n * sizeof(KeyT)));
-  ValueT* d_values_out = SortT::PAIRS ? static_cast<ValueT*>(scratch(1, n * sizeof(ValueT))) : nullptr;
+  KeyT* d_keys_out     = static_cast<KeyT*>(bench::scratch(0, n * sizeof(KeyT)));
+  ValueT* d_values_out = SortT::PAIRS ? static_cast<ValueT*>(bench::scratch(1, n * sizeof(ValueT))) : nullptr;
   std::size_t bytes    = 0;
   bench::check(
       SortT::template run<LibraryT>(nullptr, bytes, keys.next(), d_keys_out, next_values(), d_values_out, n, 0),
       "size query");
-  void* d_temp = scratch(2, bytes);
+  void* d_temp = bench::scratch(2, bytes);
   auto launch  = [&](cudaStream_t stream)
   {
     const KeyT* d_keys_in = SortT::IN_PLACE ? nullptr : keys.next();

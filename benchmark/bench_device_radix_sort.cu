@@ -24,33 +24,19 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using f32 = float;
 
-//! Output and temporary storage, grown as needed and kept.
-void* scratch(int slot, std::size_t bytes)
-{
-  static std::size_t sizes[3] = {0, 0, 0};
-  static void* ptrs[3]        = {nullptr, nullptr, nullptr};
-  if (bytes > sizes[slot])
-  {
-    cudaFree(ptrs[slot]);
-    bench::check(cudaMalloc(&ptrs[slot], bytes), "cudaMalloc scratch");
-    sizes[slot] = bytes;
-  }
-  return ptrs[slot];
-}
-
 //! One two-phase sort of n keys (and values unless ValueT is void) by `call`, into poisoned outputs;
 //! returns the keys and values it wrote.
 template <typename KeyT, typename ValueT, typename CallT>
 std::pair<std::vector<KeyT>, std::vector<ValueT>> sort_once(std::size_t n, const KeyT* d_keys, const ValueT* d_values,
                                                             CallT call)
 {
-  KeyT* d_keys_out     = static_cast<KeyT*>(scratch(0, n * sizeof(KeyT)));
-  ValueT* d_values_out = static_cast<ValueT*>(scratch(1, n * sizeof(ValueT)));
+  KeyT* d_keys_out     = static_cast<KeyT*>(bench::scratch(0, n * sizeof(KeyT)));
+  ValueT* d_values_out = static_cast<ValueT*>(bench::scratch(1, n * sizeof(ValueT)));
   bench::poison(d_keys_out, n);
   bench::poison(d_values_out, n);
   std::size_t bytes = 0;
   bench::check(call(nullptr, bytes, d_keys, d_keys_out, d_values, d_values_out, cudaStream_t(0)), "size query");
-  bench::check(call(scratch(2, bytes), bytes, d_keys, d_keys_out, d_values, d_values_out, cudaStream_t(0)), "sort");
+  bench::check(call(bench::scratch(2, bytes), bytes, d_keys, d_keys_out, d_values, d_values_out, cudaStream_t(0)), "sort");
   bench::check(cudaDeviceSynchronize(), "sort");
   return {bench::download(d_keys_out, n), bench::download(d_values_out, n)};
 }
@@ -96,12 +82,12 @@ void time_sort(benchmark::State& state, const std::string& name, StrataCallT str
       return cub_call;
     }
   }();
-  KeyT* d_keys_out     = static_cast<KeyT*>(scratch(0, n * sizeof(KeyT)));
-  ValueT* d_values_out = static_cast<ValueT*>(scratch(1, (PAIRS ? n : 2) * sizeof(ValueT)));
+  KeyT* d_keys_out     = static_cast<KeyT*>(bench::scratch(0, n * sizeof(KeyT)));
+  ValueT* d_values_out = static_cast<ValueT*>(bench::scratch(1, (PAIRS ? n : 2) * sizeof(ValueT)));
   std::size_t bytes    = 0;
   bench::check(call(nullptr, bytes, keys.next(), d_keys_out, values.next(), d_values_out, cudaStream_t(0)),
                "size query");
-  void* d_temp = scratch(2, bytes);
+  void* d_temp = bench::scratch(2, bytes);
   bench::time_iterations(
       state, [&](cudaStream_t stream)
       { bench::check(call(d_temp, bytes, keys.next(), d_keys_out, values.next(), d_values_out, stream), "sort"); });
