@@ -21,10 +21,14 @@ namespace merge
 template <typename KeyT, typename ValueT>
 struct policy_hub
 {
+  //! Keys of at most 4 bytes without values merge at copy-like bandwidth: a longer, narrower tile
+  //! (128 x 31) keeps more loads in flight per thread and measured best on sm_90.
+  static constexpr bool NARROW_KEYS = ::cuda::std::is_same_v<ValueT, NullType> && sizeof(KeyT) <= 4;
+
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using merge_policy =
-      AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+    using merge_policy = AgentMergeSortPolicy<NARROW_KEYS ? 128 : 256, NARROW_KEYS ? 31 : 17, BLOCK_LOAD_WARP_TRANSPOSE,
+                                              LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
   };
   using Policy900  = Policy750;
   using max_policy = Policy900;
