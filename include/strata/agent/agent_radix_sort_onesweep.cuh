@@ -235,23 +235,42 @@ struct AgentRadixSortOnesweep
     }
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE void Process()
+  //! The next tile of this launch, in the order blocks start (so every tile a block waits for
+  //! belongs to a running block), with the trivial-pass flag of the pass.
+  STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t NextTile()
   {
-    const int tid = int(threadIdx.x);
-    if (tid == 0)
+    if (threadIdx.x == 0)
     {
       storage.tile = atomicAdd(d_tile_counter, 1u);
     }
     __syncthreads();
-    const int tile            = int(storage.tile & ~detail::radix::trivial_pass_flag);
-    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
-    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
-    const bool full           = valid == TILE_ITEMS;
-    if (storage.tile & detail::radix::trivial_pass_flag)
+    return storage.tile;
+  }
+
+  //! One tile of the portion: the next from the tile counter.
+  STRATA_DEVICE STRATA_FORCEINLINE void Process()
+  {
+    const ::cuda::std::uint32_t counter = NextTile();
+    const int tile                      = int(counter & ~detail::radix::trivial_pass_flag);
+    const OffsetT tile_offset           = OffsetT(tile) * OffsetT(TILE_ITEMS);
+    const int valid                     = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+    if (counter & detail::radix::trivial_pass_flag)
     {
-      CopyTile(tile, tile_offset, valid, full);
+      CopyTile(tile, tile_offset, valid, valid == TILE_ITEMS);
       return;
     }
+    ProcessTile(tile, tile_offset, valid, 0, d_bins);
+  }
+
+  //! Ranks and scatters the `valid` keys at `tile_offset` (tile `tile` of this launch's look-back
+  //! words). The look-back runs back to `first_tile`, the first tile of the tile's chain, whose
+  //! digit starts are `bins`: a plain sort's chain is its portion; a segmented sort's, the tiles of
+  //! one segment (DeviceSegmentedRadixSort).
+  STRATA_DEVICE STRATA_FORCEINLINE void ProcessTile(int tile, OffsetT tile_offset, int valid, int first_tile,
+                                                    const OffsetT* bins)
+  {
+    const int tid   = int(threadIdx.x);
+    const bool full = valid == TILE_ITEMS;
 
     // The tile's keys as ordered bits; missing items of a partial tile rank last.
     KeyT raw_keys[ITEMS_PER_THREAD];
@@ -295,7 +314,7 @@ struct AgentRadixSortOnesweep
                         tile_counts[j] =
                             ::cuda::std::uint32_t(bins[j] - (digit == filler_digit ? TILE_ITEMS - valid : 0));
                         detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
-                                                        Word(tile == 0, tile_counts[j]));
+                                                        Word(tile == first_tile, tile_counts[j]));
                       }
                     }
                   });
@@ -308,7 +327,7 @@ struct AgentRadixSortOnesweep
       if (digit < RADIX_DIGITS)
       {
         ::cuda::std::uint32_t before = 0;
-        if (tile > 0)
+        if (tile > first_tile)
         {
           int predecessor = tile - 1;
           while (true)
@@ -329,11 +348,11 @@ struct AgentRadixSortOnesweep
           detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
                                           Word(true, before + tile_counts[j]));
         }
-        storage.digit_offsets[digit] = d_bins[digit] + OffsetT(before) - OffsetT(exclusive_digit_prefix[j]);
+        storage.digit_offsets[digit] = bins[digit] + OffsetT(before) - OffsetT(exclusive_digit_prefix[j]);
         // The next portion's keys of a digit follow this portion's: the last tile knows how many.
         if (d_bins_next != nullptr && tile_offset + OffsetT(TILE_ITEMS) >= num_items)
         {
-          d_bins_next[digit] = d_bins[digit] + OffsetT(before) + OffsetT(tile_counts[j]);
+          d_bins_next[digit] = bins[digit] + OffsetT(before) + OffsetT(tile_counts[j]);
         }
       }
     }
