@@ -72,4 +72,6 @@
 #include <strata/device/device_radix_sort.cuh>
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_scan.cuh>
+#include <strata/device/device_segmented_radix_sort.cuh>
+#include <strata/device/device_segmented_sort.cuh>
 #include <strata/device/device_transform.cuh>
