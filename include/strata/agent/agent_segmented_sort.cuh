@@ -288,13 +288,14 @@ struct AgentSegmentThreadSort
       else
       {
         // The network does not keep equal keys in order: a row with equal keys sorts again,
-        // stably (odd-even transposition), which random keys almost never need.
+        // stably (odd-even transposition), which random keys almost never need. A key equal to
+        // the filler (all bits set) counts too: the network may have put a filler before it.
         ThreadBitonicSortPairs(items, values);
         bool equal = false;
 #pragma unroll
         for (int k = 0; k + 1 < MAX_ITEMS; ++k)
         {
-          equal |= k + 1 < count && items[k] == items[k + 1];
+          equal |= k < count && items[k] == items[k + 1];
         }
         if (equal)
         {
