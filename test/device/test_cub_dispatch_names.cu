@@ -1,7 +1,8 @@
 // The dispatch-layer names of CUB 3.0.1, spelled as CUB spells them (with `lib` for the namespace),
 // so that a missing or differently spelled one fails to compile: DeviceTransform's
 // TransformStableArgumentAddresses, DispatchReduce / DispatchTransformReduce / DispatchScan /
-// DispatchScanByKey / DispatchRadixSort / DispatchMergeSort with CUB's template parameter lists
+// DispatchScanByKey / DispatchRadixSort / DispatchMergeSort / DispatchSegmentedSort /
+// DispatchSegmentedRadixSort with CUB's template parameter lists
 // and a user's policy hub of CUB's shape,
 // the agent policies with CUB's parameter lists, and the tile state of the single-pass scans.
 // The GPU cases run the dispatch classes with those hubs against host references.
@@ -21,6 +22,7 @@
 #include <strata/device/dispatch/dispatch_reduce.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/dispatch_scan_by_key.cuh>
+#include <strata/device/dispatch/dispatch_segmented_sort.cuh>
 #include <strata/iterator/discard_output_iterator.cuh>
 #include <strata/util_arch.cuh>
 #include <strata/util_device.cuh>
@@ -578,5 +580,64 @@ TEST_CASE("DispatchMergeSort runs a user's CUB-shaped policy hub", "[device][cub
                                           d_values_out.data(), std::uint32_t(n), cuda::std::less<>{}, cudaStream_t{}));
     strata_test::check_launch();
     strata_test::check_equal(order, d_values_out.download());
+  }
+}
+
+TEST_CASE("DispatchSegmentedSort and DispatchSegmentedRadixSort sort segments with CUB's template lists",
+          "[device][cub_names]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  // CUB's spellings: <Order, Key, Value, Offset, Begin, End> and <Order, Key, Value, Begin, End, Offset>.
+  using sort_t  = lib::DispatchSegmentedSort<lib::SortOrder::Descending, std::int32_t, std::uint32_t, int, const int*,
+                                             const int*>;
+  using radix_t = lib::DispatchSegmentedRadixSort<lib::SortOrder::Ascending, std::int32_t, std::uint32_t, const int*,
+                                                  const int*, int>;
+  // Segments of every bin: 0, 1, 20, 200, 2000, 5000 and 30000 items.
+  const std::vector<int> offsets{0, 0, 1, 21, 221, 2221, 7221, 37221};
+  const std::size_t n                  = std::size_t(offsets.back());
+  const std::vector<std::int32_t> keys = random_items<std::int32_t>(n, 11);
+  std::vector<std::uint32_t> positions(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    positions[i] = std::uint32_t(i);
+  }
+  strata_test::device_buffer<int> d_offsets(offsets);
+  for (const bool radix : {false, true})
+  {
+    INFO((radix ? "DispatchSegmentedRadixSort, bits [8, 24)" : "DispatchSegmentedSort, descending"));
+    const std::uint32_t mask = radix ? 0x00FFFF00u : 0xFFFFFFFFu;
+    std::vector<std::uint32_t> order(positions);
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+    {
+      std::stable_sort(order.begin() + offsets[s], order.begin() + offsets[s + 1],
+                       [&](std::uint32_t a, std::uint32_t b)
+                       {
+                         const std::uint32_t x = std::uint32_t(keys[a]) & mask;
+                         const std::uint32_t y = std::uint32_t(keys[b]) & mask;
+                         return radix ? x < y : keys[a] > keys[b];
+                       });
+    }
+    strata_test::device_buffer<std::int32_t> d_keys(keys);
+    strata_test::device_buffer<std::int32_t> d_keys_alt(n);
+    strata_test::device_buffer<std::uint32_t> d_values(positions);
+    strata_test::device_buffer<std::uint32_t> d_values_alt(n);
+    lib::DoubleBuffer<std::int32_t> key_buffers(d_keys.data(), d_keys_alt.data());
+    lib::DoubleBuffer<std::uint32_t> value_buffers(d_values.data(), d_values_alt.data());
+    const int segments = int(offsets.size()) - 1;
+    auto run           = [&](void* d_temp, std::size_t& bytes)
+    {
+      return radix ? radix_t::Dispatch(d_temp, bytes, key_buffers, value_buffers, int(n), segments, d_offsets.data(),
+                                       d_offsets.data() + 1, 8, 24, true, cudaStream_t{})
+                   : sort_t::Dispatch(d_temp, bytes, key_buffers, value_buffers, std::int64_t(n), segments,
+                                      d_offsets.data(), d_offsets.data() + 1, true, cudaStream_t{});
+    };
+    std::size_t bytes = 0;
+    STRATA_TEST_CUDA(run(nullptr, bytes));
+    strata_test::device_buffer<unsigned char> d_temp(bytes);
+    STRATA_TEST_CUDA(run(d_temp.data(), bytes));
+    strata_test::check_launch();
+    CHECK(key_buffers.selector == value_buffers.selector);
+    const auto& values_out = value_buffers.selector == 0 ? d_values : d_values_alt;
+    strata_test::check_equal(order, values_out.download());
   }
 }

@@ -824,7 +824,8 @@ struct dispatch_t
 
 //! Every segmented sort call ends here: checks the counts, the bit range and the pointers, picks
 //! the device's policy and dispatches.
-template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename PolicyHub = policy_hub<KeyT, ValueT>>
 STRATA_RUNTIME_FUNCTION cudaError_t
 Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, DoubleBuffer<KeyT>& d_keys,
     DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
@@ -844,7 +845,8 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, Do
   {
     return cudaErrorInvalidValue;
   }
-  using DispatchT = dispatch_t<Order == SortOrder::Descending, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT>;
+  using DispatchT =
+    dispatch_t<Order == SortOrder::Descending, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>;
   return InvokeForCurrentDevice<typename DispatchT::MaxPolicyT>([&](int) {
     return DispatchT{d_temp_storage,  temp_storage_bytes, d_keys,        d_values, is_overwrite_okay,
                      offset_t(num_items), num_segments,   d_begin_offsets, d_end_offsets, begin_bit,
@@ -853,5 +855,46 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, Do
 }
 } // namespace segmented_sort
 } // namespace detail
+
+//! CUB's dispatch of DeviceSegmentedSort (its name and template list): a stable sort of each
+//! segment by every bit of the key. OffsetT is accepted for CUB's list (strata's offsets are
+//! 64-bit); PolicyHub is a hub of detail::segmented_sort::policy_hub's shape.
+template <SortOrder Order, typename KeyT, typename ValueT, typename OffsetT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT, typename PolicyHub = detail::segmented_sort::policy_hub<KeyT, ValueT>>
+struct DispatchSegmentedSort
+{
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+           ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+           EndOffsetIteratorT d_end_offsets, bool is_overwrite_okay, cudaStream_t stream)
+  {
+    return detail::segmented_sort::Run<Order, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>(
+      d_temp_storage, temp_storage_bytes, is_overwrite_okay, d_keys, d_values, num_items, num_segments,
+      d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+  }
+};
+
+//! CUB's dispatch of DeviceSegmentedRadixSort (its name and template list): a stable sort of each
+//! segment by the key bits [begin_bit, end_bit). OffsetT is accepted for CUB's list (counts are
+//! 64-bit here, CUB's int converts); PolicyHub is a hub of detail::segmented_sort::policy_hub's
+//! shape; keys are fundamental, so DecomposerT must stay the identity.
+template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename OffsetT, typename PolicyHub = detail::segmented_sort::policy_hub<KeyT, ValueT>,
+          typename DecomposerT = detail::identity_decomposer_t>
+struct DispatchSegmentedRadixSort
+{
+  static_assert(::cuda::std::is_same_v<DecomposerT, detail::identity_decomposer_t>,
+                "segmented radix sorts take integer, bool or floating-point keys, not decomposed ones");
+
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+           ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+           EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit, bool is_overwrite_okay, cudaStream_t stream)
+  {
+    return detail::segmented_sort::Run<Order, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>(
+      d_temp_storage, temp_storage_bytes, is_overwrite_okay, d_keys, d_values, num_items, num_segments,
+      d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+  }
+};
 
 STRATA_NAMESPACE_END
