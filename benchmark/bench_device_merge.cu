@@ -7,9 +7,9 @@
 #include <strata/device/device_merge.cuh>
 
 #include <cub/device/device_merge.cuh>
-#include <cub/device/device_radix_sort.cuh>
 
 #include "bench_common.cuh"
+#include "bench_sorted_inputs.cuh"
 
 #include <cuda/std/functional>
 
@@ -48,20 +48,8 @@ struct merge_inputs
   {
     bench::fill_random(values1, 11 + m);
     bench::fill_random(values2, 13 + m);
-    sorted(keys1, 17 + m);
-    sorted(keys2, 19 + m);
-  }
-
-  //! Random keys, sorted in place (CUB's radix sort, setup only).
-  static void sorted(bench::device_buffer<u32>& keys, std::uint64_t seed)
-  {
-    bench::device_buffer<u32> unsorted(keys.size());
-    bench::fill_random(unsorted, seed);
-    std::size_t bytes = 0;
-    bench::check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, unsorted.data(), keys.data(), keys.size()), "sort");
-    bench::device_buffer<unsigned char> temp(bytes);
-    bench::check(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, unsorted.data(), keys.data(), keys.size()), "sort");
-    bench::check(cudaDeviceSynchronize(), "sort");
+    bench::fill_sorted_random(keys1, 17 + m);
+    bench::fill_sorted_random(keys2, 19 + m);
   }
 };
 

@@ -5,9 +5,9 @@
 #include <strata/device/device_merge.cuh>
 
 #include <cub/device/device_merge.cuh>
-#include <cub/device/device_radix_sort.cuh>
 
 #include "bench_common.cuh"
+#include "bench_sorted_inputs.cuh"
 
 #include <cuda/std/functional>
 
@@ -44,19 +44,8 @@ struct inputs
       , keys2(m)
       , out(m + m / 16)
   {
-    sorted(keys1, 3 + m);
-    sorted(keys2, 5 + m);
-  }
-
-  static void sorted(bench::device_buffer<u32>& keys, std::uint64_t seed)
-  {
-    bench::device_buffer<u32> unsorted(keys.size());
-    bench::fill_random(unsorted, seed);
-    std::size_t bytes = 0;
-    bench::check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, unsorted.data(), keys.data(), keys.size()), "sort");
-    bench::device_buffer<unsigned char> temp(bytes);
-    bench::check(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, unsorted.data(), keys.data(), keys.size()), "sort");
-    bench::check(cudaDeviceSynchronize(), "sort");
+    bench::fill_sorted_random(keys1, 3 + m);
+    bench::fill_sorted_random(keys2, 5 + m);
   }
 
   static inputs& of(std::size_t m)
