@@ -69,9 +69,11 @@
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
+#include <strata/device/device_partition.cuh>
 #include <strata/device/device_radix_sort.cuh>
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_scan.cuh>
 #include <strata/device/device_segmented_radix_sort.cuh>
 #include <strata/device/device_segmented_sort.cuh>
+#include <strata/device/device_select.cuh>
 #include <strata/device/device_transform.cuh>

@@ -155,7 +155,7 @@ struct BackoffDelay
 
 //! The descriptors of the tiles of one single-pass launch, in device memory: one status and one
 //! value per tile. With SINGLE_WORD (the default wherever T allows it) each descriptor is one
-//! 8- or 16-byte word; otherwise values and statuses are two arrays.
+//! 8- or 16-byte word; otherwise each tile has a status and two value slots (aggregate, inclusive).
 //!
 //! Host side: size it with AllocationSize, bind it to (part of) the temporary storage with Init.
 //! Device side: every descriptor must be set to SCAN_TILE_INVALID (InitializeStatus, one thread
@@ -248,7 +248,7 @@ public:
       status = ScanTileStatus(detail::scan_tile::LoadAcquire(StatusWordAt(tile)));
       if (status != SCAN_TILE_INVALID)
       {
-        value = d_values[tile]; // ordered after the acquire of its status
+        value = ValueAt(tile, status); // ordered after the acquire of its status
       }
     }
   }
@@ -293,14 +293,22 @@ public:
     }
     else
     {
-      return d_values[tile];
+      return ValueAt(tile, ScanTileStatus(detail::scan_tile::LoadAcquire(StatusWordAt(tile))));
     }
   }
 
 private:
   WordT* d_words                    = nullptr; // SINGLE_WORD
-  T* d_values                       = nullptr; // otherwise
+  T* d_partials                     = nullptr; // otherwise: aggregates,
+  T* d_inclusives                   = nullptr; // inclusive prefixes (a slot each, never overwritten)
   ::cuda::std::uint32_t* d_statuses = nullptr;
+
+  //! The value published with `status` (two slots, so that a reader who saw PARTIAL never reads
+  //! the inclusive prefix that replaces it).
+  STRATA_DEVICE STRATA_FORCEINLINE T ValueAt(int tile, ScanTileStatus status) const
+  {
+    return status == SCAN_TILE_INCLUSIVE ? d_inclusives[tile] : d_partials[tile];
+  }
 
   STRATA_HOST_DEVICE cudaError_t Carve(int num_tiles, void* d_temp_storage, size_t& temp_storage_bytes)
   {
@@ -315,7 +323,8 @@ private:
     }
     else
     {
-      return detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_values, num_tiles),
+      return detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_partials, num_tiles),
+                                           detail::Slot(d_inclusives, num_tiles),
                                            detail::Slot(d_statuses, size_t(num_tiles) * STATUS_STRIDE));
     }
   }
@@ -336,7 +345,7 @@ private:
     }
     else
     {
-      d_values[tile] = value;
+      (status == SCAN_TILE_INCLUSIVE ? d_inclusives : d_partials)[tile] = value;
       detail::scan_tile::StoreRelease(StatusWordAt(tile), ::cuda::std::uint32_t(status)); // the value first
     }
   }

@@ -292,6 +292,26 @@ struct ScanTileRows
     return shared_prefix;
   }
 
+  //! The combination of every tile before `tile` where no initial value comes first (the
+  //! compactions' counts): tile 0 gets a value-initialized PrefixT and publishes its `aggregate` as
+  //! inclusive (when more tiles follow); later tiles look back (LookBack, a barrier included).
+  template <typename PrefixOpT, typename PrefixT, typename TileStateT, typename ScanOpT>
+  STRATA_DEVICE STRATA_FORCEINLINE PrefixT TilePrefix(AccumT (&items)[ITEMS_PER_THREAD], PrefixT& shared_prefix,
+                                                      TileStateT& tile_state, ScanOpT& scan_op, int tile, int num_tiles,
+                                                      const PrefixT& aggregate)
+  {
+    if (tile == 0)
+    {
+      if (num_tiles > 1 && threadIdx.x == 0)
+      {
+        tile_state.SetInclusive(0, aggregate);
+      }
+      return PrefixT{};
+    }
+    return LookBack<PrefixOpT>(items, shared_prefix, tile_state, scan_op, tile, aggregate,
+                               false /* aggregate_is_inclusive */, true /* needs_prefix */);
+  }
+
   //! Turns the tile-local scan into the scan's results, with `tile_prefix` (when
   //! `has_tile_prefix`) in front of every item. Without a tile prefix, the tile's first item has
   //! no exclusive result (left undefined).
@@ -361,7 +381,8 @@ private:
 #pragma unroll
       for (int j = VEC - 1; j > 0; --j)
       {
-        items[r * VEC + j] = has_row_prefix ? AccumT(scan_op(row_prefix, items[r * VEC + j - 1])) : items[r * VEC + j - 1];
+        items[r * VEC + j] =
+            has_row_prefix ? AccumT(scan_op(row_prefix, items[r * VEC + j - 1])) : items[r * VEC + j - 1];
       }
       items[r * VEC] = row_prefix;
     }

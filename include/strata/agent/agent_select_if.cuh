@@ -1,0 +1,333 @@
+// strata/agent/agent_select_if.cuh: AgentSelectIfPolicy and AgentSelectIf, one thread block's
+// tile of a single-pass stream compaction (DeviceSelect) or two-way partition (DevicePartition).
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/tile/tile_compact.cuh>
+#include <strata/tile/tile_prefetch.cuh>
+#include <strata/tile/tile_scan_rows.cuh>
+#include <strata/util_ptx.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/functional>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! The tuning of AgentSelectIf, with CUB's parameters first: threads per block, items per thread,
+//! and the load, cache and scan algorithms (the agent reads the cache operator; its tile layout and
+//! scan are ScanTileRows). Then strata's: how the look-back waits, the blocks per SM the kernel's
+//! registers must allow, and how far ahead, in bytes of input, each block has L2 prefetch a tile.
+template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, BlockLoadAlgorithm _LOAD_ALGORITHM,
+          CacheLoadModifier _LOAD_MODIFIER, BlockScanAlgorithm _SCAN_ALGORITHM,
+          typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
+          int _PREFETCH_BYTES = 0>
+struct AgentSelectIfPolicy
+{
+  static constexpr int BLOCK_THREADS                 = _BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD              = _ITEMS_PER_THREAD;
+  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM = _LOAD_ALGORITHM;
+  static constexpr CacheLoadModifier LOAD_MODIFIER   = _LOAD_MODIFIER;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = _SCAN_ALGORITHM;
+  using LookbackPolicyT                              = _LookbackPolicyT;
+  static constexpr int MIN_BLOCKS_PER_SM             = _MIN_BLOCKS_PER_SM;
+  static constexpr int PREFETCH_BYTES                = _PREFETCH_BYTES;
+};
+
+namespace detail
+{
+namespace select
+{
+//! Whether an iterator parameter stands for "none" (CUB passes NullType* for unused iterators).
+template <typename IteratorT>
+inline constexpr bool is_null_iterator_v = ::cuda::std::is_same_v<IteratorT, NullType*>;
+} // namespace select
+} // namespace detail
+
+//! One thread block's tile of a stream compaction of num_items items: the block takes a tile from
+//! a global counter, decides which items it keeps, ranks them with a tile-local scan
+//! (ScanTileRows), finds how many earlier tiles keep by decoupled look-back, and writes the kept
+//! items through shared memory (TileCompact), so that its stores coalesce.
+//!
+//! What keeps an item, from the types:
+//! - FlagsInputIteratorT given (not NullType*): its flag, through `select_op` unless SelectOpT is
+//!   NullType (then the flag converted to bool);
+//! - else SelectOpT given: `select_op(item)`;
+//! - else (unique): the item is the first, or `!equality_op(previous item, item)`.
+//! KEEP_REJECTS (partition): rejected items go to the back of d_out in reverse order. With values
+//! (UniqueByKey), the value of each kept item goes to d_values_out in the same order.
+template <typename PolicyT, typename InputIteratorT, typename FlagsInputIteratorT, typename SelectedOutputIteratorT,
+          typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT, bool KEEP_REJECTS,
+          typename ValuesInputIteratorT = NullType*, typename ValuesOutputIteratorT = NullType*>
+class AgentSelectIf
+{
+  using InputT = detail::it_value_t<InputIteratorT>;
+
+  static constexpr bool USE_FLAGS  = !detail::select::is_null_iterator_v<FlagsInputIteratorT>;
+  static constexpr bool USE_OP     = !::cuda::std::is_same_v<SelectOpT, NullType>;
+  static constexpr bool UNIQUE     = !USE_FLAGS && !USE_OP;
+  static constexpr bool HAS_VALUES = !detail::select::is_null_iterator_v<ValuesInputIteratorT>;
+  using FlagsT = ::cuda::std::conditional_t<USE_FLAGS, detail::non_void_value_t<FlagsInputIteratorT, char>, char>;
+  using FlagsLoadIteratorT = ::cuda::std::conditional_t<USE_FLAGS, FlagsInputIteratorT, InputIteratorT>;
+
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static_assert(ITEMS_PER_THREAD <= 32, "a thread keeps its items' selections in one 32-bit mask");
+
+  // Items (and flags) as 16-byte vectors striped over each warp where the pointers allow: the
+  // scan's layout, so that the ranks need no transpose.
+  using RowsT =
+      detail::tile::ScanTileRows<PolicyT, int,
+                                 detail::tile::VectorItems<ITEMS_PER_THREAD, 16, InputIteratorT, FlagsLoadIteratorT>(),
+                                 detail::tile::RowPrefixes::FOLD, detail::tile::LookbackItems::IN_REGISTERS>;
+
+public:
+  static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
+  static constexpr int TILE_ITEMS    = RowsT::TILE_ITEMS;
+
+  using TileStateT = ScanTileState<OffsetT>;
+  using SumT       = ::cuda::std::plus<>;
+  using PrefixOpT  = TilePrefixCallbackOp<OffsetT, SumT, TileStateT, typename PolicyT::LookbackPolicyT>;
+
+private:
+  static constexpr int PREFETCH_TILES =
+      detail::tile::PrefetchTiles(PolicyT::PREFETCH_BYTES, TILE_ITEMS* int(sizeof(InputT)));
+
+  using CompactT      = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, InputT>;
+  using IndexCompactT = detail::tile::TileCompact<BLOCK_THREADS, HAS_VALUES ? TILE_ITEMS : 1, int>;
+
+  struct _TempStorage
+  {
+    typename RowsT::TempStorage rows;
+    OffsetT tile_prefix; // from warp 0's look-back to the block
+    union
+    {
+      typename CompactT::TempStorage compact;
+      typename IndexCompactT::TempStorage indices; // then the kept items' places in the tile (values only)
+    };
+  };
+
+public:
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentSelectIf(TempStorage& temp_storage, InputIteratorT d_in,
+                                                 FlagsInputIteratorT d_flags, SelectedOutputIteratorT d_out,
+                                                 NumSelectedIteratorT d_num_selected_out, SelectOpT select_op,
+                                                 EqualityOpT equality_op, OffsetT num_items,
+                                                 ValuesInputIteratorT d_values_in   = {},
+                                                 ValuesOutputIteratorT d_values_out = {})
+      : temp_storage(temp_storage.Alias())
+      , d_in(d_in)
+      , d_flags(d_flags)
+      , d_out(d_out)
+      , d_num_selected_out(d_num_selected_out)
+      , select_op(select_op)
+      , equality_op(equality_op)
+      , num_items(num_items)
+      , d_values_in(d_values_in)
+      , d_values_out(d_values_out)
+  {
+  }
+
+  //! Compacts the tile it takes from `*d_tile_counter` (one block per tile; with a single tile,
+  //! tile 0, and neither the counter nor the tile state are used). The block of the last tile
+  //! writes the number of kept items.
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
+                                                     unsigned int* d_tile_counter)
+  {
+    RowsT rows(temp_storage.rows);
+    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+  }
+
+private:
+  _TempStorage& temp_storage;
+  InputIteratorT d_in;
+  FlagsInputIteratorT d_flags;
+  SelectedOutputIteratorT d_out;
+  NumSelectedIteratorT d_num_selected_out;
+  SelectOpT select_op;
+  EqualityOpT equality_op;
+  OffsetT num_items;
+  ValuesInputIteratorT d_values_in;
+  ValuesOutputIteratorT d_values_out;
+
+  //! Bit k of the result: whether this thread's item k is kept (items past `valid` never are).
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned int Select(const RowsT& rows, const InputT (&items)[ITEMS_PER_THREAD],
+                                                       OffsetT tile_offset, int valid)
+  {
+    bool keep[ITEMS_PER_THREAD];
+    if constexpr (USE_FLAGS)
+    {
+      FlagsT flags[ITEMS_PER_THREAD];
+      rows.Load(d_flags, tile_offset, valid, flags);
+#pragma unroll
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      {
+        if constexpr (USE_OP)
+        {
+          keep[k] = bool(select_op(flags[k]));
+        }
+        else
+        {
+          keep[k] = bool(flags[k]);
+        }
+      }
+    }
+    else if constexpr (USE_OP)
+    {
+#pragma unroll
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      {
+        keep[k] = bool(select_op(items[k]));
+      }
+    }
+    else
+    {
+      FlagRunHeads(rows, items, tile_offset, valid, keep);
+    }
+    unsigned int bits = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      const int index = rows.ItemIndex(k / RowsT::VEC, k % RowsT::VEC);
+      bits |= (keep[k] && index < valid) ? (1u << k) : 0u;
+    }
+    return bits;
+  }
+
+  //! Unique: keep[k] says whether item k differs from the item before it in the input (the very
+  //! first item always does). In the rows' layout an item's predecessor is the item before it in
+  //! the same vector, or the last item of the lane before (of the row before, for lane 0); the
+  //! first item of a warp's part is read from memory instead.
+  STRATA_DEVICE STRATA_FORCEINLINE void FlagRunHeads(const RowsT& rows, const InputT (&items)[ITEMS_PER_THREAD],
+                                                     OffsetT tile_offset, int valid, bool (&keep)[ITEMS_PER_THREAD])
+  {
+    constexpr int VEC        = RowsT::VEC;
+    constexpr unsigned FULL  = 0xFFFFFFFFu;
+    const int lane           = int(threadIdx.x) % detail::warp_threads;
+    const int warp_first     = (int(threadIdx.x) / detail::warp_threads) * RowsT::WARP_ITEMS;
+    const bool has_warp_pred = tile_offset > 0 || warp_first > 0;
+    InputT warp_pred         = items[0];
+    if (lane == 0 && has_warp_pred && warp_first < valid)
+    {
+      warp_pred = d_in[tile_offset + OffsetT(warp_first) - 1];
+    }
+#pragma unroll
+    for (int r = 0; r < RowsT::ROWS; ++r)
+    {
+      const InputT lane_pred = ShuffleUp<detail::warp_threads>(items[r * VEC + VEC - 1], 1, 0, FULL);
+      InputT pred            = lane_pred;
+      if (r > 0)
+      {
+        const InputT row_pred = ShuffleIndex<detail::warp_threads>(items[(r - 1) * VEC + VEC - 1], 31, FULL);
+        pred                  = lane == 0 ? row_pred : lane_pred;
+      }
+      else if (lane == 0)
+      {
+        pred = warp_pred;
+      }
+      keep[r * VEC] = (r == 0 && lane == 0 && !has_warp_pred) || !bool(equality_op(pred, items[r * VEC]));
+#pragma unroll
+      for (int j = 1; j < VEC; ++j)
+      {
+        keep[r * VEC + j] = !bool(equality_op(items[r * VEC + j - 1], items[r * VEC + j]));
+      }
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  {
+    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
+    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+
+    if constexpr (USE_FLAGS)
+    {
+      detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_in, d_flags);
+    }
+    else
+    {
+      detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_in);
+    }
+    InputT items[ITEMS_PER_THREAD];
+    rows.Load(d_in, tile_offset, valid, items);
+    const unsigned int kept = Select(rows, items, tile_offset, valid);
+
+    // Ranks among the tile's kept items: an exclusive scan of 0/1 counts.
+    int ranks[ITEMS_PER_THREAD];
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      ranks[k] = int((kept >> k) & 1u);
+    }
+    SumT sum;
+    typename RowsT::Prefixes prefixes;
+    const int tile_kept = rows.template ScanTile<false>(ranks, prefixes, sum);
+
+    // Kept items of the tiles before.
+    const OffsetT kept_before = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, sum,
+                                                                    tile, num_tiles, OffsetT(tile_kept));
+    rows.template Finish<false>(ranks, prefixes, 0, true, sum);
+
+    // Kept items to their ranks; with KEEP_REJECTS the rejected ones after them, in input order.
+    CompactT compact(temp_storage.compact);
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      const int index = rows.ItemIndex(k / RowsT::VEC, k % RowsT::VEC);
+      if ((kept >> k) & 1u)
+      {
+        compact.Place(ranks[k], items[k]);
+      }
+      else if (KEEP_REJECTS && index < valid)
+      {
+        compact.Place(tile_kept + index - ranks[k], items[k]);
+      }
+    }
+
+    // Kept items go to d_out[kept_before + rank]; the tile's r-th rejected item is the
+    // (tile_offset - kept_before + r)-th rejected item of the input, which goes that far from the
+    // end of d_out.
+    const OffsetT rejected_before = tile_offset - kept_before;
+    compact.ForEach(KEEP_REJECTS ? valid : tile_kept,
+                    [&](int k, const InputT& item)
+                    {
+                      if (!KEEP_REJECTS || k < tile_kept)
+                      {
+                        d_out[kept_before + OffsetT(k)] = item;
+                      }
+                      else
+                      {
+                        d_out[num_items - 1 - (rejected_before + OffsetT(k - tile_kept))] = item;
+                      }
+                    });
+
+    if constexpr (HAS_VALUES)
+    {
+      // The kept items' places in the tile, in the same shared memory: their values are read from
+      // there in output order.
+      __syncthreads(); // every read of the items before
+      IndexCompactT indices(temp_storage.indices);
+#pragma unroll
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      {
+        if ((kept >> k) & 1u)
+        {
+          indices.Place(ranks[k], rows.ItemIndex(k / RowsT::VEC, k % RowsT::VEC));
+        }
+      }
+      indices.ForEach(tile_kept, [&](int k, int index)
+                      { d_values_out[kept_before + OffsetT(k)] = d_values_in[tile_offset + OffsetT(index)]; });
+    }
+
+    if (tile == num_tiles - 1 && threadIdx.x == 0)
+    {
+      *d_num_selected_out = kept_before + OffsetT(tile_kept);
+    }
+  }
+};
+
+STRATA_NAMESPACE_END
