@@ -66,6 +66,7 @@
 #include <strata/grid/grid_queue.cuh>
 
 // device layer
+#include <strata/device/device_adjacent_difference.cuh>
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>

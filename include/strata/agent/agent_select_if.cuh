@@ -7,6 +7,7 @@
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/tile/tile_compact.cuh>
+#include <strata/tile/tile_neighbours.cuh>
 #include <strata/tile/tile_prefetch.cuh>
 #include <strata/tile/tile_scan_rows.cuh>
 #include <strata/util_ptx.cuh>
@@ -200,14 +201,11 @@ private:
   }
 
   //! Unique: keep[k] says whether item k differs from the item before it in the input (the very
-  //! first item always does). In the rows' layout an item's predecessor is the item before it in
-  //! the same vector, or the last item of the lane before (of the row before, for lane 0); the
-  //! first item of a warp's part is read from memory instead.
+  //! first item always does). Neighbours within a warp's part come by shuffles; the item before a
+  //! warp's part is read from memory.
   STRATA_DEVICE STRATA_FORCEINLINE void FlagRunHeads(const RowsT& rows, const InputT (&items)[ITEMS_PER_THREAD],
                                                      OffsetT tile_offset, int valid, bool (&keep)[ITEMS_PER_THREAD])
   {
-    constexpr int VEC        = RowsT::VEC;
-    constexpr unsigned FULL  = 0xFFFFFFFFu;
     const int lane           = int(threadIdx.x) % detail::warp_threads;
     const int warp_first     = (int(threadIdx.x) / detail::warp_threads) * RowsT::WARP_ITEMS;
     const bool has_warp_pred = tile_offset > 0 || warp_first > 0;
@@ -216,26 +214,11 @@ private:
     {
       warp_pred = d_in[tile_offset + OffsetT(warp_first) - 1];
     }
-#pragma unroll
-    for (int r = 0; r < RowsT::ROWS; ++r)
+    detail::tile::WarpRowNeighbours<ITEMS_PER_THREAD, RowsT::VEC>::Predecessors(
+        items, warp_pred, lane, [&](int k, const InputT& pred) { keep[k] = !bool(equality_op(pred, items[k])); });
+    if (lane == 0 && !has_warp_pred)
     {
-      const InputT lane_pred = ShuffleUp<detail::warp_threads>(items[r * VEC + VEC - 1], 1, 0, FULL);
-      InputT pred            = lane_pred;
-      if (r > 0)
-      {
-        const InputT row_pred = ShuffleIndex<detail::warp_threads>(items[(r - 1) * VEC + VEC - 1], 31, FULL);
-        pred                  = lane == 0 ? row_pred : lane_pred;
-      }
-      else if (lane == 0)
-      {
-        pred = warp_pred;
-      }
-      keep[r * VEC] = (r == 0 && lane == 0 && !has_warp_pred) || !bool(equality_op(pred, items[r * VEC]));
-#pragma unroll
-      for (int j = 1; j < VEC; ++j)
-      {
-        keep[r * VEC + j] = !bool(equality_op(items[r * VEC + j - 1], items[r * VEC + j]));
-      }
+      keep[0] = true; // the input's first item
     }
   }
 
@@ -267,9 +250,6 @@ private:
     typename RowsT::Prefixes prefixes;
     const int tile_kept = rows.template ScanTile<false>(ranks, prefixes, sum);
 
-    // Kept items of the tiles before.
-    const OffsetT kept_before = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, sum,
-                                                                    tile, num_tiles, OffsetT(tile_kept));
     rows.template Finish<false>(ranks, prefixes, 0, true, sum);
 
     // Kept items to their ranks; with KEEP_REJECTS the rejected ones after them, in input order.
@@ -287,6 +267,10 @@ private:
         compact.Place(tile_kept + index - ranks[k], items[k]);
       }
     }
+
+    // Kept items of the tiles before (the other warps have placed their items meanwhile).
+    const OffsetT kept_before = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, sum,
+                                                                    tile, num_tiles, OffsetT(tile_kept));
 
     // Kept items go to d_out[kept_before + rank]; the tile's r-th rejected item is the
     // (tile_offset - kept_before + r)-th rejected item of the input, which goes that far from the

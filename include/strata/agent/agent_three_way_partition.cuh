@@ -166,10 +166,6 @@ private:
     const int tile_first  = tile_counts & (SECOND_ONE - 1);
     const int tile_second = tile_counts >> 16;
 
-    CountsSumT counts_sum;
-    const CountsT before =
-        rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, counts_sum, tile, num_tiles,
-                                            CountsT{OffsetT(tile_first), OffsetT(tile_second)});
     rows.template Finish<false>(ranks, prefixes, 0, true, sum);
 
     // Slots: the first part, then the second, then the unselected items, each in input order.
@@ -193,6 +189,11 @@ private:
         compact.Place(tile_first + tile_second + index - first - second, items[k]);
       }
     }
+    // The parts' items of the tiles before (the other warps have placed their items meanwhile).
+    CountsSumT counts_sum;
+    const CountsT before =
+        rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, counts_sum, tile, num_tiles,
+                                            CountsT{OffsetT(tile_first), OffsetT(tile_second)});
     const OffsetT unselected_before = tile_offset - before.first - before.second;
     compact.ForEach(valid,
                     [&](int k, const InputT& item)
