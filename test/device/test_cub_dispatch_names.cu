@@ -23,6 +23,8 @@
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/dispatch_scan_by_key.cuh>
 #include <strata/device/dispatch/dispatch_segmented_sort.cuh>
+#include <strata/device/dispatch/dispatch_adjacent_difference.cuh>
+#include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/iterator/discard_output_iterator.cuh>
 #include <strata/util_arch.cuh>
 #include <strata/util_device.cuh>
@@ -37,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 namespace lib = strata;
@@ -216,9 +219,9 @@ using radix_spelled_t = lib::DispatchRadixSort<lib::SortOrder::Ascending, int, d
 static_assert(cuda::std::is_same_v<radix_spelled_t::max_policy_t, user_radix_hub<int>::MaxPolicy>);
 using merge_sort_t = lib::DispatchMergeSort<const int*, const float*, int*, float*, std::uint32_t, cuda::std::less<>>;
 static_assert(!merge_sort_t::KEYS_ONLY);
-using merge_sort_keys_t = lib::DispatchMergeSort<const int*, lib::NullType*, int*, lib::NullType*, std::uint64_t,
-                                                 cuda::std::less<>, user_merge_sort_hub, lib::detail::DefaultKernelSource,
-                                                 lib::detail::TripleChevronFactory>;
+using merge_sort_keys_t =
+    lib::DispatchMergeSort<const int*, lib::NullType*, int*, lib::NullType*, std::uint64_t, cuda::std::less<>,
+                           user_merge_sort_hub, lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>;
 static_assert(merge_sort_keys_t::KEYS_ONLY);
 static_assert(cuda::std::is_same_v<merge_sort_keys_t::MaxPolicyT, user_merge_sort_hub::MaxPolicy>);
 using scan_t =
@@ -588,8 +591,8 @@ TEST_CASE("DispatchSegmentedSort and DispatchSegmentedRadixSort sort segments wi
 {
   STRATA_TEST_REQUIRE_GPU();
   // CUB's spellings: <Order, Key, Value, Offset, Begin, End> and <Order, Key, Value, Begin, End, Offset>.
-  using sort_t  = lib::DispatchSegmentedSort<lib::SortOrder::Descending, std::int32_t, std::uint32_t, int, const int*,
-                                             const int*>;
+  using sort_t =
+      lib::DispatchSegmentedSort<lib::SortOrder::Descending, std::int32_t, std::uint32_t, int, const int*, const int*>;
   using radix_t = lib::DispatchSegmentedRadixSort<lib::SortOrder::Ascending, std::int32_t, std::uint32_t, const int*,
                                                   const int*, int>;
   // Segments of every bin: 0, 1, 20, 200, 2000, 5000 and 30000 items.
@@ -639,5 +642,153 @@ TEST_CASE("DispatchSegmentedSort and DispatchSegmentedRadixSort sort segments wi
     CHECK(key_buffers.selector == value_buffers.selector);
     const auto& values_out = value_buffers.selector == 0 ? d_values : d_values_alt;
     strata_test::check_equal(order, values_out.download());
+  }
+}
+
+namespace
+{
+struct below_1000
+{
+  __host__ __device__ bool operator()(std::int32_t x) const
+  {
+    return x < 1000;
+  }
+};
+struct above_3000
+{
+  __host__ __device__ bool operator()(std::int32_t x) const
+  {
+    return x > 3000;
+  }
+};
+} // namespace
+
+TEST_CASE("DispatchSelectIf, DispatchUniqueByKey, DispatchThreeWayPartitionIf and DispatchAdjacentDifference with "
+          "CUB's template lists",
+          "[device][cub_names]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::size_t n             = 50000;
+  std::vector<std::int32_t> items = random_items<std::int32_t>(n, 12);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    // Items in [0, 4000], and a third of them repeating the item before (runs for UniqueByKey).
+    items[i] = i > 0 && items[i] % 3 == 0 ? items[i - 1] : items[i] * 4;
+  }
+  strata_test::device_buffer<std::int32_t> d_in(items);
+  strata_test::device_buffer<std::int32_t> d_out(n);
+  strata_test::device_buffer<std::int32_t> d_out2(n);
+  strata_test::device_buffer<std::int32_t> d_out3(n);
+  strata_test::device_buffer<long long> d_count(2);
+  auto two_phase = [&](auto run)
+  {
+    std::size_t bytes = 0;
+    STRATA_TEST_CUDA(run(nullptr, bytes));
+    strata_test::device_buffer<unsigned char> d_temp(bytes);
+    STRATA_TEST_CUDA(run(d_temp.data(), bytes));
+    strata_test::check_launch();
+  };
+
+  SECTION("DispatchSelectIf partitions with SelectImpl::Partition")
+  {
+    using dispatch_t = lib::DispatchSelectIf<const std::int32_t*, lib::NullType*, std::int32_t*, long long*, below_1000,
+                                             lib::NullType, std::int64_t, lib::SelectImpl::Partition>;
+    two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return dispatch_t::Dispatch(d_temp, bytes, d_in.data(), nullptr, d_out.data(), d_count.data(), below_1000{},
+                                      lib::NullType{}, std::int64_t(n), cudaStream_t{});
+        });
+    std::vector<std::int32_t> expected;
+    std::copy_if(items.begin(), items.end(), std::back_inserter(expected), below_1000{});
+    const std::size_t selected = expected.size();
+    for (std::size_t i = n; i-- > 0;)
+    {
+      if (!below_1000{}(items[i]))
+      {
+        expected.push_back(items[i]);
+      }
+    }
+    CHECK(d_count.download()[0] == (long long)selected);
+    strata_test::check_equal(expected, d_out.download());
+  }
+  SECTION("DispatchUniqueByKey keeps the first of each run")
+  {
+    using dispatch_t = lib::DispatchUniqueByKey<const std::int32_t*, const std::int32_t*, std::int32_t*, std::int32_t*,
+                                                long long*, cuda::std::equal_to<>, std::int64_t>;
+    strata_test::device_buffer<std::int32_t> d_positions(n);
+    std::vector<std::int32_t> positions(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      positions[i] = std::int32_t(i);
+    }
+    d_positions.upload(positions);
+    two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return dispatch_t::Dispatch(d_temp, bytes, d_in.data(), d_positions.data(), d_out.data(), d_out2.data(),
+                                      d_count.data(), cuda::std::equal_to<>{}, std::int64_t(n), cudaStream_t{});
+        });
+    std::vector<std::int32_t> keys;
+    std::vector<std::int32_t> firsts;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      if (i == 0 || items[i] != items[i - 1])
+      {
+        keys.push_back(items[i]);
+        firsts.push_back(std::int32_t(i));
+      }
+    }
+    CHECK(d_count.download()[0] == (long long)keys.size());
+    std::vector<std::int32_t> keys_out   = d_out.download();
+    std::vector<std::int32_t> firsts_out = d_out2.download();
+    keys_out.resize(keys.size());
+    firsts_out.resize(keys.size());
+    strata_test::check_equal(keys, keys_out);
+    strata_test::check_equal(firsts, firsts_out);
+  }
+  SECTION("DispatchThreeWayPartitionIf splits in three")
+  {
+    using dispatch_t =
+        lib::DispatchThreeWayPartitionIf<const std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*, long long*,
+                                         below_1000, above_3000, std::int64_t>;
+    two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return dispatch_t::Dispatch(d_temp, bytes, d_in.data(), d_out.data(), d_out2.data(), d_out3.data(),
+                                      d_count.data(), below_1000{}, above_3000{}, std::int64_t(n), cudaStream_t{});
+        });
+    std::vector<std::int32_t> first, second, rest;
+    for (const std::int32_t x : items)
+    {
+      (below_1000{}(x) ? first : above_3000{}(x) ? second : rest).push_back(x);
+    }
+    const std::vector<long long> counts = d_count.download();
+    CHECK(counts[0] == (long long)first.size());
+    CHECK(counts[1] == (long long)second.size());
+    std::vector<std::int32_t> a = d_out.download(), b = d_out2.download(), c = d_out3.download();
+    a.resize(first.size());
+    b.resize(second.size());
+    c.resize(rest.size());
+    strata_test::check_equal(first, a);
+    strata_test::check_equal(second, b);
+    strata_test::check_equal(rest, c);
+  }
+  SECTION("DispatchAdjacentDifference in place, reading to the right")
+  {
+    using dispatch_t = lib::DispatchAdjacentDifference<std::int32_t*, std::int32_t*, cuda::std::minus<>, std::uint32_t,
+                                                       lib::MayAlias::Yes, lib::ReadOption::Right>;
+    two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return dispatch_t::Dispatch(d_temp, bytes, d_in.data(), d_in.data(), std::uint32_t(n), cuda::std::minus<>{},
+                                      cudaStream_t{});
+        });
+    std::vector<std::int32_t> expected(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      expected[i] = i + 1 < n ? items[i] - items[i + 1] : items[i];
+    }
+    strata_test::check_equal(expected, d_in.download());
   }
 }
