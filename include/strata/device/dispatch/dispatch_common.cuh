@@ -13,6 +13,15 @@ enum class MayAlias
   No
 };
 
+//! What DispatchSelectIf does with the rejected items, and whether input and output may be the
+//! same memory (CUB's names and order).
+enum class SelectImpl
+{
+  Select,                   //!< drop them; input and output are disjoint
+  SelectPotentiallyInPlace, //!< drop them; the output may be the input
+  Partition                 //!< keep them at the back of the output, in reverse order
+};
+
 //! The order of a sort.
 enum class SortOrder
 {

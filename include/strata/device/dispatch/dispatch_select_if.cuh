@@ -24,15 +24,6 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! What DispatchSelectIf does with the rejected items, and whether input and output may be the
-//! same memory (CUB's names and order).
-enum class SelectImpl
-{
-  Select,                   //!< drop them; input and output are disjoint
-  SelectPotentiallyInPlace, //!< drop them; the output may be the input
-  Partition                 //!< keep them at the back of the output, in reverse order
-};
-
 STRATA_KERNELS_BEGIN
 
 //! An empty input: the counts are 0.
