@@ -73,6 +73,7 @@
 #include <strata/device/device_partition.cuh>
 #include <strata/device/device_radix_sort.cuh>
 #include <strata/device/device_reduce.cuh>
+#include <strata/device/device_run_length_encode.cuh>
 #include <strata/device/device_scan.cuh>
 #include <strata/device/device_segmented_radix_sort.cuh>
 #include <strata/device/device_segmented_sort.cuh>

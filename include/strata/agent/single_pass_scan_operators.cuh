@@ -351,6 +351,12 @@ private:
   }
 };
 
+//! The descriptors of a reduction by key's tiles (CUB's name): a count of runs (KeyT) and a
+//! running value (ValueT) per tile, in one word where both and the status fit.
+template <typename ValueT, typename KeyT,
+          bool SINGLE_WORD = (detail::scan_tile::word_bytes_v<KeyValuePair<KeyT, ValueT>> > 0)>
+using ReduceByKeyScanTileState = ScanTileState<KeyValuePair<KeyT, ValueT>, SINGLE_WORD>;
+
 namespace detail
 {
 //! How a look-back waits. INITIAL_DELAY_NS is slept once before the first read of the

@@ -1,10 +1,11 @@
 // strata/device/device_reduce.cuh: DeviceReduce, device-wide reductions (Reduce, Sum, Min, Max,
-// ArgMin, ArgMax, TransformReduce) with CUB's two-phase temporary-storage convention.
+// ArgMin, ArgMax, TransformReduce, ReduceByKey) with CUB's two-phase temporary-storage convention.
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
+#include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util_type.cuh>
 
@@ -235,6 +236,59 @@ struct DeviceReduce
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::TransformReduce");
     return detail::reduce::Run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, stream,
                                transform_op);
+  }
+
+  //! Reduces each run of consecutive equal keys (operator==): the run's first key goes to
+  //! d_unique_out[r] and the reduction of its values with reduction_op, in input order, to
+  //! d_aggregates_out[r], for the r-th run; *d_num_runs_out receives the number of runs (written
+  //! in device memory). `num_items` may be any integer type: with a 64-bit one more than 2^31 items
+  //! work. Errors (a negative count, a null pointer on the second
+  //! call) are returned as cudaErrorInvalidValue before anything is written; an empty input
+  //! writes 0 runs.
+  //!
+  //! \code
+  //! // d_keys_in {0, 2, 2, 9, 5, 5, 5, 8}, d_values_in {0, 7, 1, 6, 2, 5, 3, 4}
+  //! strata::DeviceReduce::ReduceByKey(d_temp, bytes, d_keys_in, d_unique_out, d_values_in,
+  //!                                   d_aggregates_out, d_num_runs_out, cuda::minimum<>{}, 8);
+  //! // d_unique_out {0, 2, 9, 5, 8}, d_aggregates_out {0, 1, 6, 2, 4}, *d_num_runs_out 5
+  //! \endcode
+  template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+            typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
+            typename NumItemsT, ::cuda::std::enable_if_t<::cuda::std::is_integral_v<NumItemsT>, int> = 0>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+              UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+              AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
+              ReductionOpT reduction_op, NumItemsT num_items, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ReduceByKey");
+    return DispatchReduceByKey<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                               AggregatesOutputIteratorT, NumRunsOutputIteratorT, ::cuda::std::equal_to<>, ReductionOpT,
+                               NumItemsT>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out,
+                                                    d_values_in, d_aggregates_out, d_num_runs_out,
+                                                    ::cuda::std::equal_to<>{}, reduction_op, num_items, stream);
+  }
+
+  //! ReduceByKey with runs of keys equal under `equality_op` (strata's: CUB reaches this form
+  //! through DispatchReduceByKey only). The equality operator comes before the reduction one; a
+  //! reduction "operator" of arithmetic type is taken for CUB's form with a count and a stream.
+  template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+            typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT,
+            typename ReductionOpT, typename NumItemsT,
+            ::cuda::std::enable_if_t<::cuda::std::is_integral_v<NumItemsT> && !::cuda::std::is_arithmetic_v<ReductionOpT>,
+                                     int> = 0>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+              UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+              AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
+              EqualityOpT equality_op, ReductionOpT reduction_op, NumItemsT num_items, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ReduceByKey");
+    return DispatchReduceByKey<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                               AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
+                               NumItemsT>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out,
+                                                    d_values_in, d_aggregates_out, d_num_runs_out, equality_op,
+                                                    reduction_op, num_items, stream);
   }
 
 private:

@@ -48,6 +48,10 @@ struct TileCompact
 #pragma unroll
     for (int i = 0; i < SLOTS_PER_THREAD; ++i)
     {
+      if (i * BLOCK_THREADS >= count)
+      {
+        break; // the same for the whole block: sparse outputs skip the empty rounds
+      }
       const int k = i * BLOCK_THREADS + int(threadIdx.x);
       if (k < count)
       {
