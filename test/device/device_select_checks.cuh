@@ -230,17 +230,29 @@ std::vector<T> select_inputs(std::size_t n, std::uint64_t seed)
 //! How the items of a Unique input are grouped into runs of equal items.
 enum class run_shape
 {
-  singles, //!< every item differs from the one before it: all are selected
-  random,  //!< run lengths 1 + a geometric variable of mean 7 (mean 8)
-  whole    //!< one run of every item: the first alone is selected
+  singles,    //!< every item differs from the one before it: all are selected
+  random,     //!< run lengths 1 + a geometric variable of mean 7 (mean 8)
+  whole,      //!< one run of every item: the first alone is selected
+  long_random //!< run lengths 1 + a geometric variable of mean 1999 (mean 2000): runs cross tiles
 };
 
 inline const char* run_shape_name(run_shape shape)
 {
-  return shape == run_shape::singles ? "runs of 1" : shape == run_shape::random ? "random runs (mean 8)" : "one run";
+  switch (shape)
+  {
+  case run_shape::singles:
+    return "runs of 1";
+  case run_shape::random:
+    return "random runs (mean 8)";
+  case run_shape::long_random:
+    return "long random runs (mean 2000)";
+  default:
+    return "one run";
+  }
 }
 
-inline constexpr run_shape run_shapes[] = {run_shape::singles, run_shape::random, run_shape::whole};
+inline constexpr run_shape run_shapes[] = {run_shape::singles, run_shape::random, run_shape::whole,
+                                           run_shape::long_random};
 
 //! One value of a Unique input, from a small alphabet (so that coarse_equal merges neighbouring
 //! runs now and then): base + k for integers (wrapping) and records (with random payloads),
@@ -265,9 +277,9 @@ T run_value(std::mt19937_64& engine, std::uint64_t base)
 }
 
 //! `n` items of T in runs of equal items (operator==), each run's value different from the run
-//! before it. Floating-point random runs are now and then NaN (each NaN a run of its own, since
-//! NaN != NaN) or a mix of +0 and -0 (one run: +0 == -0, and Unique keeps its first item, bits
-//! and all).
+//! before it. Floating-point random runs (of either mean) are now and then NaN (each NaN a run of
+//! its own, since NaN != NaN) or a mix of +0 and -0 (one run: +0 == -0, and Unique keeps its
+//! first item, bits and all).
 template <typename T>
 std::vector<T> run_inputs(std::size_t n, run_shape shape, std::uint64_t seed)
 {
@@ -276,15 +288,20 @@ std::vector<T> run_inputs(std::size_t n, run_shape shape, std::uint64_t seed)
   std::mt19937_64 engine(seed);
   const std::uint64_t base = engine();
   std::geometric_distribution<std::size_t> extra(1.0 / 8.0);
+  std::geometric_distribution<std::size_t> long_extra(1.0 / 2000.0);
+  const bool random_lengths = shape == run_shape::random || shape == run_shape::long_random;
   while (items.size() < n)
   {
-    const std::size_t length = shape == run_shape::singles ? 1 : shape == run_shape::whole ? n : 1 + extra(engine);
+    const std::size_t length = shape == run_shape::singles       ? 1
+                               : shape == run_shape::whole       ? n
+                               : shape == run_shape::long_random ? 1 + long_extra(engine)
+                                                                 : 1 + extra(engine);
     const std::size_t end    = std::min(n, items.size() + length);
     const std::uint64_t kind = engine() % 16;
     if constexpr (std::is_floating_point_v<T>)
     {
       const bool after_zero = !items.empty() && items.back() == T(0);
-      if (shape == run_shape::random && (kind == 0 || (kind == 1 && !after_zero)))
+      if (random_lengths && (kind == 0 || (kind == 1 && !after_zero)))
       {
         while (items.size() < end)
         {

@@ -2,9 +2,9 @@
 // so that a missing or differently spelled one fails to compile: DeviceTransform's
 // TransformStableArgumentAddresses, DispatchReduce / DispatchTransformReduce / DispatchScan /
 // DispatchScanByKey / DispatchRadixSort / DispatchMergeSort / DispatchSegmentedSort /
-// DispatchSegmentedRadixSort with CUB's template parameter lists
-// and a user's policy hub of CUB's shape,
-// the agent policies with CUB's parameter lists, and the tile state of the single-pass scans.
+// DispatchSegmentedRadixSort / DispatchReduceByKey / DeviceRleDispatch with CUB's template
+// parameter lists and a user's policy hub of CUB's shape, the agent policies with CUB's parameter
+// lists, and the tile state of the single-pass scans (also ReduceByKeyScanTileState<ValueT, KeyT>).
 // The GPU cases run the dispatch classes with those hubs against host references.
 #include <strata/agent/agent_radix_sort_downsweep.cuh>
 #include <strata/agent/agent_radix_sort_histogram.cuh>
@@ -12,6 +12,8 @@
 #include <strata/agent/agent_radix_sort_upsweep.cuh>
 #include <strata/agent/agent_merge_sort.cuh>
 #include <strata/agent/agent_reduce.cuh>
+#include <strata/agent/agent_reduce_by_key.cuh>
+#include <strata/agent/agent_rle.cuh>
 #include <strata/agent/agent_scan.cuh>
 #include <strata/agent/agent_scan_by_key.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
@@ -20,6 +22,8 @@
 #include <strata/device/dispatch/dispatch_merge_sort.cuh>
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
+#include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
+#include <strata/device/dispatch/dispatch_rle.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/dispatch_scan_by_key.cuh>
 #include <strata/device/dispatch/dispatch_segmented_sort.cuh>
@@ -123,6 +127,30 @@ struct user_merge_sort_hub
                                                       lib::BLOCK_STORE_WARP_TRANSPOSE>;
   };
   using MaxPolicy = Policy600;
+};
+
+//! A reduce-by-key hub of CUB's shape: ReduceByKeyPolicyT, an AgentReduceByKeyPolicy with CUB's
+//! first five parameters (128 threads of 6 items: tiles of 768, which no strata policy has).
+struct user_reduce_by_key_hub
+{
+  struct Policy500 : lib::ChainedPolicy<500, Policy500, Policy500>
+  {
+    using ReduceByKeyPolicyT =
+        lib::AgentReduceByKeyPolicy<128, 6, lib::BLOCK_LOAD_DIRECT, lib::LOAD_LDG, lib::BLOCK_SCAN_WARP_SCANS>;
+  };
+  using MaxPolicy = Policy500;
+};
+
+//! A run-length hub of CUB's shape: RleSweepPolicyT, an AgentRlePolicy with CUB's first six
+//! parameters (128 threads of 6 items, stores time-sliced among warps).
+struct user_rle_hub
+{
+  struct Policy500 : lib::ChainedPolicy<500, Policy500, Policy500>
+  {
+    using RleSweepPolicyT =
+        lib::AgentRlePolicy<128, 6, lib::BLOCK_LOAD_DIRECT, lib::LOAD_LDG, true, lib::BLOCK_SCAN_WARP_SCANS>;
+  };
+  using MaxPolicy = Policy500;
 };
 
 struct square
@@ -237,7 +265,37 @@ using scan_by_key_t = lib::DispatchScanByKey<const int*, const std::int8_t*, int
                                              cuda::std::plus<>, lib::NullType, std::uint32_t>;
 static_assert(cuda::std::is_same_v<lib::ScanTileState<int>, scan_by_key_t::TileStateT>);
 
+// CUB's defaults: AccumT is the reduction's result over two values, the hub is keyed on the
+// reduction, AccumT and the key (the unique output's value type where it has one), and the run
+// lengths' hub on the length and item types.
+using reduce_by_key_t = lib::DispatchReduceByKey<const int*, int*, const float*, double*, int*, cuda::std::equal_to<>,
+                                                 cuda::std::plus<>, int>;
+static_assert(
+    cuda::std::is_same_v<reduce_by_key_t,
+                         lib::DispatchReduceByKey<
+                             const int*, int*, const float*, double*, int*, cuda::std::equal_to<>, cuda::std::plus<>,
+                             int, float, lib::detail::reduce_by_key::policy_hub<cuda::std::plus<>, float, int>,
+                             lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>>);
+using reduce_by_key_spelled_t =
+    lib::DispatchReduceByKey<const int*, int*, const float*, double*, int*, cuda::std::equal_to<>, cuda::std::plus<>,
+                             int, double, user_reduce_by_key_hub>;
+static_assert(cuda::std::is_same_v<reduce_by_key_spelled_t::MaxPolicyT, user_reduce_by_key_hub::MaxPolicy>);
+using rle_spelled_t = lib::DeviceRleDispatch<const int*, int*, int*, int*, cuda::std::equal_to<>, int, user_rle_hub,
+                                             lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>;
+static_assert(cuda::std::is_same_v<rle_spelled_t::MaxPolicyT, user_rle_hub::MaxPolicy>);
+using rle_t = lib::DeviceRleDispatch<const std::int16_t*, int*, std::uint64_t*, int*, cuda::std::equal_to<>, int>;
+static_assert(cuda::std::is_same_v<
+              rle_t, lib::DeviceRleDispatch<const std::int16_t*, int*, std::uint64_t*, int*, cuda::std::equal_to<>, int,
+                                            lib::detail::rle::non_trivial_runs::policy_hub<std::uint64_t, std::int16_t>,
+                                            lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>>);
+
 // --- the tile state of the single-pass scans ----------------------------------------------------
+
+// The descriptors of a reduction by key: CUB's <ValueT, KeyT> order, a (key, value) pair inside.
+static_assert(cuda::std::is_same_v<lib::ReduceByKeyScanTileState<double, int>,
+                                   lib::ScanTileState<lib::KeyValuePair<int, double>>>);
+static_assert(cuda::std::is_same_v<typename lib::ReduceByKeyScanTileState<int, std::uint32_t>::StatusValueT,
+                                   lib::KeyValuePair<std::uint32_t, int>>);
 
 static_assert(lib::MemoryOrder::relaxed != lib::MemoryOrder::acquire_release);
 static_assert(cuda::std::is_integral_v<lib::ScanTileState<int>::StatusWord>);
@@ -790,5 +848,223 @@ TEST_CASE("DispatchSelectIf, DispatchUniqueByKey, DispatchThreeWayPartitionIf an
       expected[i] = i + 1 < n ? items[i] - items[i + 1] : items[i];
     }
     strata_test::check_equal(expected, d_in.download());
+  }
+}
+
+namespace
+{
+template <typename TileStateT>
+__global__ void init_pair_status(TileStateT tile_state, int num_tiles)
+{
+  tile_state.InitializeStatus(num_tiles);
+}
+
+//! Tile t (block t) gets the (runs, value) prefix of the tiles before it through a
+//! TilePrefixCallbackOp with CUB's ReduceBySegmentOp, as CUB's reduction by key does, and writes
+//! its inclusive prefix to out[t]. Tile 0 publishes its pair as its inclusive prefix.
+template <typename PairT, typename TileStateT>
+__global__ void segmented_prefixes(const PairT* in, PairT* out, TileStateT tile_state)
+{
+  using op_t     = lib::ReduceBySegmentOp<cuda::std::plus<>>;
+  using prefix_t = lib::TilePrefixCallbackOp<PairT, op_t, TileStateT>;
+  __shared__ typename prefix_t::TempStorage temp_storage;
+  const int tile = int(blockIdx.x);
+  if (tile == 0)
+  {
+    if (threadIdx.x == 0)
+    {
+      tile_state.SetInclusive(0, in[0]);
+      out[0] = in[0];
+    }
+    return;
+  }
+  if (threadIdx.x < 32)
+  {
+    prefix_t prefix_op(tile_state, temp_storage, op_t{});
+    prefix_op(in[tile]);
+    if (threadIdx.x == 0)
+    {
+      out[tile] = prefix_op.inclusive_prefix;
+    }
+  }
+}
+
+//! The tile prefixes of ReduceByKeyScanTileState<ValueT, KeyT> for random (runs started, value)
+//! pairs of 2, 33 and 300 tiles against a host scan of them.
+template <typename ValueT, typename KeyT>
+void check_reduce_by_key_tile_state()
+{
+  using tile_state_t = lib::ReduceByKeyScanTileState<ValueT, KeyT>;
+  using pair_t       = lib::KeyValuePair<KeyT, ValueT>;
+  for (const int num_tiles : {2, 33, 300})
+  {
+    INFO("tiles = " << num_tiles);
+    const std::vector<int> starts = random_items<int>(std::size_t(num_tiles), 14);
+    const std::vector<int> values = random_items<int>(std::size_t(num_tiles), 15);
+    std::vector<pair_t> in(static_cast<std::size_t>(num_tiles));
+    std::vector<KeyT> expected_keys(in.size());
+    std::vector<ValueT> expected_values(in.size());
+    pair_t running{};
+    for (std::size_t t = 0; t < in.size(); ++t)
+    {
+      in[t] = pair_t(KeyT(starts[t] % 3 == 0 ? 1 : 0), ValueT(values[t]));
+      // The runs started add up; a tile that starts one (key 1) restarts the value.
+      if (t == 0)
+      {
+        running = in[t];
+      }
+      else
+      {
+        running = pair_t(KeyT(running.key + in[t].key), in[t].key != 0 ? in[t].value : running.value + in[t].value);
+      }
+      expected_keys[t]   = running.key;
+      expected_values[t] = running.value;
+    }
+    std::size_t bytes = 0;
+    STRATA_TEST_CUDA(tile_state_t::AllocationSize(num_tiles, bytes));
+    strata_test::device_buffer<unsigned char> storage(bytes);
+    tile_state_t tile_state;
+    STRATA_TEST_CUDA(tile_state.Init(num_tiles, storage.data(), bytes));
+    init_pair_status<<<1, 512>>>(tile_state, num_tiles);
+    strata_test::check_launch();
+    strata_test::device_buffer<pair_t> d_in(in);
+    strata_test::device_buffer<pair_t> d_out(in.size());
+    d_out.poison();
+    segmented_prefixes<<<num_tiles, 64>>>(d_in.data(), d_out.data(), tile_state);
+    strata_test::check_launch();
+    const std::vector<pair_t> out = d_out.download();
+    std::vector<KeyT> keys;
+    std::vector<ValueT> out_values;
+    for (const pair_t& pair : out)
+    {
+      keys.push_back(pair.key);
+      out_values.push_back(pair.value);
+    }
+    strata_test::check_equal(expected_keys, keys);
+    strata_test::check_equal(expected_values, out_values);
+  }
+}
+} // namespace
+
+TEST_CASE("ReduceByKeyScanTileState with CUB's <ValueT, KeyT> carries (runs, value) prefixes", "[device][cub_names]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  SECTION("<int, int>: a pair that fits one word with its status")
+  {
+    check_reduce_by_key_tile_state<int, int>();
+  }
+  SECTION("<double, long long>: a pair of 16 bytes, apart from its status")
+  {
+    check_reduce_by_key_tile_state<double, long long>();
+  }
+}
+
+TEST_CASE("DispatchReduceByKey and DeviceRleDispatch with CUB's template lists and user hubs", "[device][cub_names]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  // Keys in runs of 1 to 9 (a new key after each), values in [0, 1000].
+  for (const std::size_t n : dispatch_sizes)
+  {
+    INFO("n = " << n);
+    const std::vector<int> run_lengths      = random_items<int>(n, 16);
+    const std::vector<std::uint32_t> values = random_items<std::uint32_t>(n, 17);
+    std::vector<int> keys(n);
+    std::vector<int> unique;
+    std::vector<std::uint32_t> sums;
+    std::vector<int> offsets;
+    std::vector<int> lengths;
+    for (std::size_t i = 0, left = 0; i < n; ++i, --left)
+    {
+      if (left == 0)
+      {
+        left = 1 + std::size_t(run_lengths[i] % 9);
+        unique.push_back(int(unique.size()) * 7 + 3);
+        sums.push_back(0);
+        offsets.push_back(int(i));
+        lengths.push_back(0);
+      }
+      keys[i] = unique.back();
+      sums.back() += values[i];
+      ++lengths.back();
+    }
+    strata_test::device_buffer<int> d_keys(keys);
+    strata_test::device_buffer<std::uint32_t> d_values(values);
+    strata_test::device_buffer<int> d_unique(n);
+    strata_test::device_buffer<std::uint32_t> d_sums(n);
+    strata_test::device_buffer<int> d_lengths(n);
+    strata_test::device_buffer<int> d_count(1);
+    const auto first = [](std::vector<int> out, std::size_t count)
+    {
+      out.resize(count);
+      return out;
+    };
+
+    {
+      INFO("DispatchReduceByKey with CUB's defaults");
+      using dispatch_t = lib::DispatchReduceByKey<const int*, int*, const std::uint32_t*, std::uint32_t*, int*,
+                                                  cuda::std::equal_to<>, cuda::std::plus<>, int>;
+      d_unique.poison();
+      d_sums.poison();
+      d_count.poison();
+      run_dispatch<dispatch_t>(static_cast<const int*>(d_keys.data()), d_unique.data(),
+                               static_cast<const std::uint32_t*>(d_values.data()), d_sums.data(), d_count.data(),
+                               cuda::std::equal_to<>{}, cuda::std::plus<>{}, int(n), cudaStream_t{});
+      CHECK(d_count.download()[0] == int(unique.size()));
+      strata_test::check_equal(unique, first(d_unique.download(), unique.size()));
+      std::vector<std::uint32_t> out_sums = d_sums.download();
+      out_sums.resize(sums.size());
+      strata_test::check_equal(sums, out_sums);
+    }
+    {
+      INFO("DispatchReduceByKey with a user's CUB-shaped policy hub");
+      using dispatch_t =
+          lib::DispatchReduceByKey<const int*, int*, const std::uint32_t*, std::uint32_t*, int*, cuda::std::equal_to<>,
+                                   cuda::std::plus<>, int, std::uint32_t, user_reduce_by_key_hub>;
+      d_unique.poison();
+      d_sums.poison();
+      d_count.poison();
+      run_dispatch<dispatch_t>(static_cast<const int*>(d_keys.data()), d_unique.data(),
+                               static_cast<const std::uint32_t*>(d_values.data()), d_sums.data(), d_count.data(),
+                               cuda::std::equal_to<>{}, cuda::std::plus<>{}, int(n), cudaStream_t{});
+      CHECK(d_count.download()[0] == int(unique.size()));
+      strata_test::check_equal(unique, first(d_unique.download(), unique.size()));
+      std::vector<std::uint32_t> out_sums = d_sums.download();
+      out_sums.resize(sums.size());
+      strata_test::check_equal(sums, out_sums);
+    }
+    std::vector<int> long_offsets;
+    std::vector<int> long_lengths;
+    for (std::size_t r = 0; r < offsets.size(); ++r)
+    {
+      if (lengths[r] > 1)
+      {
+        long_offsets.push_back(offsets[r]);
+        long_lengths.push_back(lengths[r]);
+      }
+    }
+    {
+      INFO("DeviceRleDispatch: the runs of more than one key");
+      using dispatch_t = lib::DeviceRleDispatch<const int*, int*, int*, int*, cuda::std::equal_to<>, int>;
+      d_unique.poison();
+      d_lengths.poison();
+      d_count.poison();
+      run_dispatch<dispatch_t>(static_cast<const int*>(d_keys.data()), d_unique.data(), d_lengths.data(),
+                               d_count.data(), cuda::std::equal_to<>{}, int(n), cudaStream_t{});
+      CHECK(d_count.download()[0] == int(long_offsets.size()));
+      strata_test::check_equal(long_offsets, first(d_unique.download(), long_offsets.size()));
+      strata_test::check_equal(long_lengths, first(d_lengths.download(), long_lengths.size()));
+    }
+    {
+      INFO("DeviceRleDispatch with a user's CUB-shaped policy hub");
+      using dispatch_t = lib::DeviceRleDispatch<const int*, int*, int*, int*, cuda::std::equal_to<>, int, user_rle_hub>;
+      d_unique.poison();
+      d_lengths.poison();
+      d_count.poison();
+      run_dispatch<dispatch_t>(static_cast<const int*>(d_keys.data()), d_unique.data(), d_lengths.data(),
+                               d_count.data(), cuda::std::equal_to<>{}, int(n), cudaStream_t{});
+      CHECK(d_count.download()[0] == int(long_offsets.size()));
+      strata_test::check_equal(long_offsets, first(d_unique.download(), long_offsets.size()));
+      strata_test::check_equal(long_lengths, first(d_lengths.download(), long_lengths.size()));
+    }
   }
 }

@@ -18,14 +18,14 @@ struct policy_hub
 {
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using BatchMemcpyPolicyT = AgentBatchMemcpyPolicy<256, 16384, 64, 16, 4, 1>;
+    using BatchMemcpyPolicyT = AgentBatchMemcpyPolicy<256, 16384, 128, 32, 4, 1>;
   };
 
-  //! H100/H200 (docs/performance.md): chunks of 16 KiB, a buffer costing 64 bytes more, parts of
-  //! up to 16 bytes copied by one lane.
+  //! H100/H200 (docs/performance.md): chunks of 16 KiB, a buffer costing 128 bytes more, parts of
+  //! up to 32 bytes copied by one lane.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
-    using BatchMemcpyPolicyT = AgentBatchMemcpyPolicy<256, 16384, 64, 16, 4, 1>;
+    using BatchMemcpyPolicyT = AgentBatchMemcpyPolicy<256, 16384, 128, 32, 4, 1>;
   };
 
   using Policy800  = Policy750;
