@@ -69,8 +69,8 @@
 #include <strata/device/device_adjacent_difference.cuh>
 #include <strata/device/device_copy.cuh>
 #include <strata/device/device_for.cuh>
-#include <strata/device/device_merge.cuh>
 #include <strata/device/device_memcpy.cuh>
+#include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_partition.cuh>
 #include <strata/device/device_radix_sort.cuh>
