@@ -3,9 +3,11 @@
 // TransformStableArgumentAddresses, DispatchReduce / DispatchTransformReduce / DispatchScan /
 // DispatchScanByKey / DispatchRadixSort / DispatchMergeSort / DispatchSegmentedSort /
 // DispatchSegmentedRadixSort / DispatchReduceByKey / DeviceRleDispatch with CUB's template
-// parameter lists and a user's policy hub of CUB's shape, the agent policies with CUB's parameter
+// parameter lists and a user's policy hub of CUB's shape, DispatchBatchMemcpy (and CopyAlg) with
+// CUB's template parameter list and Dispatch signature, the agent policies with CUB's parameter
 // lists, and the tile state of the single-pass scans (also ReduceByKeyScanTileState<ValueT, KeyT>).
-// The GPU cases run the dispatch classes with those hubs against host references.
+// The GPU cases run the dispatch classes with those hubs against host references
+// (test_device_memcpy_behaviour runs DispatchBatchMemcpy).
 #include <strata/agent/agent_radix_sort_downsweep.cuh>
 #include <strata/agent/agent_radix_sort_histogram.cuh>
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
@@ -28,6 +30,7 @@
 #include <strata/device/dispatch/dispatch_scan_by_key.cuh>
 #include <strata/device/dispatch/dispatch_segmented_sort.cuh>
 #include <strata/device/dispatch/dispatch_adjacent_difference.cuh>
+#include <strata/device/dispatch/dispatch_batch_memcpy.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/iterator/discard_output_iterator.cuh>
 #include <strata/util_arch.cuh>
@@ -288,6 +291,26 @@ static_assert(cuda::std::is_same_v<
               rle_t, lib::DeviceRleDispatch<const std::int16_t*, int*, std::uint64_t*, int*, cuda::std::equal_to<>, int,
                                             lib::detail::rle::non_trivial_runs::policy_hub<std::uint64_t, std::int16_t>,
                                             lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>>);
+
+// The batched copies: CopyAlg at namespace scope as cub::CopyAlg, and detail::DispatchBatchMemcpy
+// with CUB's <InputBufferIt, OutputBufferIt, BufferSizeIteratorT, BlockOffsetT, CopyAlg MemcpyOpt =
+// CopyAlg::Memcpy, PolicyHub> (DeviceMemcpy::Batched and DeviceCopy::Batched pass BlockOffsetT
+// uint32_t) and CUB's static Dispatch. Its policy hubs are strata's own (BatchMemcpyPolicyT, not
+// CUB's AgentSmallBufferPolicyT and AgentLargeBufferPolicyT).
+static_assert(lib::CopyAlg::Memcpy != lib::CopyAlg::Copy);
+using batch_memcpy_t =
+    lib::detail::DispatchBatchMemcpy<const void* const*, void* const*, const std::uint32_t*, std::uint32_t>;
+static_assert(cuda::std::is_same_v<
+              batch_memcpy_t, lib::detail::DispatchBatchMemcpy<const void* const*, void* const*, const std::uint32_t*,
+                                                               std::uint32_t, lib::CopyAlg::Memcpy>>);
+static_assert(cuda::std::is_same_v<decltype(&batch_memcpy_t::Dispatch),
+                                   cudaError_t (*)(void*, std::size_t&, const void* const*, void* const*,
+                                                   const std::uint32_t*, cuda::std::int64_t, cudaStream_t)>);
+using batch_copy_t =
+    lib::detail::DispatchBatchMemcpy<const int* const*, int* const*, const int*, std::uint32_t, lib::CopyAlg::Copy>;
+static_assert(cuda::std::is_same_v<decltype(&batch_copy_t::Dispatch),
+                                   cudaError_t (*)(void*, std::size_t&, const int* const*, int* const*, const int*,
+                                                   cuda::std::int64_t, cudaStream_t)>);
 
 // --- the tile state of the single-pass scans ----------------------------------------------------
 

@@ -12,8 +12,11 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
-
-//! The tuning of AgentBatchMemcpy: threads per block; the work of one warp's chunk, in units
+namespace detail
+{
+namespace batch_memcpy
+{
+//! The tuning of AgentBatchMemcpy (in detail::batch_memcpy, as CUB's; its parameters are strata's): threads per block; the work of one warp's chunk, in units
 //! (a byte of DeviceMemcpy, an item of DeviceCopy); what a buffer costs on top of its units (the
 //! reading of its pointers and size), so that chunks of many tiny buffers hold fewer of them; the
 //! largest piece of a buffer, in bytes, one lane copies alone (larger ones take the whole warp);
@@ -31,10 +34,6 @@ struct AgentBatchMemcpyPolicy
   static constexpr int MIN_BLOCKS_PER_SM = _MIN_BLOCKS_PER_SM;
 };
 
-namespace detail
-{
-namespace batch_memcpy
-{
 //! A buffer's cost for the work split: its units (a negative size counts as none) and
 //! BUFFER_COST_UNITS; 0 past the last buffer, so that an exclusive scan of num_buffers + 1 costs
 //! ends with the total.
@@ -54,9 +53,6 @@ struct BufferCost
     return (size > 0 ? ::cuda::std::uint64_t(size) : 0) + BUFFER_COST_UNITS;
   }
 };
-} // namespace batch_memcpy
-} // namespace detail
-
 //! A batched copy split into chunks of equal cost: buffer b takes units [offsets[b], offsets[b] +
 //! size_b) of the cost line (followed by BUFFER_COST_UNITS that copy nothing), and each warp copies
 //! the parts of buffers that fall into its chunks (chunk c: [c, c + 1) * CHUNK_UNITS), taking every
@@ -71,13 +67,13 @@ template <typename PolicyT, typename InputBufferIt, typename OutputBufferIt, typ
 class AgentBatchMemcpy
 {
   using CostT   = ::cuda::std::uint64_t;
-  using InputT  = detail::it_value_t<InputBufferIt>;
-  using OutputT = detail::it_value_t<OutputBufferIt>;
+  using InputT  = it_value_t<InputBufferIt>;
+  using OutputT = it_value_t<OutputBufferIt>;
   static_assert(::cuda::std::is_trivially_copyable_v<InputT> && ::cuda::std::is_trivially_copyable_v<OutputT>,
                 "a warp shuffles its buffers' iterators between lanes");
 
   // What one unit is: a byte, or an item of the ranges.
-  using UnitT = ::cuda::std::conditional_t<IS_MEMCPY, unsigned char, detail::it_value_t<InputT>>;
+  using UnitT = ::cuda::std::conditional_t<IS_MEMCPY, unsigned char, it_value_t<InputT>>;
 
   static constexpr unsigned int ALL_LANES = 0xFFFFFFFFu;
   static constexpr CostT CHUNK_UNITS      = CostT(PolicyT::CHUNK_UNITS);
@@ -94,7 +90,7 @@ public:
       , buffer_sizes(buffer_sizes)
       , num_buffers(num_buffers)
       , d_offsets(d_offsets)
-      , lane(int(threadIdx.x) % detail::warp_threads)
+      , lane(int(threadIdx.x) % warp_threads)
   {
   }
 
@@ -123,7 +119,7 @@ private:
     ::cuda::std::int64_t high = num_buffers;
     while (high - low > 1)
     {
-      const ::cuda::std::int64_t step  = (high - low + detail::warp_threads - 1) / detail::warp_threads;
+      const ::cuda::std::int64_t step  = (high - low + warp_threads - 1) / warp_threads;
       const ::cuda::std::int64_t probe = low + ::cuda::std::int64_t(lane) * step;
       const unsigned int at_most = __ballot_sync(ALL_LANES, probe < high && d_offsets[probe] <= unit);
       low += ::cuda::std::int64_t(31 - __clz(at_most)) * step; // lane 0's probe always is
@@ -160,21 +156,21 @@ private:
   {
     if constexpr (IS_MEMCPY)
     {
-      detail::tile::WarpCopyBytes<UNROLL>(static_cast<const unsigned char*>(static_cast<const void*>(src)) + begin,
+      tile::WarpCopyBytes<UNROLL>(static_cast<const unsigned char*>(static_cast<const void*>(src)) + begin,
                                           static_cast<unsigned char*>(static_cast<void*>(dst)) + begin, len, lane);
     }
     else
     {
       using InOffsetT  = typename ::cuda::std::iterator_traits<InputT>::difference_type;
       using OutOffsetT = typename ::cuda::std::iterator_traits<OutputT>::difference_type;
-      detail::tile::WarpCopyItems<UNROLL>(src + InOffsetT(begin), dst + OutOffsetT(begin), len, lane);
+      tile::WarpCopyItems<UNROLL>(src + InOffsetT(begin), dst + OutOffsetT(begin), len, lane);
     }
   }
 
   //! Copies the parts of buffers in the cost units [first, last).
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeChunk(CostT first, CostT last)
   {
-    for (::cuda::std::int64_t group = FindBuffer(first);; group += detail::warp_threads)
+    for (::cuda::std::int64_t group = FindBuffer(first);; group += warp_threads)
     {
       // Lane l: buffer group + l, where it starts before the chunk's end.
       const ::cuda::std::int64_t buffer = group + lane;
@@ -201,18 +197,19 @@ private:
       for (unsigned int large = __ballot_sync(ALL_LANES, len > CostT(LANE_UNITS)); large != 0; large &= large - 1)
       {
         const int owner = __ffs(large) - 1;
-        CopyByWarp(ShuffleIndex<detail::warp_threads>(src, owner, ALL_LANES),
-                   ShuffleIndex<detail::warp_threads>(dst, owner, ALL_LANES),
-                   ShuffleIndex<detail::warp_threads>(begin, owner, ALL_LANES),
-                   ShuffleIndex<detail::warp_threads>(len, owner, ALL_LANES));
+        CopyByWarp(ShuffleIndex<warp_threads>(src, owner, ALL_LANES),
+                   ShuffleIndex<warp_threads>(dst, owner, ALL_LANES),
+                   ShuffleIndex<warp_threads>(begin, owner, ALL_LANES),
+                   ShuffleIndex<warp_threads>(len, owner, ALL_LANES));
       }
       // Buffers after lane 31's start later than it: past the chunk unless it started inside.
-      if (!__shfl_sync(ALL_LANES, active, detail::warp_threads - 1))
+      if (!__shfl_sync(ALL_LANES, active, warp_threads - 1))
       {
         return;
       }
     }
   }
 };
-
+} // namespace batch_memcpy
+} // namespace detail
 STRATA_NAMESPACE_END

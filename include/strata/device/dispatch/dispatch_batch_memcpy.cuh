@@ -42,7 +42,7 @@ DeviceBatchMemcpyKernel(InputBufferIt input_buffers, OutputBufferIt output_buffe
 {
   using PolicyT = typename MaxPolicyT::ActivePolicy::BatchMemcpyPolicyT;
   constexpr ::cuda::std::uint64_t WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
-  AgentBatchMemcpy<PolicyT, InputBufferIt, OutputBufferIt, BufferSizeIteratorT, IS_MEMCPY>(
+  detail::batch_memcpy::AgentBatchMemcpy<PolicyT, InputBufferIt, OutputBufferIt, BufferSizeIteratorT, IS_MEMCPY>(
       input_buffers, output_buffers, buffer_sizes, num_buffers, d_offsets)
       .ConsumeChunks(::cuda::std::uint64_t(blockIdx.x) * WARPS + threadIdx.x / detail::warp_threads,
                      ::cuda::std::uint64_t(gridDim.x) * WARPS);
