@@ -78,6 +78,7 @@
 #include <strata/device/device_run_length_encode.cuh>
 #include <strata/device/device_scan.cuh>
 #include <strata/device/device_segmented_radix_sort.cuh>
+#include <strata/device/device_segmented_reduce.cuh>
 #include <strata/device/device_segmented_sort.cuh>
 #include <strata/device/device_select.cuh>
 #include <strata/device/device_transform.cuh>

@@ -1,0 +1,321 @@
+// strata/agent/agent_segmented_reduce.cuh: AgentSegmentedReducePolicy and AgentSegmentedReduce, one
+// warp's share of a segmented reduction (DeviceSegmentedReduce), and the step that joins the parts
+// of segments cut by chunk borders.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/tile/tile_search.cuh>
+#include <strata/util_ptx.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/cstdint>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace segmented_reduce
+{
+//! The tuning of AgentSegmentedReduce: threads per block; how many chunks each warp of the
+//! device-filling grid gets on average (the chunk size follows from the input: its cost over the
+//! warps times ROUNDS, at least MIN_CHUNK_ITEMS); what a segment costs on top of its items (the
+//! reading of its offsets), so that chunks of many tiny segments hold fewer of them; the largest
+//! part of a segment one lane reduces alone (larger ones take the whole warp; at least 32, so that
+//! every lane of a warp gets an item); the loads each lane has in flight; blocks per SM.
+template <int _BLOCK_THREADS, int _ROUNDS, int _MIN_CHUNK_ITEMS, int _SEGMENT_COST_ITEMS, int _LANE_ITEMS,
+          int _WARP_LOADS = 4, int _MIN_BLOCKS_PER_SM = 1>
+struct AgentSegmentedReducePolicy
+{
+  static constexpr int BLOCK_THREADS      = _BLOCK_THREADS;
+  static constexpr int ROUNDS             = _ROUNDS;
+  static constexpr int MIN_CHUNK_ITEMS    = _MIN_CHUNK_ITEMS;
+  static constexpr int SEGMENT_COST_ITEMS = _SEGMENT_COST_ITEMS;
+  static constexpr int LANE_ITEMS         = _LANE_ITEMS;
+  static constexpr int WARP_LOADS         = _WARP_LOADS;
+  static constexpr int MIN_BLOCKS_PER_SM  = _MIN_BLOCKS_PER_SM;
+  static_assert(LANE_ITEMS >= warp_threads, "a warp reduces only parts that give each lane an item");
+};
+
+//! A segment's cost: its items (none where its end is not past its begin) and SEGMENT_COST_ITEMS;
+//! 0 past the last segment, so that an exclusive scan of num_segments + 1 costs ends with the total.
+template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT, int SEGMENT_COST_ITEMS>
+struct SegmentCost
+{
+  BeginOffsetIteratorT d_begin_offsets;
+  EndOffsetIteratorT d_end_offsets;
+  ::cuda::std::int64_t num_segments;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::uint64_t operator()(::cuda::std::int64_t segment) const
+  {
+    if (segment >= num_segments)
+    {
+      return 0;
+    }
+    const auto begin = d_begin_offsets[segment];
+    const auto end   = d_end_offsets[segment];
+    return (end > begin ? ::cuda::std::uint64_t(end - begin) : 0) + SEGMENT_COST_ITEMS;
+  }
+};
+
+//! The items of a chunk: the total cost over max_chunks chunks, a multiple of 32, at least
+//! MIN_CHUNK_ITEMS (so that a launch never has more than max_chunks chunks).
+template <int MIN_CHUNK_ITEMS>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::uint64_t ChunkItems(::cuda::std::uint64_t total,
+                                                                       ::cuda::std::uint64_t max_chunks)
+{
+  const ::cuda::std::uint64_t even = ((total + max_chunks - 1) / max_chunks + 31) / 32 * 32;
+  return even > ::cuda::std::uint64_t(MIN_CHUNK_ITEMS) ? even : ::cuda::std::uint64_t(MIN_CHUNK_ITEMS);
+}
+
+//! What the chunks leave for the join: chunk c's reduction of the segment that begins in it and
+//! goes on past it (`tail[c]`, the segment in `tail_segment[c]`, -1 for none), and of the segment
+//! that began before it (`head[c]`, where the chunk holds items of it).
+template <typename AccumT>
+struct ChunkParts
+{
+  AccumT* head;
+  AccumT* tail;
+  ::cuda::std::int64_t* tail_segment;
+};
+
+//! The reduction of a value from every lane (all 32 hold one) into lane 0.
+template <typename AccumT, typename ReductionOpT>
+STRATA_DEVICE STRATA_FORCEINLINE AccumT WarpReduceToLane0(AccumT value, ReductionOpT& reduction_op)
+{
+#pragma unroll
+  for (int offset = warp_threads / 2; offset > 0; offset /= 2)
+  {
+    value = reduction_op(value, ShuffleDown<warp_threads>(value, offset, warp_threads - 1, 0xFFFFFFFFu));
+  }
+  return value; // lanes other than 0 hold partial results
+}
+
+//! A segmented reduction split into chunks of equal cost (DispatchSegmentedReduce): segment s takes
+//! the units [offsets[s], offsets[s] + length_s) of a cost line (then SEGMENT_COST_ITEMS more), and
+//! warp w reduces chunks w, w + num_warps, ... of it. A warp finds a chunk's first segment
+//! (tile::WarpFindSpan), then reads the offsets of 32 segments at a time, one per lane: parts of at
+//! most LANE_ITEMS items are reduced by their lane, larger ones by the whole warp. A segment that
+//! lies inside the chunk it begins in is written out; one cut by chunk borders leaves its parts in
+//! ChunkParts, and Join adds them up.
+//!
+//! ItemOpT turns (index in the segment, item) into AccumT (ArgMin/ArgMax pair the index); with
+//! COMBINE_INIT the initial value comes first in every segment's reduction (Reduce, Sum, Min,
+//! Max), otherwise it is only what an empty segment gets (ArgMin, ArgMax).
+template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT, typename ReductionOpT, typename InitT, typename AccumT, typename ItemOpT,
+          bool COMBINE_INIT>
+class AgentSegmentedReduce
+{
+  using CostT                             = ::cuda::std::uint64_t;
+  using OffsetT                           = it_value_t<BeginOffsetIteratorT>;
+  static constexpr unsigned int ALL_LANES = 0xFFFFFFFFu;
+  static constexpr CostT LANE_ITEMS       = CostT(PolicyT::LANE_ITEMS);
+  static constexpr int UNROLL             = PolicyT::WARP_LOADS;
+
+public:
+  STRATA_DEVICE STRATA_FORCEINLINE AgentSegmentedReduce(InputIteratorT d_in, OutputIteratorT d_out,
+                                                        BeginOffsetIteratorT d_begin_offsets,
+                                                        EndOffsetIteratorT d_end_offsets,
+                                                        ::cuda::std::int64_t num_segments, const CostT* d_offsets,
+                                                        ChunkParts<AccumT> parts, ReductionOpT reduction_op, InitT init,
+                                                        ItemOpT item_op)
+      : d_in(d_in)
+      , d_out(d_out)
+      , d_begin_offsets(d_begin_offsets)
+      , d_end_offsets(d_end_offsets)
+      , num_segments(num_segments)
+      , d_offsets(d_offsets)
+      , parts(parts)
+      , reduction_op(reduction_op)
+      , init(init)
+      , item_op(item_op)
+      , lane(int(threadIdx.x) % warp_threads)
+  {
+  }
+
+  //! Reduces chunks warp, warp + num_warps, ... of at most max_chunks (all 32 lanes call).
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeChunks(CostT warp, CostT num_warps, CostT max_chunks)
+  {
+    const CostT total = d_offsets[num_segments];
+    const CostT chunk = ChunkItems<PolicyT::MIN_CHUNK_ITEMS>(total, max_chunks);
+    for (CostT c = warp; c * chunk < total; c += num_warps)
+    {
+      ConsumeChunk(c, c * chunk, c * chunk + chunk);
+    }
+  }
+
+  //! Reduces the parts of the segments cut by chunk borders, one segment per warp and chunk it
+  //! begins in, taking chunks warp, warp + num_warps, ... (all 32 lanes call).
+  STRATA_DEVICE STRATA_FORCEINLINE void Join(CostT warp, CostT num_warps, CostT max_chunks)
+  {
+    const CostT total = d_offsets[num_segments];
+    const CostT chunk = ChunkItems<PolicyT::MIN_CHUNK_ITEMS>(total, max_chunks);
+    for (CostT c = warp; c * chunk < total; c += num_warps)
+    {
+      const ::cuda::std::int64_t segment = parts.tail_segment[c];
+      if (segment < 0)
+      {
+        continue;
+      }
+      // The chunks after c up to the one holding the segment's last item all hold a head part.
+      const CostT length = CostT(d_end_offsets[segment] - d_begin_offsets[segment]);
+      const CostT last   = (d_offsets[segment] + length - 1) / chunk;
+      const CostT count  = last - c;
+      AccumT sum{};
+      bool has = false;
+      for (CostT k = CostT(lane); k < count; k += warp_threads)
+      {
+        const AccumT head = parts.head[c + 1 + k];
+        sum               = has ? AccumT(reduction_op(sum, head)) : head;
+        has               = true;
+      }
+      // Into lane 0, taking only the lanes that hold parts.
+#pragma unroll
+      for (int offset = warp_threads / 2; offset > 0; offset /= 2)
+      {
+        const AccumT other   = ShuffleDown<warp_threads>(sum, offset, warp_threads - 1, ALL_LANES);
+        const bool other_has = __shfl_down_sync(ALL_LANES, has, offset) && lane + offset < warp_threads;
+        if (other_has)
+        {
+          sum = has ? AccumT(reduction_op(sum, other)) : other;
+          has = true;
+        }
+      }
+      if (lane == 0)
+      {
+        const AccumT joined = has ? AccumT(reduction_op(parts.tail[c], sum)) : parts.tail[c];
+        d_out[segment] = COMBINE_INIT ? AccumT(reduction_op(AccumT(init), joined)) : joined;
+      }
+    }
+  }
+
+private:
+  InputIteratorT d_in;
+  OutputIteratorT d_out;
+  BeginOffsetIteratorT d_begin_offsets;
+  EndOffsetIteratorT d_end_offsets;
+  ::cuda::std::int64_t num_segments;
+  const CostT* d_offsets;
+  ChunkParts<AccumT> parts;
+  ReductionOpT reduction_op;
+  InitT init;
+  ItemOpT item_op;
+  int lane;
+
+  //! Item `index` of the segment that begins at `begin`.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT Item(OffsetT begin, CostT index) const
+  {
+    return item_op(index, d_in[begin + OffsetT(index)]);
+  }
+
+  //! The reduction of items [first, first + count) (count > LANE_ITEMS) of the segment that begins
+  //! at `begin`, by the whole warp, in every lane.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT WarpReducePart(OffsetT begin, CostT first, CostT count)
+  {
+    constexpr CostT ROUND = CostT(UNROLL) * warp_threads;
+    AccumT sum            = Item(begin, first + CostT(lane)); // count > 32: every lane has an item
+    CostT i               = CostT(lane) + warp_threads;
+    for (; i + ROUND - warp_threads < count; i += ROUND)
+    {
+      AccumT items[UNROLL];
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u)
+      {
+        items[u] = Item(begin, first + i + CostT(u) * warp_threads);
+      }
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u)
+      {
+        sum = reduction_op(sum, items[u]);
+      }
+    }
+    for (; i < count; i += warp_threads)
+    {
+      sum = reduction_op(sum, Item(begin, first + i));
+    }
+    return ShuffleIndex<warp_threads>(WarpReduceToLane0(sum, reduction_op), 0, ALL_LANES);
+  }
+
+  //! Reduces the parts of segments in the cost units [first, last) of chunk c.
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeChunk(CostT c, CostT first, CostT last)
+  {
+    ::cuda::std::int64_t tail_segment = -1;
+    for (::cuda::std::int64_t group = tile::WarpFindSpan(d_offsets, num_segments, first, lane);;
+         group += warp_threads)
+    {
+      // Lane l: segment group + l, where it starts before the chunk's end.
+      const ::cuda::std::int64_t segment = group + lane;
+      const CostT offset                 = segment < num_segments ? d_offsets[segment] : last;
+      const bool active                  = offset < last;
+      const ::cuda::std::int64_t read    = active ? segment : 0; // segment 0 exists
+      const OffsetT begin                = d_begin_offsets[read];
+      const OffsetT end                  = d_end_offsets[read];
+      const CostT length                 = active && end > begin ? CostT(end - begin) : 0;
+      // This chunk's part of the segment: items [part_begin, part_end).
+      const CostT part_begin = first > offset ? first - offset : 0;
+      const CostT part_end   = active ? (last - offset < length ? last - offset : length) : 0;
+      const CostT count      = part_end > part_begin ? part_end - part_begin : 0;
+      const bool owner       = active && offset >= first; // the segment begins in this chunk
+      const bool whole       = owner && part_end == length;
+
+      AccumT sum{};
+      bool has = false;
+      if (count > 0 && count <= LANE_ITEMS)
+      {
+        sum = Item(begin, part_begin);
+        for (CostT i = 1; i < count; ++i)
+        {
+          sum = reduction_op(sum, Item(begin, part_begin + i));
+        }
+        has = true;
+      }
+      for (unsigned int large = __ballot_sync(ALL_LANES, count > LANE_ITEMS); large != 0; large &= large - 1)
+      {
+        const int owner_lane = __ffs(large) - 1;
+        const AccumT part    = WarpReducePart(ShuffleIndex<warp_threads>(begin, owner_lane, ALL_LANES),
+                                           ShuffleIndex<warp_threads>(part_begin, owner_lane, ALL_LANES),
+                                           ShuffleIndex<warp_threads>(count, owner_lane, ALL_LANES));
+        if (lane == owner_lane)
+        {
+          sum = part;
+          has = true;
+        }
+      }
+
+      if (whole)
+      {
+        if constexpr (COMBINE_INIT)
+        {
+          d_out[segment] = has ? AccumT(reduction_op(AccumT(init), sum)) : AccumT(init);
+        }
+        else
+        {
+          d_out[segment] = has ? sum : AccumT(init);
+        }
+      }
+      else if (owner)
+      {
+        parts.tail[c] = sum; // the segment goes on past the chunk: its part here is not empty
+      }
+      else if (has)
+      {
+        parts.head[c] = sum; // the segment began before the chunk
+      }
+      const unsigned int cut = __ballot_sync(ALL_LANES, owner && !whole); // at most the last segment
+      if (cut != 0)
+      {
+        tail_segment = ShuffleIndex<warp_threads>(segment, __ffs(cut) - 1, ALL_LANES);
+      }
+      if (!__shfl_sync(ALL_LANES, active, warp_threads - 1))
+      {
+        break; // later segments begin after the chunk
+      }
+    }
+    if (lane == 0)
+    {
+      parts.tail_segment[c] = tail_segment;
+    }
+  }
+};
+} // namespace segmented_reduce
+} // namespace detail
+STRATA_NAMESPACE_END

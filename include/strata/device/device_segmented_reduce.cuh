@@ -1,0 +1,158 @@
+// strata/device/device_segmented_reduce.cuh: DeviceSegmentedReduce, one reduction per segment of
+// an input (Reduce, Sum, Min, Max, ArgMin, ArgMax), with CUB's two-phase temporary-storage
+// convention.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/detail/nvtx.cuh>
+#include <strata/device/dispatch/dispatch_segmented_reduce.cuh>
+#include <strata/thread/thread_operators.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/functional>
+#include <cuda/std/cstdint>
+#include <cuda/std/functional>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! Device-wide segmented reductions: segment s is d_in[d_begin_offsets[s], d_end_offsets[s]) (empty
+//! where the end is not past the begin), and its result goes to d_out[s]. The segments may lie
+//! anywhere in the input, overlap or leave gaps; a contiguous sequence can pass `offsets` and
+//! `offsets + 1`. Segments of any lengths, from millions of empty ones to a few holding everything,
+//! are split into pieces of equal work across the device.
+//!
+//! Every function is a two-phase call: with `d_temp_storage == nullptr` it writes the bytes it
+//! needs to `temp_storage_bytes` and does nothing else. A negative `num_segments`, a null pointer on
+//! the second call, or too little temporary storage returns cudaErrorInvalidValue before anything
+//! is written. The reduction operator must be associative and commutative (the items of a segment
+//! are combined in no fixed order).
+//!
+//! \code
+//! // d_in {8, 6, 7, 5, 3, 0, 9}, d_offsets {0, 3, 3, 7}
+//! strata::DeviceSegmentedReduce::Sum(d_temp, bytes, d_in, d_out, 3, d_offsets, d_offsets + 1);
+//! // d_out {21, 0, 17}
+//! \endcode
+struct DeviceSegmentedReduce
+{
+  //! d_out[s] = reduction_op(initial_value, every item of segment s); initial_value when empty.
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT, typename ReductionOpT, typename T>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Reduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+         ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+         ReductionOpT reduction_op, T initial_value, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Reduce");
+    using OffsetT = OffsetOf<BeginOffsetIteratorT>;
+    return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT, OffsetT,
+                                   ReductionOpT, T>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                              num_segments, d_begin_offsets, d_end_offsets,
+                                                              reduction_op, initial_value, stream);
+  }
+
+  //! d_out[s] = the sum of segment s (0 when empty), in the output's value type.
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Sum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+      cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Sum");
+    using OutputT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
+    return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
+                                   OffsetOf<BeginOffsetIteratorT>, ::cuda::std::plus<>,
+                                   OutputT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
+                                                      d_begin_offsets, d_end_offsets, ::cuda::std::plus<>{},
+                                                      OutputT(), stream);
+  }
+
+  //! d_out[s] = the smallest item of segment s (the type's largest value when empty).
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Min(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+      cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Min");
+    using InputT = detail::it_value_t<InputIteratorT>;
+    return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
+                                   OffsetOf<BeginOffsetIteratorT>, ::cuda::minimum<>,
+                                   InputT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
+                                                     d_begin_offsets, d_end_offsets, ::cuda::minimum<>{},
+                                                     ::cuda::std::numeric_limits<InputT>::max(), stream);
+  }
+
+  //! d_out[s] = the largest item of segment s (the type's lowest value when empty).
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Max(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+      cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Max");
+    using InputT = detail::it_value_t<InputIteratorT>;
+    return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
+                                   OffsetOf<BeginOffsetIteratorT>, ::cuda::maximum<>,
+                                   InputT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
+                                                     d_begin_offsets, d_end_offsets, ::cuda::maximum<>{},
+                                                     ::cuda::std::numeric_limits<InputT>::lowest(), stream);
+  }
+
+  //! d_out[s] = {index in segment s of its smallest item (the first of equal ones), that item};
+  //! {1, the type's largest value} when empty (as CUB documents).
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+         ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+         cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::ArgMin");
+    return Arg<::strata::ArgMin, true>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
+                                       d_begin_offsets, d_end_offsets, stream);
+  }
+
+  //! d_out[s] = {index in segment s of its largest item (the first of equal ones), that item};
+  //! {1, the type's lowest value} when empty (as CUB documents).
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+         ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+         cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::ArgMax");
+    return Arg<::strata::ArgMax, false>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
+                                        d_begin_offsets, d_end_offsets, stream);
+  }
+
+private:
+  //! The offset type of CUB's dispatch: the begin offsets' value type.
+  template <typename BeginOffsetIteratorT>
+  using OffsetOf = detail::it_value_t<BeginOffsetIteratorT>;
+
+  template <typename ArgOpT, bool MINIMUM, typename InputIteratorT, typename OutputIteratorT,
+            typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Arg(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+      cudaStream_t stream)
+  {
+    using InputT     = detail::it_value_t<InputIteratorT>;
+    using PairT      = detail::non_void_value_t<OutputIteratorT, KeyValuePair<int, InputT>>;
+    using ValueT     = decltype(PairT{}.value);
+    using PolicyHubT = detail::segmented_reduce::policy_hub<PairT, int, ArgOpT>;
+    const PairT empty(1, MINIMUM ? ValueT(::cuda::std::numeric_limits<InputT>::max())
+                                 : ValueT(::cuda::std::numeric_limits<InputT>::lowest()));
+    return detail::segmented_reduce::Dispatch<typename PolicyHubT::MaxPolicy, PairT, false>(
+        d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets, d_end_offsets, ArgOpT{}, empty,
+        detail::segmented_reduce::IndexItem<PairT>{}, stream);
+  }
+};
+
+STRATA_NAMESPACE_END

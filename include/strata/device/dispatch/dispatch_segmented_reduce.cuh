@@ -1,0 +1,260 @@
+// strata/device/dispatch/dispatch_segmented_reduce.cuh: the kernels of DeviceSegmentedReduce, and
+// the dispatch class (CUB's DispatchSegmentedReduce) that scans the segments' costs, sizes and
+// carves the temporary storage, and launches.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_segmented_reduce.cuh>
+#include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/dispatch_launch.cuh>
+#include <strata/device/dispatch/dispatch_scan.cuh>
+#include <strata/device/dispatch/tuning/tuning_segmented_reduce.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
+#include <strata/thread/thread_operators.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_temporary_storage.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/functional>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+
+namespace detail
+{
+namespace segmented_reduce
+{
+//! An item as it enters the reduction: converted to AccumT (Reduce, Sum, Min, Max).
+template <typename AccumT>
+struct ConvertItem
+{
+  template <typename IndexT, typename T>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE AccumT operator()(IndexT, const T& item) const
+  {
+    return AccumT(item);
+  }
+};
+
+//! An item as it enters an arg reduction: paired with its index in its segment (ArgMin, ArgMax).
+template <typename PairT>
+struct IndexItem
+{
+  template <typename IndexT, typename T>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE PairT operator()(IndexT index, const T& item) const
+  {
+    return PairT(static_cast<decltype(PairT{}.key)>(index), static_cast<decltype(PairT{}.value)>(item));
+  }
+};
+} // namespace segmented_reduce
+} // namespace detail
+
+STRATA_KERNELS_BEGIN
+
+//! The first pass of DeviceSegmentedReduce: each warp reduces its chunks of the segments' cost
+//! line, writing whole segments out and the parts of cut ones to the temporary storage.
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT, typename ReductionOpT, typename InitT, typename AccumT, typename ItemOpT,
+          bool COMBINE_INIT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS,
+                                           MaxPolicyT::ActivePolicy::SegmentedReducePolicy::MIN_BLOCKS_PER_SM) void
+DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorT d_begin_offsets,
+                            EndOffsetIteratorT d_end_offsets, ::cuda::std::int64_t num_segments,
+                            const ::cuda::std::uint64_t* d_offsets, detail::segmented_reduce::ChunkParts<AccumT> parts,
+                            ReductionOpT reduction_op, InitT init, ItemOpT item_op, ::cuda::std::uint64_t max_chunks)
+{
+  using PolicyT                         = typename MaxPolicyT::ActivePolicy::SegmentedReducePolicy;
+  constexpr ::cuda::std::uint64_t WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
+  detail::segmented_reduce::AgentSegmentedReduce<PolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
+                                                 EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT,
+                                                 COMBINE_INIT>(d_in, d_out, d_begin_offsets, d_end_offsets,
+                                                               num_segments, d_offsets, parts, reduction_op, init,
+                                                               item_op)
+      .ConsumeChunks(::cuda::std::uint64_t(blockIdx.x) * WARPS + threadIdx.x / detail::warp_threads,
+                     ::cuda::std::uint64_t(gridDim.x) * WARPS, max_chunks);
+}
+
+//! The second pass: the parts of each segment cut by chunk borders, joined.
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT, typename ReductionOpT, typename InitT, typename AccumT, typename ItemOpT,
+          bool COMBINE_INIT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS) void
+DeviceSegmentedReduceJoinKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorT d_begin_offsets,
+                                EndOffsetIteratorT d_end_offsets, ::cuda::std::int64_t num_segments,
+                                const ::cuda::std::uint64_t* d_offsets,
+                                detail::segmented_reduce::ChunkParts<AccumT> parts, ReductionOpT reduction_op,
+                                InitT init, ItemOpT item_op, ::cuda::std::uint64_t max_chunks)
+{
+  using PolicyT                         = typename MaxPolicyT::ActivePolicy::SegmentedReducePolicy;
+  constexpr ::cuda::std::uint64_t WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
+  detail::segmented_reduce::AgentSegmentedReduce<PolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
+                                                 EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT,
+                                                 COMBINE_INIT>(d_in, d_out, d_begin_offsets, d_end_offsets,
+                                                               num_segments, d_offsets, parts, reduction_op, init,
+                                                               item_op)
+      .Join(::cuda::std::uint64_t(blockIdx.x) * WARPS + threadIdx.x / detail::warp_threads,
+            ::cuda::std::uint64_t(gridDim.x) * WARPS, max_chunks);
+}
+
+STRATA_KERNELS_END
+
+namespace detail
+{
+namespace segmented_reduce
+{
+//! The host side of a segmented reduction with ItemOpT and COMBINE_INIT (AgentSegmentedReduce).
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT, typename ReductionOpT, typename InitT, typename AccumT, typename ItemOpT,
+          bool COMBINE_INIT>
+struct dispatch_t
+{
+  using CostT = ::cuda::std::uint64_t;
+
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  InputIteratorT d_in;
+  OutputIteratorT d_out;
+  ::cuda::std::int64_t num_segments;
+  BeginOffsetIteratorT d_begin_offsets;
+  EndOffsetIteratorT d_end_offsets;
+  ReductionOpT reduction_op;
+  InitT init;
+  ItemOpT item_op;
+  cudaStream_t stream;
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    using PolicyT = typename ActivePolicyT::SegmentedReducePolicy;
+    using CostOpT = SegmentCost<BeginOffsetIteratorT, EndOffsetIteratorT, PolicyT::SEGMENT_COST_ITEMS>;
+    using CostIteratorT =
+        TransformInputIterator<CostT, CostOpT, CountingInputIterator<::cuda::std::int64_t, ::cuda::std::int64_t>,
+                               ::cuda::std::int64_t>;
+    using ScanT = DispatchScan<CostIteratorT, CostT*, ::cuda::std::plus<>, InputValue<CostT>, CostT, CostT>;
+    auto kernel = DeviceSegmentedReduceKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
+                                              EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>;
+    auto join   = DeviceSegmentedReduceJoinKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
+                                                  EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT,
+                                                  COMBINE_INIT>;
+
+    // As many blocks as fit on the device at once; ROUNDS chunks a warp bound the chunks, and so
+    // the storage of their parts, whatever the segments hold.
+    int device        = 0;
+    int sm_count      = 0;
+    int occupancy     = 0;
+    cudaError_t error = cudaGetDevice(&device);
+    if (error == cudaSuccess)
+    {
+      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    }
+    if (error == cudaSuccess)
+    {
+      error = MaxSmOccupancy(occupancy, kernel, PolicyT::BLOCK_THREADS);
+    }
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    const int blocks       = sm_count * (occupancy > 0 ? occupancy : 1);
+    const CostT max_chunks = CostT(blocks) * (PolicyT::BLOCK_THREADS / warp_threads) * PolicyT::ROUNDS;
+
+    const CostIteratorT costs(CountingInputIterator<::cuda::std::int64_t, ::cuda::std::int64_t>(0),
+                              CostOpT{d_begin_offsets, d_end_offsets, num_segments});
+    const CostT num_offsets = CostT(num_segments) + 1;
+    size_t scan_bytes       = 0;
+    error = ScanT::Dispatch(nullptr, scan_bytes, costs, static_cast<CostT*>(nullptr), ::cuda::std::plus<>{},
+                            InputValue<CostT>(0), num_offsets, stream);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    CostT* d_offsets                    = nullptr;
+    ChunkParts<AccumT> parts            = {};
+    unsigned char* d_scan_storage       = nullptr;
+    error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_offsets, size_t(num_offsets)),
+                                  Slot(parts.head, size_t(max_chunks)), Slot(parts.tail, size_t(max_chunks)),
+                                  Slot(parts.tail_segment, size_t(max_chunks)), Slot(d_scan_storage, scan_bytes));
+    if (error != cudaSuccess || d_temp_storage == nullptr || num_segments == 0)
+    {
+      return error;
+    }
+    error = ScanT::Dispatch(d_scan_storage, scan_bytes, costs, d_offsets, ::cuda::std::plus<>{}, InputValue<CostT>(0),
+                            num_offsets, stream);
+    if (error == cudaSuccess)
+    {
+      error = LaunchKernel(false, kernel, blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, d_begin_offsets,
+                           d_end_offsets, num_segments, static_cast<const CostT*>(d_offsets), parts, reduction_op,
+                           init, item_op, max_chunks);
+    }
+    if (error == cudaSuccess)
+    {
+      error = LaunchKernel(false, join, blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, d_begin_offsets,
+                           d_end_offsets, num_segments, static_cast<const CostT*>(d_offsets), parts, reduction_op,
+                           init, item_op, max_chunks);
+    }
+    return error;
+  }
+};
+
+//! Validates the arguments, then runs (or sizes) the reduction.
+template <typename MaxPolicyT, typename AccumT, bool COMBINE_INIT, typename InputIteratorT, typename OutputIteratorT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename ReductionOpT, typename InitT,
+          typename ItemOpT>
+STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                             OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
+                                             BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                             ReductionOpT reduction_op, InitT init, ItemOpT item_op,
+                                             cudaStream_t stream)
+{
+  if (num_segments < 0
+      || (d_temp_storage != nullptr && num_segments > 0
+          && (IsNullPointer(d_in) || IsNullPointer(d_out) || IsNullPointer(d_begin_offsets)
+              || IsNullPointer(d_end_offsets))))
+  {
+    return cudaErrorInvalidValue;
+  }
+  using DispatchT = dispatch_t<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
+                               ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>;
+  return InvokeForCurrentDevice<MaxPolicyT>(
+      [&](int)
+      {
+        return DispatchT{d_temp_storage, temp_storage_bytes, d_in,         d_out,   num_segments, d_begin_offsets,
+                         d_end_offsets,  reduction_op,       init,         item_op, stream};
+      });
+}
+} // namespace segmented_reduce
+} // namespace detail
+
+//! Dispatches a segmented reduction (CUB's name and template parameters): d_out[s] =
+//! reduction_op(init, the reduction of d_in[d_begin_offsets[s], d_end_offsets[s])) for every
+//! segment s (init alone for an empty one, where the end is not past the begin). Two passes after
+//! an exclusive scan of the segments' costs: AgentSegmentedReduce. A negative count, or a null
+//! pointer among the iterators on the run call, is rejected with cudaErrorInvalidValue before
+//! anything is written; no segments is a successful no-op.
+template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT, typename OffsetT, typename ReductionOpT,
+          typename InitT  = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>,
+          typename AccumT = detail::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
+          typename PolicyHub             = detail::segmented_reduce::policy_hub<AccumT, OffsetT, ReductionOpT>,
+          typename KernelSource          = detail::DefaultKernelSource,
+          typename KernelLauncherFactory = detail::TripleChevronFactory>
+struct DispatchSegmentedReduce
+{
+  static_assert(detail::RequireDefaultLaunch<KernelSource, KernelLauncherFactory>::value);
+  using MaxPolicyT = typename PolicyHub::MaxPolicy;
+
+  //! Validates the arguments, picks the policy for the current device and runs (or sizes) it.
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+           ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+           ReductionOpT reduction_op, InitT init, cudaStream_t stream)
+  {
+    return detail::segmented_reduce::Dispatch<MaxPolicyT, AccumT, true>(
+        d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets, d_end_offsets, reduction_op,
+        init, detail::segmented_reduce::ConvertItem<AccumT>{}, stream);
+  }
+};
+
+STRATA_NAMESPACE_END
