@@ -69,6 +69,7 @@
 #include <strata/device/device_adjacent_difference.cuh>
 #include <strata/device/device_copy.cuh>
 #include <strata/device/device_for.cuh>
+#include <strata/device/device_histogram.cuh>
 #include <strata/device/device_memcpy.cuh>
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>

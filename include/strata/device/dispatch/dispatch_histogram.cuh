@@ -1,0 +1,271 @@
+// strata/device/dispatch/dispatch_histogram.cuh: the kernel of DeviceHistogram, its tuning, and
+// the dispatch class (CUB's DispatchHistogram) that checks the levels, clears the output and
+// launches.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_histogram.cuh>
+#include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/dispatch_launch.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_temporary_storage.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/array>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+
+namespace detail
+{
+namespace histogram
+{
+//! Policies of DeviceHistogram (CUB's template parameters, which do not change them):
+//! AgentHistogramPolicyT. Not yet measured: 256 threads reading 8 pixels each per round, up to
+//! 8192 bins in shared memory, warps adding up equal bins below 64 bins.
+template <typename SampleT, typename CounterT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, bool IS_EVEN>
+struct policy_hub
+{
+  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
+  {
+    using AgentHistogramPolicyT = AgentHistogramPolicy<256, 8, 8192, 64, 1>;
+  };
+  using Policy800  = Policy750;
+  using Policy900  = Policy750;
+  using Policy1000 = Policy750;
+  using MaxPolicy  = Policy750;
+};
+} // namespace histogram
+} // namespace detail
+
+STRATA_KERNELS_BEGIN
+
+//! DeviceHistogram's one pass: each block counts its tiles' samples and merges its counts.
+template <typename MaxPolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT,
+          typename BinsT, typename OffsetT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::AgentHistogramPolicyT::BLOCK_THREADS,
+                                           MaxPolicyT::ActivePolicy::AgentHistogramPolicyT::MIN_BLOCKS_PER_SM) void
+DeviceHistogramSweepKernel(SampleIteratorT d_samples,
+                           detail::histogram::Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS> channels,
+                           OffsetT num_row_pixels, OffsetT num_rows, OffsetT row_stride_samples)
+{
+  using AgentT = detail::histogram::AgentHistogram<typename MaxPolicyT::ActivePolicy::AgentHistogramPolicyT,
+                                                   NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, BinsT,
+                                                   OffsetT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT(temp_storage, d_samples, channels, num_row_pixels, num_rows, row_stride_samples).ConsumeTiles();
+}
+
+STRATA_KERNELS_END
+
+namespace detail
+{
+namespace histogram
+{
+//! Clears the histograms, then counts (or, without temporary storage, sizes the call: one byte).
+template <typename MaxPolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT,
+          typename BinsT, typename OffsetT>
+struct dispatch_t
+{
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  SampleIteratorT d_samples;
+  Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS> channels;
+  OffsetT num_row_pixels;
+  OffsetT num_rows;
+  OffsetT row_stride_samples;
+  cudaStream_t stream;
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    using PolicyT       = typename ActivePolicyT::AgentHistogramPolicyT;
+    unsigned char* d_unused = nullptr; // the second call's pointer is never null
+    cudaError_t error   = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 1));
+    if (error != cudaSuccess || d_temp_storage == nullptr)
+    {
+      return error;
+    }
+    for (int c = 0; c < NUM_ACTIVE_CHANNELS && error == cudaSuccess; ++c)
+    {
+      if (channels.num_bins[c] > 0)
+      {
+        error = cudaMemsetAsync(channels.histograms[c], 0, sizeof(CounterT) * size_t(channels.num_bins[c]), stream);
+      }
+    }
+    if (error != cudaSuccess || num_row_pixels == 0 || num_rows == 0)
+    {
+      return error;
+    }
+    auto kernel = DeviceHistogramSweepKernel<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT,
+                                             BinsT, OffsetT>;
+    int device    = 0;
+    int sm_count  = 0;
+    int occupancy = 0;
+    error         = cudaGetDevice(&device);
+    if (error == cudaSuccess)
+    {
+      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    }
+    if (error == cudaSuccess)
+    {
+      error = MaxSmOccupancy(occupancy, kernel, PolicyT::BLOCK_THREADS);
+    }
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    // As many blocks as fit at once, but no more than there are tiles.
+    const OffsetT tile_pixels = OffsetT(PolicyT::BLOCK_THREADS) * OffsetT(PolicyT::PIXELS_PER_THREAD);
+    const OffsetT tiles       = (num_row_pixels + tile_pixels - 1) / tile_pixels * num_rows;
+    const OffsetT fit         = OffsetT(sm_count) * OffsetT(occupancy > 0 ? occupancy : 1);
+    const int blocks          = int(tiles < fit ? tiles : fit);
+    return LaunchKernel(false, kernel, blocks, PolicyT::BLOCK_THREADS, stream, d_samples, channels, num_row_pixels,
+                        num_rows, row_stride_samples);
+  }
+};
+
+//! Checks the arguments and runs (or sizes) a histogram with one BinsT per active channel.
+template <typename MaxPolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT,
+          typename BinsT, typename OffsetT>
+STRATA_RUNTIME_FUNCTION cudaError_t
+Run(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
+    const ::cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS>& d_histograms,
+    const ::cuda::std::array<int, NUM_ACTIVE_CHANNELS>& num_levels,
+    const ::cuda::std::array<BinsT, NUM_ACTIVE_CHANNELS>& bins, OffsetT num_row_pixels, OffsetT num_rows,
+    OffsetT row_stride_samples, cudaStream_t stream)
+{
+  static_assert(NUM_ACTIVE_CHANNELS >= 1 && NUM_ACTIVE_CHANNELS <= NUM_CHANNELS,
+                "between 1 and NUM_CHANNELS channels are counted");
+  using WideT = ::cuda::std::int64_t;
+  if (WideT(num_row_pixels) < 0 || WideT(num_rows) < 0
+      || (num_rows > 1 && WideT(row_stride_samples) < WideT(num_row_pixels) * NUM_CHANNELS))
+  {
+    return cudaErrorInvalidValue;
+  }
+  Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS> channels{};
+  channels.total_bins = 0;
+  for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
+  {
+    // A channel needs at least two levels (one bin) and, on the second call, an output.
+    if (num_levels[c] < 2 || (d_temp_storage != nullptr && d_histograms[c] == nullptr))
+    {
+      return cudaErrorInvalidValue;
+    }
+    channels.histograms[c] = d_histograms[c];
+    channels.bins[c]       = bins[c];
+    channels.num_bins[c]   = num_levels[c] - 1;
+    channels.first_bin[c]  = channels.total_bins;
+    channels.total_bins += num_levels[c] - 1;
+  }
+  if (d_temp_storage != nullptr && WideT(num_row_pixels) > 0 && WideT(num_rows) > 0 && IsNullPointer(d_samples))
+  {
+    return cudaErrorInvalidValue;
+  }
+  using WideOffsetT = ::cuda::std::conditional_t<(sizeof(OffsetT) < 8), ::cuda::std::int64_t, OffsetT>;
+  using DispatchT = dispatch_t<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, BinsT,
+                               WideOffsetT>;
+  return InvokeForCurrentDevice<MaxPolicyT>(
+      [&](int)
+      {
+        return DispatchT{d_temp_storage,           temp_storage_bytes,   d_samples,
+                         channels,                 WideOffsetT(num_row_pixels), WideOffsetT(num_rows),
+                         WideOffsetT(row_stride_samples), stream};
+      });
+}
+} // namespace histogram
+} // namespace detail
+
+//! Dispatches DeviceHistogram (CUB's name and template parameters): DispatchEven for bins of equal
+//! width between lower_level and upper_level, DispatchRange for bins between given levels. Rows are
+//! row_stride_samples samples apart; a pixel is NUM_CHANNELS samples, of which the first
+//! NUM_ACTIVE_CHANNELS are counted. The output is cleared first. Bad arguments (fewer than two
+//! levels, a negative count, a stride shorter than a row, a null pointer on the second call) return
+//! cudaErrorInvalidValue before anything is written.
+template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
+          typename OffsetT, typename PolicyHub = void>
+struct DispatchHistogram
+{
+  using SampleT    = detail::it_value_t<SampleIteratorT>;
+  using MaxPolicyT = typename ::cuda::std::conditional_t<
+      ::cuda::std::is_void_v<PolicyHub>,
+      detail::histogram::policy_hub<SampleT, CounterT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, true>, PolicyHub>::MaxPolicy;
+
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  DispatchEven(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
+               ::cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS> d_output_histograms,
+               ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> num_output_levels,
+               ::cuda::std::array<LevelT, NUM_ACTIVE_CHANNELS> lower_level,
+               ::cuda::std::array<LevelT, NUM_ACTIVE_CHANNELS> upper_level, OffsetT num_row_pixels, OffsetT num_rows,
+               OffsetT row_stride_samples, cudaStream_t stream)
+  {
+    using BinsT = detail::histogram::EvenBins<SampleT, LevelT>;
+    ::cuda::std::array<BinsT, NUM_ACTIVE_CHANNELS> bins{};
+    for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
+    {
+      if (!(detail::histogram::Convert<typename BinsT::ComputeT>(lower_level[c])
+            < detail::histogram::Convert<typename BinsT::ComputeT>(upper_level[c])))
+      {
+        return cudaErrorInvalidValue; // an empty or reversed range
+      }
+      bins[c] = BinsT(lower_level[c], upper_level[c], num_output_levels[c]);
+    }
+    return detail::histogram::Run<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+        d_temp_storage, temp_storage_bytes, d_samples, d_output_histograms, num_output_levels, bins, num_row_pixels,
+        num_rows, row_stride_samples, stream);
+  }
+
+  //! DispatchEven with CUB's trailing tag (whether samples are bytes): strata needs no tag.
+  template <typename IsByteSampleT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  DispatchEven(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
+               ::cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS> d_output_histograms,
+               ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> num_output_levels,
+               ::cuda::std::array<LevelT, NUM_ACTIVE_CHANNELS> lower_level,
+               ::cuda::std::array<LevelT, NUM_ACTIVE_CHANNELS> upper_level, OffsetT num_row_pixels, OffsetT num_rows,
+               OffsetT row_stride_samples, cudaStream_t stream, IsByteSampleT)
+  {
+    return DispatchEven(d_temp_storage, temp_storage_bytes, d_samples, d_output_histograms, num_output_levels,
+                        lower_level, upper_level, num_row_pixels, num_rows, row_stride_samples, stream);
+  }
+
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  DispatchRange(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
+                ::cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS> d_output_histograms,
+                ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> num_output_levels,
+                ::cuda::std::array<const LevelT*, NUM_ACTIVE_CHANNELS> d_levels, OffsetT num_row_pixels,
+                OffsetT num_rows, OffsetT row_stride_samples, cudaStream_t stream)
+  {
+    using BinsT = detail::histogram::RangeBins<SampleT, LevelT>;
+    ::cuda::std::array<BinsT, NUM_ACTIVE_CHANNELS> bins{};
+    for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
+    {
+      if (d_temp_storage != nullptr && d_levels[c] == nullptr)
+      {
+        return cudaErrorInvalidValue;
+      }
+      bins[c] = BinsT{d_levels[c], num_output_levels[c]};
+    }
+    return detail::histogram::Run<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+        d_temp_storage, temp_storage_bytes, d_samples, d_output_histograms, num_output_levels, bins, num_row_pixels,
+        num_rows, row_stride_samples, stream);
+  }
+
+  //! DispatchRange with CUB's trailing tag.
+  template <typename IsByteSampleT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  DispatchRange(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
+                ::cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS> d_output_histograms,
+                ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> num_output_levels,
+                ::cuda::std::array<const LevelT*, NUM_ACTIVE_CHANNELS> d_levels, OffsetT num_row_pixels,
+                OffsetT num_rows, OffsetT row_stride_samples, cudaStream_t stream, IsByteSampleT)
+  {
+    return DispatchRange(d_temp_storage, temp_storage_bytes, d_samples, d_output_histograms, num_output_levels,
+                         d_levels, num_row_pixels, num_rows, row_stride_samples, stream);
+  }
+};
+
+STRATA_NAMESPACE_END
