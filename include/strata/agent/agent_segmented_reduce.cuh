@@ -9,6 +9,7 @@
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -33,6 +34,7 @@ struct AgentSegmentedReducePolicy
   static constexpr int WARP_LOADS         = _WARP_LOADS;
   static constexpr int MIN_BLOCKS_PER_SM  = _MIN_BLOCKS_PER_SM;
   static_assert(LANE_ITEMS >= warp_threads, "a warp reduces only parts that give each lane an item");
+  static_assert(SEGMENT_COST_ITEMS >= 1, "every segment, empty ones included, needs a place on the cost line");
 };
 
 //! A segment's cost: its items (none where its end is not past its begin) and SEGMENT_COST_ITEMS;
@@ -50,8 +52,9 @@ struct SegmentCost
     {
       return 0;
     }
-    const auto begin = d_begin_offsets[segment];
-    const auto end   = d_end_offsets[segment];
+    using OffsetT       = ::cuda::std::common_type_t<it_value_t<BeginOffsetIteratorT>, it_value_t<EndOffsetIteratorT>>;
+    const OffsetT begin = OffsetT(d_begin_offsets[segment]);
+    const OffsetT end   = OffsetT(d_end_offsets[segment]);
     return (end > begin ? ::cuda::std::uint64_t(end - begin) : 0) + SEGMENT_COST_ITEMS;
   }
 };
@@ -106,7 +109,8 @@ template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, t
 class AgentSegmentedReduce
 {
   using CostT                             = ::cuda::std::uint64_t;
-  using OffsetT                           = it_value_t<BeginOffsetIteratorT>;
+  using OffsetT = ::cuda::std::common_type_t<it_value_t<BeginOffsetIteratorT>, it_value_t<EndOffsetIteratorT>>;
+  static_assert(::cuda::std::is_integral_v<OffsetT>, "segment offsets must be integers");
   static constexpr unsigned int ALL_LANES = 0xFFFFFFFFu;
   static constexpr CostT LANE_ITEMS       = CostT(PolicyT::LANE_ITEMS);
   static constexpr int UNROLL             = PolicyT::WARP_LOADS;
@@ -157,7 +161,7 @@ public:
         continue;
       }
       // The chunks after c up to the one holding the segment's last item all hold a head part.
-      const CostT length = CostT(d_end_offsets[segment] - d_begin_offsets[segment]);
+      const CostT length = CostT(OffsetT(d_end_offsets[segment]) - OffsetT(d_begin_offsets[segment]));
       const CostT last   = (d_offsets[segment] + length - 1) / chunk;
       const CostT count  = last - c;
       AccumT sum{};
@@ -247,8 +251,8 @@ private:
       const CostT offset                 = segment < num_segments ? d_offsets[segment] : last;
       const bool active                  = offset < last;
       const ::cuda::std::int64_t read    = active ? segment : 0; // segment 0 exists
-      const OffsetT begin                = d_begin_offsets[read];
-      const OffsetT end                  = d_end_offsets[read];
+      const OffsetT begin                = OffsetT(d_begin_offsets[read]);
+      const OffsetT end                  = OffsetT(d_end_offsets[read]);
       const CostT length                 = active && end > begin ? CostT(end - begin) : 0;
       // This chunk's part of the segment: items [part_begin, part_end).
       const CostT part_begin = first > offset ? first - offset : 0;

@@ -36,7 +36,8 @@ STRATA_NAMESPACE_BEGIN
 //! \endcode
 struct DeviceSegmentedReduce
 {
-  //! d_out[s] = reduction_op(initial_value, every item of segment s); initial_value when empty.
+  //! d_out[s] = reduction_op(initial_value, every item of segment s); initial_value when empty. As
+  //! in CUB, the reduction starts from initial_value converted to the output's value type.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
             typename EndOffsetIteratorT, typename ReductionOpT, typename T>
   STRATA_RUNTIME_FUNCTION static cudaError_t
@@ -45,11 +46,11 @@ struct DeviceSegmentedReduce
          ReductionOpT reduction_op, T initial_value, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Reduce");
-    using OffsetT = OffsetOf<BeginOffsetIteratorT>;
-    return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT, OffsetT,
-                                   ReductionOpT, T>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out,
-                                                              num_segments, d_begin_offsets, d_end_offsets,
-                                                              reduction_op, initial_value, stream);
+    using DispatchT = DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
+                                              EndOffsetIteratorT, OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>,
+                                              ReductionOpT>;
+    return DispatchT::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets,
+                               d_end_offsets, reduction_op, initial_value, stream);
   }
 
   //! d_out[s] = the sum of segment s (0 when empty), in the output's value type.
@@ -63,7 +64,7 @@ struct DeviceSegmentedReduce
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Sum");
     using OutputT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
     return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
-                                   OffsetOf<BeginOffsetIteratorT>, ::cuda::std::plus<>,
+                                   OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>, ::cuda::std::plus<>,
                                    OutputT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
                                                       d_begin_offsets, d_end_offsets, ::cuda::std::plus<>{},
                                                       OutputT(), stream);
@@ -80,8 +81,8 @@ struct DeviceSegmentedReduce
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Min");
     using InputT = detail::it_value_t<InputIteratorT>;
     return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
-                                   OffsetOf<BeginOffsetIteratorT>, ::cuda::minimum<>,
-                                   InputT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
+                                   OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>,
+                                   ::cuda::minimum<>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
                                                      d_begin_offsets, d_end_offsets, ::cuda::minimum<>{},
                                                      ::cuda::std::numeric_limits<InputT>::max(), stream);
   }
@@ -97,14 +98,15 @@ struct DeviceSegmentedReduce
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Max");
     using InputT = detail::it_value_t<InputIteratorT>;
     return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
-                                   OffsetOf<BeginOffsetIteratorT>, ::cuda::maximum<>,
-                                   InputT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
+                                   OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>,
+                                   ::cuda::maximum<>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
                                                      d_begin_offsets, d_end_offsets, ::cuda::maximum<>{},
                                                      ::cuda::std::numeric_limits<InputT>::lowest(), stream);
   }
 
   //! d_out[s] = {index in segment s of its smallest item (the first of equal ones), that item};
-  //! {1, the type's largest value} when empty (as CUB documents).
+  //! {1, the type's largest value} when empty (as CUB documents). The index is the output pair's
+  //! key type (int by default): segments longer than it can count are not supported.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
             typename EndOffsetIteratorT>
   STRATA_RUNTIME_FUNCTION static cudaError_t
@@ -132,9 +134,10 @@ struct DeviceSegmentedReduce
   }
 
 private:
-  //! The offset type of CUB's dispatch: the begin offsets' value type.
-  template <typename BeginOffsetIteratorT>
-  using OffsetOf = detail::it_value_t<BeginOffsetIteratorT>;
+  //! The offset type of CUB's dispatch: the common type of the begin and end offsets (an integer).
+  template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  using OffsetOf =
+      ::cuda::std::common_type_t<detail::it_value_t<BeginOffsetIteratorT>, detail::it_value_t<EndOffsetIteratorT>>;
 
   template <typename ArgOpT, bool MINIMUM, typename InputIteratorT, typename OutputIteratorT,
             typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
