@@ -9,6 +9,7 @@
 
 #include <cuda/std/array>
 #include <cuda/std/cstdint>
+#include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
 #include <cuda_fp16.h>
@@ -33,12 +34,14 @@ struct AgentHistogramPolicy
   static constexpr int MIN_BLOCKS_PER_SM = _MIN_BLOCKS_PER_SM;
 };
 
-//! The type samples and levels are compared in: 64-bit integers for integers (unsigned 128-bit
-//! products where 8-byte values could overflow them), double where either is 8 bytes wide, float
-//! otherwise (__half included).
+//! The type samples and levels are compared in: 64-bit integers for integers (unsigned where both
+//! are; differences taken unsigned, products in 128 bits where 8-byte values could overflow 64),
+//! double where either is 8 bytes wide, float otherwise (__half included).
 template <typename SampleT, typename LevelT>
 using compute_t = ::cuda::std::conditional_t<
-    ::cuda::std::is_integral_v<SampleT> && ::cuda::std::is_integral_v<LevelT>, ::cuda::std::int64_t,
+    ::cuda::std::is_integral_v<SampleT> && ::cuda::std::is_integral_v<LevelT>,
+    ::cuda::std::conditional_t<::cuda::std::is_unsigned_v<SampleT> && ::cuda::std::is_unsigned_v<LevelT>,
+                               ::cuda::std::uint64_t, ::cuda::std::int64_t>,
     ::cuda::std::conditional_t<(sizeof(SampleT) == 8 || sizeof(LevelT) == 8), double, float>>;
 
 template <typename T, typename FromT>
@@ -72,9 +75,15 @@ struct EvenBins
       : lower(Convert<ComputeT>(lower_level))
       , upper(Convert<ComputeT>(upper_level))
       , bins(num_levels - 1)
-      , scale(::cuda::std::is_integral_v<ComputeT> || !(upper > lower) ? ComputeT(0)
-                                                                        : ComputeT(bins) / (upper - lower))
+      , scale(::cuda::std::is_integral_v<ComputeT> || !(upper > lower) ? ComputeT(0) : Scale(bins, lower, upper))
   {
+  }
+
+  //! bins / (upper - lower), or 0 where upper - lower overflows the type.
+  STRATA_HOST_DEVICE static ComputeT Scale(int bins, ComputeT lower, ComputeT upper)
+  {
+    const ComputeT range = upper - lower;
+    return range < ::cuda::std::numeric_limits<ComputeT>::infinity() ? ComputeT(bins) / range : ComputeT(0);
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE int Bin(const SampleT& sample) const
@@ -86,8 +95,9 @@ struct EvenBins
     }
     if constexpr (::cuda::std::is_integral_v<ComputeT>)
     {
-      const auto offset = static_cast<::cuda::std::uint64_t>(x - lower);
-      const auto range  = static_cast<::cuda::std::uint64_t>(upper - lower);
+      // Unsigned differences: exact for any lower <= x < upper (a signed one could overflow).
+      const auto offset = static_cast<::cuda::std::uint64_t>(x) - static_cast<::cuda::std::uint64_t>(lower);
+      const auto range  = static_cast<::cuda::std::uint64_t>(upper) - static_cast<::cuda::std::uint64_t>(lower);
       if constexpr (sizeof(SampleT) >= 8 || sizeof(LevelT) >= 8)
       {
         return int((static_cast<unsigned __int128>(offset) * unsigned(bins)) / range);
@@ -99,8 +109,14 @@ struct EvenBins
     }
     else
     {
-      const int bin = int((x - lower) * scale);
-      return bin < bins ? bin : bins - 1;
+      if (scale > ComputeT(0))
+      {
+        const ComputeT position = (x - lower) * scale;
+        return position < ComputeT(bins) ? int(position) : bins - 1;
+      }
+      // A range too wide for the type (scale 0, e.g. [-FLT_MAX, FLT_MAX)) takes double instead.
+      const double position = (double(x) - double(lower)) / (double(upper) - double(lower)) * bins;
+      return position < double(bins) ? int(position) : bins - 1;
     }
   }
 };
@@ -164,8 +180,8 @@ struct Channels
   ::cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS> histograms;
   ::cuda::std::array<BinsT, NUM_ACTIVE_CHANNELS> bins;
   ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> num_bins;
-  ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> first_bin; // in the block's shared counters
-  int total_bins;
+  ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> first_bin; // in the block's shared counters (when they fit)
+  ::cuda::std::int64_t total_bins;
 };
 
 //! A block's share of a histogram of num_rows rows of num_row_pixels pixels (NUM_CHANNELS samples
@@ -184,6 +200,7 @@ class AgentHistogram
   static constexpr int PIXELS          = PolicyT::PIXELS_PER_THREAD;
   static constexpr OffsetT TILE_PIXELS = OffsetT(BLOCK_THREADS) * OffsetT(PIXELS);
   using ChannelsT                      = Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS>;
+  static_assert(BLOCK_THREADS % warp_threads == 0, "warps aggregate their lanes' bins: whole warps only");
 
 public:
   struct TempStorage
@@ -209,7 +226,7 @@ public:
     const bool aggregate = channels.total_bins <= PolicyT::AGGREGATE_BINS;
     if (shared)
     {
-      for (int b = int(threadIdx.x); b < channels.total_bins; b += BLOCK_THREADS)
+      for (int b = int(threadIdx.x); b < int(channels.total_bins); b += BLOCK_THREADS)
       {
         storage.counters[b] = 0;
       }
@@ -247,7 +264,7 @@ public:
     if (shared)
     {
       __syncthreads(); // every count of the block
-      for (int b = int(threadIdx.x); b < channels.total_bins; b += BLOCK_THREADS)
+      for (int b = int(threadIdx.x); b < int(channels.total_bins); b += BLOCK_THREADS)
       {
         const unsigned int count = storage.counters[b];
         if (count != 0)

@@ -158,7 +158,7 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
     channels.histograms[c] = d_histograms[c];
     channels.bins[c]       = bins[c];
     channels.num_bins[c]   = num_levels[c] - 1;
-    channels.first_bin[c]  = channels.total_bins;
+    channels.first_bin[c]  = int(channels.total_bins < (WideT(1) << 30) ? channels.total_bins : 0);
     channels.total_bins += num_levels[c] - 1;
   }
   if (d_temp_storage != nullptr && WideT(num_row_pixels) > 0 && WideT(num_rows) > 0 && IsNullPointer(d_samples))
