@@ -3,11 +3,12 @@
 // TransformStableArgumentAddresses, DispatchReduce / DispatchTransformReduce / DispatchScan /
 // DispatchScanByKey / DispatchRadixSort / DispatchMergeSort / DispatchSegmentedSort /
 // DispatchSegmentedRadixSort / DispatchReduceByKey / DeviceRleDispatch with CUB's template
-// parameter lists and a user's policy hub of CUB's shape, DispatchBatchMemcpy (and CopyAlg) with
-// CUB's template parameter list and Dispatch signature, the agent policies with CUB's parameter
-// lists, and the tile state of the single-pass scans (also ReduceByKeyScanTileState<ValueT, KeyT>).
-// The GPU cases run the dispatch classes with those hubs against host references
-// (test_device_memcpy_behaviour runs DispatchBatchMemcpy).
+// parameter lists and a user's policy hub of CUB's shape, DispatchBatchMemcpy (and CopyAlg) and
+// DispatchSegmentedReduce with CUB's template parameter lists and Dispatch signatures, the agent
+// policies with CUB's parameter lists, and the tile state of the single-pass scans (also
+// ReduceByKeyScanTileState<ValueT, KeyT>). The GPU cases run the dispatch classes with those hubs
+// against host references (test_device_memcpy_behaviour runs DispatchBatchMemcpy,
+// test_device_segmented_reduce_behaviour DispatchSegmentedReduce).
 #include <strata/agent/agent_radix_sort_downsweep.cuh>
 #include <strata/agent/agent_radix_sort_histogram.cuh>
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
@@ -21,6 +22,7 @@
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/device/device_transform.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
+#include <strata/device/dispatch/dispatch_histogram.cuh>
 #include <strata/device/dispatch/dispatch_merge_sort.cuh>
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
@@ -31,11 +33,13 @@
 #include <strata/device/dispatch/dispatch_segmented_sort.cuh>
 #include <strata/device/dispatch/dispatch_adjacent_difference.cuh>
 #include <strata/device/dispatch/dispatch_batch_memcpy.cuh>
+#include <strata/device/dispatch/dispatch_segmented_reduce.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/iterator/discard_output_iterator.cuh>
 #include <strata/util_arch.cuh>
 #include <strata/util_device.cuh>
 
+#include <cuda/std/array>
 #include <cuda/std/functional>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
@@ -311,6 +315,33 @@ using batch_copy_t =
 static_assert(cuda::std::is_same_v<decltype(&batch_copy_t::Dispatch),
                                    cudaError_t (*)(void*, std::size_t&, const int* const*, int* const*, const int*,
                                                    cuda::std::int64_t, cudaStream_t)>);
+
+// The segmented reductions: DispatchSegmentedReduce with CUB's <InputIteratorT, OutputIteratorT,
+// BeginOffsetIteratorT, EndOffsetIteratorT, OffsetT, ReductionOpT, InitT = the output's value type
+// (the input's where the output has none), AccumT = the reduction's result over InitT and the
+// input, PolicyHub keyed on AccumT, OffsetT and the reduction, KernelSource, KernelLauncherFactory>
+// and CUB's static Dispatch (without CUB's trailing kernel source, launcher factory and policy
+// arguments). Its policy hubs are strata's own (SegmentedReducePolicy, an
+// AgentSegmentedReducePolicy; CUB's hubs hold AgentReducePolicy ones).
+using segmented_reduce_t =
+    lib::DispatchSegmentedReduce<const std::int8_t*, int*, const int*, const int*, int, cuda::std::plus<>>;
+static_assert(cuda::std::is_same_v<decltype(&segmented_reduce_t::Dispatch), // InitT: int, the output's value type
+                                   cudaError_t (*)(void*, std::size_t&, const std::int8_t*, int*, cuda::std::int64_t,
+                                                   const int*, const int*, cuda::std::plus<>, int, cudaStream_t)>);
+static_assert(cuda::std::is_same_v<segmented_reduce_t::MaxPolicyT, // AccumT: int, the sum of int and int8
+                                   lib::detail::segmented_reduce::policy_hub<int, int, cuda::std::plus<>>::MaxPolicy>);
+static_assert(cuda::std::is_same_v<
+              decltype(&lib::DispatchSegmentedReduce<const float*, lib::DiscardOutputIterator<>, const long long*,
+                                                     const long long*, long long, cuda::std::plus<>>::Dispatch),
+              cudaError_t (*)(void*, std::size_t&, const float*, lib::DiscardOutputIterator<>, cuda::std::int64_t,
+                              const long long*, const long long*, cuda::std::plus<>, float, cudaStream_t)>);
+using segmented_reduce_spelled_t =
+    lib::DispatchSegmentedReduce<const int*, double*, const int*, const int*, int, cuda::std::plus<>, double, double,
+                                 lib::detail::segmented_reduce::policy_hub<double, int, cuda::std::plus<>>,
+                                 lib::detail::DefaultKernelSource, lib::detail::TripleChevronFactory>;
+static_assert(cuda::std::is_same_v<segmented_reduce_spelled_t,
+                                   lib::DispatchSegmentedReduce<const int*, double*, const int*, const int*, int,
+                                                                cuda::std::plus<>, double>>);
 
 // --- the tile state of the single-pass scans ----------------------------------------------------
 
@@ -1090,4 +1121,46 @@ TEST_CASE("DispatchReduceByKey and DeviceRleDispatch with CUB's template lists a
       strata_test::check_equal(long_lengths, first(d_lengths.download(), long_lengths.size()));
     }
   }
+}
+
+// DeviceHistogram: DispatchHistogram with CUB's <NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT,
+// CounterT, LevelT, OffsetT, PolicyHub = void> and CUB's static DispatchEven / DispatchRange, with
+// CUB's trailing is_byte_sample tag (true_type for byte samples, false_type otherwise) and without
+// it. Its policy hubs are strata's own (AgentHistogramPolicy<BLOCK_THREADS, PIXELS_PER_THREAD,
+// SHARED_BINS, AGGREGATE_BINS>, not CUB's parameter list). test_device_histogram_behaviour runs them.
+TEST_CASE("DispatchHistogram has CUB's template parameters and DispatchEven / DispatchRange overloads",
+          "[device][cub_names]")
+{
+  using bytes_t = lib::DispatchHistogram<4, 3, const std::uint8_t*, int, int, int>;
+  static_assert(cuda::std::is_same_v<bytes_t, lib::DispatchHistogram<4, 3, const std::uint8_t*, int, int, int, void>>);
+  using int3_t = cuda::std::array<int, 3>;
+
+  cudaError_t (*even_bytes)(void*, std::size_t&, const std::uint8_t*, cuda::std::array<int*, 3>, int3_t, int3_t, int3_t,
+                            int, int, int, cudaStream_t, cuda::std::true_type) = &bytes_t::DispatchEven;
+  cudaError_t (*range_bytes)(void*, std::size_t&, const std::uint8_t*, cuda::std::array<int*, 3>, int3_t,
+                             cuda::std::array<const int*, 3>, int, int, int, cudaStream_t, cuda::std::true_type) =
+      &bytes_t::DispatchRange;
+  using floats_t = lib::DispatchHistogram<1, 1, const float*, unsigned long long, double, std::int64_t>;
+  using one_t    = cuda::std::array<double, 1>;
+
+  cudaError_t (*even_floats)(void*, std::size_t&, const float*, cuda::std::array<unsigned long long*, 1>,
+                             cuda::std::array<int, 1>, one_t, one_t, std::int64_t, std::int64_t, std::int64_t,
+                             cudaStream_t, cuda::std::false_type)                = &floats_t::DispatchEven;
+  cudaError_t (*range_floats)(void*, std::size_t&, const float*, cuda::std::array<unsigned long long*, 1>,
+                              cuda::std::array<int, 1>, cuda::std::array<const double*, 1>, std::int64_t, std::int64_t,
+                              std::int64_t, cudaStream_t, cuda::std::false_type) = &floats_t::DispatchRange;
+  CHECK(even_bytes != nullptr);
+  CHECK(range_bytes != nullptr);
+  CHECK(even_floats != nullptr);
+  CHECK(range_floats != nullptr);
+
+  // Fewer than two levels and an empty Even range are rejected before the device is asked for
+  // anything (test_device_histogram_behaviour runs the size queries and the calls).
+  std::size_t bytes = 0;
+  CHECK(floats_t::DispatchEven(nullptr, bytes, nullptr, {nullptr}, {11}, {1.0}, {1.0}, 100, 1, 100, cudaStream_t{},
+                               cuda::std::false_type{})
+        == cudaErrorInvalidValue);
+  CHECK(floats_t::DispatchRange(nullptr, bytes, nullptr, {nullptr}, {1}, {nullptr}, 100, 1, 100, cudaStream_t{},
+                                cuda::std::false_type{})
+        == cudaErrorInvalidValue);
 }

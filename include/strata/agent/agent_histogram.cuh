@@ -75,15 +75,22 @@ struct EvenBins
       : lower(Convert<ComputeT>(lower_level))
       , upper(Convert<ComputeT>(upper_level))
       , bins(num_levels - 1)
-      , scale(::cuda::std::is_integral_v<ComputeT> || !(upper > lower) ? ComputeT(0) : Scale(bins, lower, upper))
+      , scale(upper > lower ? Scale(bins, lower, upper) : ComputeT(0))
   {
   }
 
   //! bins / (upper - lower), or 0 where upper - lower overflows the type.
   STRATA_HOST_DEVICE static ComputeT Scale(int bins, ComputeT lower, ComputeT upper)
   {
-    const ComputeT range = upper - lower;
-    return range < ::cuda::std::numeric_limits<ComputeT>::infinity() ? ComputeT(bins) / range : ComputeT(0);
+    if constexpr (::cuda::std::is_integral_v<ComputeT>)
+    {
+      return ComputeT(0); // integers take the exact bin instead
+    }
+    else
+    {
+      const ComputeT range = upper - lower;
+      return range < ::cuda::std::numeric_limits<ComputeT>::infinity() ? ComputeT(bins) / range : ComputeT(0);
+    }
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE int Bin(const SampleT& sample) const

@@ -1,0 +1,393 @@
+// test/device/device_histogram_checks.cuh: what the DeviceHistogram tests share: the bin counts
+// (on both sides of the policy's warp-aggregation and shared-memory limits, so that a change of
+// policy moves the tests with it) and sizes they run, the type combinations, an independent host
+// reference with 64-bit counts, and the two-phase call into poisoned outputs.
+//
+// The reference takes a sample's bin from the definition, computed in the type DeviceHistogram
+// documents for comparisons: integer samples with integer levels exactly (128-bit integers here,
+// floor((sample - lower) * bins / (upper - lower))); otherwise float, or double where the sample
+// or level type is 8 bytes wide (__half through float), with Even's multiply by bins / (upper -
+// lower) kept below `bins`, and Range's bin the last level at or below the sample
+// (std::upper_bound). NaN and samples outside [lower, upper) are not counted.
+#pragma once
+
+#include <strata/device/device_histogram.cuh>
+
+#include "common/test_common.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace strata_test
+{
+//! A type combination of the typed histogram tests: samples, levels, counters.
+template <typename SampleT, typename LevelT, typename CounterT>
+struct histogram_types
+{
+  using sample_t  = SampleT;
+  using level_t   = LevelT;
+  using counter_t = CounterT;
+};
+
+//! The policy DeviceHistogram runs for these types (its SHARED_BINS and AGGREGATE_BINS).
+template <typename SampleT, typename CounterT, int CHANNELS = 1, int ACTIVE_CHANNELS = 1>
+using histogram_policy_t = typename strata::DispatchHistogram<CHANNELS, ACTIVE_CHANNELS, const SampleT*, CounterT, int,
+                                                              int>::MaxPolicyT::AgentHistogramPolicyT;
+
+//! The bin counts of one histogram: 1, 2, 32, 256, 4096 and 65536, and both sides of the limit up
+//! to which warps add up equal bins (AGGREGATE_BINS) and of the shared-memory limit (SHARED_BINS;
+//! more bins go to the output with global atomics).
+template <typename PolicyT>
+std::vector<int> histogram_bin_counts()
+{
+  std::vector<int> counts = {1,
+                             2,
+                             32,
+                             PolicyT::AGGREGATE_BINS - 1,
+                             PolicyT::AGGREGATE_BINS,
+                             PolicyT::AGGREGATE_BINS + 1,
+                             256,
+                             4096,
+                             PolicyT::SHARED_BINS,
+                             PolicyT::SHARED_BINS + 1,
+                             65536};
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  counts.erase(counts.begin(), std::find_if(counts.begin(), counts.end(), [](int c) { return c >= 1; }));
+  return counts;
+}
+
+//! The sample counts of the typed tests: 0, 1, 2^20 + 7 and 2^24 + 13 (the last not under the
+//! sanitizers: at 2^20 + 7 every block already takes a tile; the many short rows of the 2-D tests
+//! give blocks several tiles there).
+inline std::vector<std::size_t> histogram_sizes()
+{
+  std::vector<std::size_t> sizes = {0, 1, (std::size_t(1) << 20) + 7};
+  if (!under_sanitizer())
+  {
+    sizes.push_back((std::size_t(1) << 24) + 13);
+  }
+  return sizes;
+}
+
+//! The type a sample and the levels are compared in (see the top of this file).
+template <typename SampleT, typename LevelT>
+using histogram_compute_t =
+    std::conditional_t<std::is_integral_v<SampleT> && std::is_integral_v<LevelT>, __int128,
+                       std::conditional_t<(sizeof(SampleT) == 8 || sizeof(LevelT) == 8), double, float>>;
+
+template <typename C, typename T>
+C to_compute(const T& x)
+{
+  if constexpr (std::is_same_v<T, __half>)
+  {
+    return static_cast<C>(__half2float(x));
+  }
+  else
+  {
+    return static_cast<C>(x);
+  }
+}
+
+//! Even's bins on the host: operator() gives a sample's bin, or -1.
+template <typename SampleT, typename LevelT>
+class even_reference
+{
+public:
+  using compute_t = histogram_compute_t<SampleT, LevelT>;
+
+  even_reference(LevelT lower, LevelT upper, int num_levels)
+      : lower_(to_compute<compute_t>(lower))
+      , upper_(to_compute<compute_t>(upper))
+      , bins_(num_levels - 1)
+  {
+    if constexpr (!std::is_same_v<compute_t, __int128>)
+    {
+      scale_ = compute_t(bins_) / (upper_ - lower_);
+    }
+  }
+
+  int bins() const
+  {
+    return bins_;
+  }
+
+  int operator()(const SampleT& sample) const
+  {
+    const compute_t x = to_compute<compute_t>(sample);
+    if (!(x >= lower_ && x < upper_))
+    {
+      return -1;
+    }
+    if constexpr (std::is_same_v<compute_t, __int128>)
+    {
+      return static_cast<int>((x - lower_) * bins_ / (upper_ - lower_));
+    }
+    else
+    {
+      return std::min(static_cast<int>((x - lower_) * scale_), bins_ - 1);
+    }
+  }
+
+private:
+  compute_t lower_;
+  compute_t upper_;
+  int bins_;
+  compute_t scale_{};
+};
+
+//! Range's bins on the host: operator() gives a sample's bin, or -1.
+template <typename SampleT, typename LevelT>
+class range_reference
+{
+public:
+  using compute_t = histogram_compute_t<SampleT, LevelT>;
+
+  explicit range_reference(const std::vector<LevelT>& levels)
+  {
+    for (const LevelT& level : levels)
+    {
+      levels_.push_back(to_compute<compute_t>(level));
+    }
+  }
+
+  int bins() const
+  {
+    return static_cast<int>(levels_.size()) - 1;
+  }
+
+  int operator()(const SampleT& sample) const
+  {
+    const compute_t x = to_compute<compute_t>(sample);
+    if (!(x >= levels_.front() && x < levels_.back()))
+    {
+      return -1;
+    }
+    return static_cast<int>(std::upper_bound(levels_.begin(), levels_.end(), x) - levels_.begin()) - 1;
+  }
+
+private:
+  std::vector<compute_t> levels_;
+};
+
+//! The histograms of samples[0, sizes[k]) for each k (sizes ascending), in one pass. Samples of
+//! one or two bytes take their bins from a table of every bit pattern (the typed tests' 2^24
+//! samples at a dozen bin counts would otherwise take minutes of binary searches).
+template <typename SampleT, typename ReferenceT>
+std::vector<std::vector<std::uint64_t>> reference_prefix_histograms(const std::vector<SampleT>& samples,
+                                                                    const std::vector<std::size_t>& sizes,
+                                                                    const ReferenceT& reference)
+{
+  std::vector<int> table;
+  if constexpr (sizeof(SampleT) <= 2)
+  {
+    table.resize(std::size_t(1) << (8 * sizeof(SampleT)));
+    for (std::size_t bits = 0; bits < table.size(); ++bits)
+    {
+      const auto pattern = static_cast<std::conditional_t<sizeof(SampleT) == 1, std::uint8_t, std::uint16_t>>(bits);
+      SampleT sample;
+      std::memcpy(static_cast<void*>(&sample), &pattern, sizeof(SampleT));
+      table[bits] = reference(sample);
+    }
+  }
+  const auto bin_of = [&](const SampleT& sample)
+  {
+    if constexpr (sizeof(SampleT) <= 2)
+    {
+      std::conditional_t<sizeof(SampleT) == 1, std::uint8_t, std::uint16_t> pattern;
+      std::memcpy(&pattern, static_cast<const void*>(&sample), sizeof(SampleT));
+      return table[pattern];
+    }
+    else
+    {
+      return reference(sample);
+    }
+  };
+  std::vector<std::vector<std::uint64_t>> histograms;
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(reference.bins()), 0);
+  std::size_t i = 0;
+  for (const std::size_t size : sizes)
+  {
+    for (; i < size; ++i)
+    {
+      const int bin = bin_of(samples[i]);
+      if (bin >= 0)
+      {
+        ++counts[static_cast<std::size_t>(bin)];
+      }
+    }
+    histograms.push_back(counts);
+  }
+  return histograms;
+}
+
+//! The histogram of channel `channel` of num_rows rows of row_pixels pixels (CHANNELS samples
+//! each), row_stride samples apart.
+template <int CHANNELS, typename SampleT, typename ReferenceT>
+std::vector<std::uint64_t> reference_channel_histogram(const std::vector<SampleT>& samples, int channel,
+                                                       std::size_t row_pixels, std::size_t rows, std::size_t row_stride,
+                                                       const ReferenceT& reference)
+{
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(reference.bins()), 0);
+  for (std::size_t row = 0; row < rows; ++row)
+  {
+    for (std::size_t pixel = 0; pixel < row_pixels; ++pixel)
+    {
+      const int bin = reference(samples[row * row_stride + pixel * CHANNELS + std::size_t(channel)]);
+      if (bin >= 0)
+      {
+        ++counts[static_cast<std::size_t>(bin)];
+      }
+    }
+  }
+  return counts;
+}
+
+//! A counter as a 64-bit count: negative or fractional values (poison) become 2^64 - 1.
+template <typename CounterT>
+std::uint64_t as_count(const CounterT& counter)
+{
+  if constexpr (std::is_floating_point_v<CounterT>)
+  {
+    return counter >= 0 && std::floor(counter) == counter ? static_cast<std::uint64_t>(counter)
+                                                          : std::numeric_limits<std::uint64_t>::max();
+  }
+  else if constexpr (std::is_signed_v<CounterT>)
+  {
+    return counter >= 0 ? static_cast<std::uint64_t>(counter) : std::numeric_limits<std::uint64_t>::max();
+  }
+  else
+  {
+    return static_cast<std::uint64_t>(counter);
+  }
+}
+
+//! CHECKs the whole device histogram against the reference counts.
+template <typename CounterT>
+void check_histogram(const std::vector<std::uint64_t>& expected, const device_buffer<CounterT>& d_histogram)
+{
+  const std::vector<CounterT> counters = d_histogram.download();
+  std::vector<std::uint64_t> actual(counters.size());
+  std::transform(counters.begin(), counters.end(), actual.begin(), [](const CounterT& c) { return as_count(c); });
+  check_equal(expected, actual);
+}
+
+//! The two-phase call `call(d_temp, bytes)` (a cudaError_t): a size query that must ask for
+//! temporary storage, then the run, to completion.
+template <typename CallT>
+void run_histogram(CallT call)
+{
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(call(nullptr, bytes));
+  CHECK(bytes >= 1);
+  device_buffer<unsigned char> d_temp(bytes);
+  STRATA_TEST_CUDA(call(d_temp.data(), bytes));
+  check_launch();
+}
+
+//! The lowest and highest sample the typed tests draw: integers over their whole range, floating
+//! point in [-100, 100].
+template <typename SampleT>
+std::pair<double, double> sample_span()
+{
+  if constexpr (std::is_integral_v<SampleT>)
+  {
+    return {double(std::numeric_limits<SampleT>::lowest()), double(std::numeric_limits<SampleT>::max())};
+  }
+  else
+  {
+    return {-100.0, 100.0};
+  }
+}
+
+//! Even's [lower, upper) for the typed tests: most of the samples' span, with some samples below
+//! and some above (integer levels of integer samples exact: min / 16 * 15 to max / 32 * 31).
+template <typename SampleT, typename LevelT>
+std::pair<LevelT, LevelT> even_span()
+{
+  if constexpr (std::is_integral_v<SampleT>)
+  {
+    using limits = std::numeric_limits<SampleT>;
+    std::int64_t lower;
+    std::int64_t upper;
+    if constexpr (std::is_signed_v<SampleT>)
+    {
+      lower = std::int64_t(limits::lowest()) / 16 * 15;
+      upper = std::int64_t(limits::max()) / 32 * 31;
+    }
+    else
+    {
+      lower = std::int64_t(limits::max() / 16);
+      upper = std::int64_t(limits::max() - limits::max() / 32);
+    }
+    return {static_cast<LevelT>(lower), static_cast<LevelT>(upper)};
+  }
+  else
+  {
+    return {from_double<LevelT>(-90.5), from_double<LevelT>(95.25)};
+  }
+}
+
+//! num_levels levels for Range, non-decreasing (equal neighbours: empty bins), first and last at
+//! even_span's ends, the others random between them.
+template <typename SampleT, typename LevelT>
+std::vector<LevelT> random_levels(int num_levels, std::uint64_t seed)
+{
+  const auto [lower, upper] = even_span<SampleT, LevelT>();
+  std::vector<LevelT> levels(static_cast<std::size_t>(num_levels));
+  std::mt19937_64 engine(seed);
+  for (LevelT& level : levels)
+  {
+    if constexpr (std::is_integral_v<LevelT>)
+    {
+      std::uniform_int_distribution<std::int64_t> value{std::int64_t(lower), std::int64_t(upper)};
+      level = static_cast<LevelT>(value(engine));
+    }
+    else
+    {
+      std::uniform_real_distribution<double> value{to_double(lower), to_double(upper)};
+      level = from_double<LevelT>(value(engine));
+    }
+  }
+  levels.front() = lower;
+  levels.back()  = upper;
+  std::sort(levels.begin() + 1, levels.end() - 1,
+            [](const LevelT& a, const LevelT& b) { return to_double(a) < to_double(b); });
+  return levels;
+}
+
+//! n random samples over sample_span; floating point with a NaN, +inf and -inf about every
+//! thousandth sample (none of them counted).
+template <typename SampleT>
+std::vector<SampleT> histogram_samples(std::size_t n, std::uint64_t seed)
+{
+  std::vector<SampleT> samples = random_vector<SampleT>(n, seed);
+  if constexpr (is_floating_v<SampleT>)
+  {
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      if (i % 1009 == 5)
+      {
+        samples[i] = from_double<SampleT>(std::numeric_limits<double>::quiet_NaN());
+      }
+      else if (i % 1013 == 7)
+      {
+        samples[i] = from_double<SampleT>(std::numeric_limits<double>::infinity());
+      }
+      else if (i % 1019 == 9)
+      {
+        samples[i] = from_double<SampleT>(-std::numeric_limits<double>::infinity());
+      }
+    }
+  }
+  return samples;
+}
+} // namespace strata_test

@@ -1,0 +1,619 @@
+// Tests of strata/device/device_histogram.cuh, part 2: HistogramRange and MultiHistogramRange (bin
+// i between levels i and i + 1, found by binary search). Every sample type (uint8 to int64, float,
+// double, __half) with representative level and counter types at bin counts on both sides of the
+// policy's warp-aggregation and shared-memory limits and at 0, 1, 2^20 + 7 and 2^24 + 13 samples,
+// with random non-decreasing levels (equal neighbours make empty bins); integer samples on, below
+// and above every level (levels outside the sample type's range too, and at the ends of int64);
+// floating-point samples on and one ulp beside every level, NaN, infinities and infinite levels;
+// 2-D inputs whose row padding holds samples that would count; RGBA pixels with three active
+// channels of different levels (the fourth must not count), in both the std::array and the
+// C-array forms; channels whose bins add up to just below and above the limits; and iterator
+// inputs. Outputs are poisoned first and compared in full with the host reference of
+// device_histogram_checks.cuh.
+#include <strata/device/device_histogram.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
+
+#include <cuda/std/array>
+
+#include "common/test_common.cuh"
+#include "device_histogram_checks.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <tuple>
+#include <vector>
+
+namespace
+{
+using strata_test::device_buffer;
+using strata_test::histogram_types;
+
+using range_types =
+    std::tuple<histogram_types<std::uint8_t, int, int>, histogram_types<std::uint8_t, std::uint8_t, unsigned>,
+               histogram_types<std::uint8_t, float, float>, histogram_types<std::uint16_t, int, unsigned>,
+               histogram_types<std::int8_t, int, int>, histogram_types<std::int16_t, std::int16_t, unsigned long long>,
+               histogram_types<std::int32_t, std::int32_t, int>, histogram_types<std::int32_t, double, long long>,
+               histogram_types<std::uint32_t, std::uint32_t, unsigned>,
+               histogram_types<std::int64_t, std::int64_t, unsigned long long>, histogram_types<float, float, int>,
+               histogram_types<float, int, unsigned>, histogram_types<double, double, unsigned long long>,
+               histogram_types<__half, __half, int>, histogram_types<__half, float, unsigned>>;
+
+//! HistogramRange of every sample of `samples` into the bins between `levels`, against the host
+//! reference.
+template <typename SampleT, typename LevelT, typename CounterT = int>
+void check_range(const std::vector<SampleT>& samples, const std::vector<LevelT>& levels)
+{
+  INFO(levels.size() << " levels, " << samples.size() << " samples");
+  const int bins = static_cast<int>(levels.size()) - 1;
+  const device_buffer<SampleT> d_samples(samples);
+  const device_buffer<LevelT> d_levels(levels);
+  device_buffer<CounterT> d_histogram(static_cast<std::size_t>(bins));
+  d_histogram.poison();
+  strata_test::run_histogram(
+      [&](void* d_temp, std::size_t& bytes)
+      {
+        return strata::DeviceHistogram::HistogramRange(
+            d_temp, bytes, static_cast<const SampleT*>(d_samples.data()), d_histogram.data(), bins + 1,
+            static_cast<const LevelT*>(d_levels.data()), static_cast<int>(samples.size()));
+      });
+  const strata_test::range_reference<SampleT, LevelT> reference(levels);
+  strata_test::check_histogram(strata_test::reference_prefix_histograms(samples, {samples.size()}, reference)[0],
+                               d_histogram);
+}
+
+//! Every integer on, one below and one above every level (those of SampleT's range). Each is
+//! CHECKed to be where the definition puts it: a sample equal to a level in the last bin that
+//! level starts, none at or above the last level or below the first.
+template <typename SampleT, typename LevelT>
+std::vector<SampleT> samples_around_levels(const std::vector<LevelT>& levels)
+{
+  const strata_test::range_reference<SampleT, LevelT> reference(levels);
+  const int bins = static_cast<int>(levels.size()) - 1;
+  std::vector<SampleT> samples;
+  for (const LevelT& level : levels)
+  {
+    for (const int d : {-1, 0, 1})
+    {
+      const __int128 x = __int128(level) + d;
+      if (x >= __int128(std::numeric_limits<SampleT>::lowest()) && x <= __int128(std::numeric_limits<SampleT>::max()))
+      {
+        samples.push_back(static_cast<SampleT>(x));
+        int bin = -1;
+        for (int i = 0; i < bins; ++i)
+        {
+          bin = __int128(levels[std::size_t(i)]) <= x && x < __int128(levels.back()) ? i : bin;
+        }
+        CHECK(reference(static_cast<SampleT>(x)) == bin);
+      }
+    }
+  }
+  return samples;
+}
+
+struct quarter
+{
+  __host__ __device__ float operator()(int x) const
+  {
+    return static_cast<float>(x) * 0.25f;
+  }
+};
+
+struct low_byte
+{
+  __host__ __device__ std::uint8_t operator()(int x) const
+  {
+    return static_cast<std::uint8_t>(x & 0xFF);
+  }
+};
+
+template <int CHANNELS>
+cuda::std::array<int, CHANNELS> split_bins(int total)
+{
+  cuda::std::array<int, CHANNELS> bins{};
+  for (int c = 0; c < CHANNELS; ++c)
+  {
+    bins[c] = total / CHANNELS + (c < total % CHANNELS ? 1 : 0);
+  }
+  return bins;
+}
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("HistogramRange counts every sample type like the host reference at every bin count and size",
+                        "[device][histogram]", range_types)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using SampleT            = typename TestType::sample_t;
+  using LevelT             = typename TestType::level_t;
+  using CounterT           = typename TestType::counter_t;
+  const std::uint64_t seed = strata_test::seed(1301);
+  INFO("seed " << seed);
+  const std::vector<std::size_t> sizes = strata_test::histogram_sizes();
+  const std::vector<SampleT> samples   = strata_test::histogram_samples<SampleT>(sizes.back(), seed);
+  const device_buffer<SampleT> d_samples(samples);
+  for (const int bins : strata_test::histogram_bin_counts<strata_test::histogram_policy_t<SampleT, CounterT>>())
+  {
+    INFO(bins << " bins");
+    const std::vector<LevelT> levels =
+        strata_test::random_levels<SampleT, LevelT>(bins + 1, seed + std::uint64_t(bins));
+    const device_buffer<LevelT> d_levels(levels);
+    const strata_test::range_reference<SampleT, LevelT> reference(levels);
+    const std::vector<std::vector<std::uint64_t>> expected =
+        strata_test::reference_prefix_histograms(samples, sizes, reference);
+    device_buffer<CounterT> d_histogram(static_cast<std::size_t>(bins));
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+    {
+      INFO(sizes[k] << " samples");
+      d_histogram.poison();
+      strata_test::run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return strata::DeviceHistogram::HistogramRange(
+                d_temp, bytes, static_cast<const SampleT*>(d_samples.data()), d_histogram.data(), bins + 1,
+                static_cast<const LevelT*>(d_levels.data()), static_cast<std::int64_t>(sizes[k]));
+          });
+      strata_test::check_histogram(expected[k], d_histogram);
+    }
+  }
+}
+
+TEST_CASE("HistogramRange puts integer samples on a level into the bin it starts", "[device][histogram]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  SECTION("every uint8 value, uint8 levels and int levels beyond the samples' range")
+  {
+    std::vector<std::uint8_t> all(256);
+    for (int i = 0; i < 256; ++i)
+    {
+      all[std::size_t(i)] = std::uint8_t(i);
+    }
+    check_range(all, std::vector<std::uint8_t>{0, 1, 2, 3, 10, 100, 100, 200, 254, 255});
+    check_range(all, std::vector<int>{-5, 0, 128, 256, 300});
+    check_range(all, std::vector<int>{-300, -5});
+    check_range(all, std::vector<int>{7, 8});
+  }
+  SECTION("int16 and int32 samples on, below and above levels (equal neighbours among them)")
+  {
+    const std::vector<std::int16_t> levels16 = {-1000, -999, -500, 0, 1, 2, 700, 700, 701, 1336};
+    check_range(samples_around_levels<std::int16_t>(levels16), levels16);
+    const std::vector<std::int32_t> levels32 = {std::numeric_limits<std::int32_t>::lowest(), -70000, 0, 0, 0, 1, 65536,
+                                                std::numeric_limits<std::int32_t>::max()};
+    check_range(samples_around_levels<std::int32_t>(levels32), levels32);
+  }
+  SECTION("int64 levels at the ends of the int64 range and around +-2^62")
+  {
+    const std::vector<std::int64_t> levels = {std::numeric_limits<std::int64_t>::lowest(), -(std::int64_t(1) << 62), -1,
+                                              (std::int64_t(1) << 62) + 12345,
+                                              std::numeric_limits<std::int64_t>::max()};
+    check_range<std::int64_t, std::int64_t, unsigned long long>(samples_around_levels<std::int64_t>(levels), levels);
+  }
+}
+
+TEMPLATE_TEST_CASE("HistogramRange of floating-point samples on and beside the levels, NaN and infinities",
+                   "[device][histogram]", float, double, __half)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using T          = TestType;
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto as_t  = [](double x) { return strata_test::from_double<T>(x); };
+  // The neighbours of a value of T: a unit of its significand away (for __half two units below a
+  // power of two).
+  const auto beside = [](double x, double toward)
+  {
+    if constexpr (std::is_same_v<T, float>)
+    {
+      return double(std::nextafter(float(x), float(toward)));
+    }
+    else if constexpr (std::is_same_v<T, double>)
+    {
+      return std::nextafter(x, toward);
+    }
+    else
+    {
+      const int exponent = x == 0 ? -24 : std::ilogb(x) - 10;
+      return x + (toward > x ? 1 : -1) * std::ldexp(1.0, std::max(exponent, -24));
+    }
+  };
+  const auto samples_around = [&](const std::vector<double>& levels)
+  {
+    std::vector<T> samples = {as_t(std::numeric_limits<double>::quiet_NaN()), as_t(inf), as_t(-inf), as_t(-0.0)};
+    for (const double value : levels)
+    {
+      const double level = strata_test::to_double(as_t(value)); // the level as T holds it
+      if (std::isfinite(level))
+      {
+        for (const double x : {beside(level, -inf), level, beside(level, inf)})
+        {
+          samples.push_back(as_t(x));
+        }
+      }
+    }
+    return samples;
+  };
+  const auto levels_of = [&](const std::vector<double>& values)
+  {
+    std::vector<T> levels;
+    for (const double x : values)
+    {
+      levels.push_back(as_t(x));
+    }
+    return levels;
+  };
+  SECTION("finite levels with equal neighbours")
+  {
+    const std::vector<double> levels = {-8.0, -1.5, -1.5, 0.0, 0.1, 1.0 / 3.0, 7.75, 8.0};
+    check_range(samples_around(levels), levels_of(levels));
+  }
+  SECTION("infinite first and last levels: -inf counts, +inf does not")
+  {
+    const std::vector<double> levels = {-inf, -2.0, 0.0, 2.5, inf};
+    check_range(samples_around(levels), levels_of(levels));
+  }
+  SECTION("one bin, and float levels for T samples")
+  {
+    const std::vector<double> levels = {-0.0, 1.0};
+    check_range(samples_around(levels), levels_of(levels));
+    check_range(samples_around({-0.5, 0.25, 3.0}), std::vector<float>{-0.5f, 0.25f, 3.0f});
+  }
+}
+
+TEST_CASE("2-D HistogramRange reads each row's samples and none of its padding", "[device][histogram]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(1303);
+  INFO("seed " << seed);
+  SECTION("float samples: 37 rows of 1003 samples, 1032 apart; the padding holds the first level")
+  {
+    const std::size_t row_samples = 1003;
+    const std::size_t rows        = 37;
+    const std::size_t stride      = 1032;
+    std::vector<float> samples    = strata_test::histogram_samples<float>(rows * stride, seed);
+    for (std::size_t row = 0; row < rows; ++row)
+    {
+      std::fill(samples.begin() + std::ptrdiff_t(row * stride + row_samples),
+                samples.begin() + std::ptrdiff_t((row + 1) * stride), -90.5f);
+    }
+    const device_buffer<float> d_samples(samples);
+    for (const int bins : {1, 64, 300, 8193})
+    {
+      INFO(bins << " bins");
+      const std::vector<float> levels = strata_test::random_levels<float, float>(bins + 1, seed + std::uint64_t(bins));
+      const device_buffer<float> d_levels(levels);
+      device_buffer<int> d_histogram(static_cast<std::size_t>(bins));
+      d_histogram.poison();
+      strata_test::run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return strata::DeviceHistogram::HistogramRange(
+                d_temp, bytes, static_cast<const float*>(d_samples.data()), d_histogram.data(), bins + 1,
+                static_cast<const float*>(d_levels.data()), int(row_samples), int(rows), stride * sizeof(float));
+          });
+      const strata_test::range_reference<float, float> reference(levels);
+      strata_test::check_histogram(
+          strata_test::reference_channel_histogram<1>(samples, 0, row_samples, rows, stride, reference), d_histogram);
+    }
+  }
+  SECTION("uint16 samples: 4001 rows of 5 samples, 8 apart (more tiles than blocks: each block takes several)")
+  {
+    const std::int64_t row_samples = 5;
+    const std::int64_t rows        = 4001;
+    const std::int64_t stride      = 8;
+    std::vector<std::uint16_t> samples =
+        strata_test::histogram_samples<std::uint16_t>(std::size_t(rows * stride), seed);
+    for (std::size_t i = 0; i < samples.size(); ++i)
+    {
+      if (std::int64_t(i) % stride >= row_samples)
+      {
+        samples[i] = 40000; // inside [4095, 63488]
+      }
+    }
+    const device_buffer<std::uint16_t> d_samples(samples);
+    for (const int bins : {1, 64, 65, 4096, 65536})
+    {
+      INFO(bins << " bins");
+      const std::vector<int> levels =
+          strata_test::random_levels<std::uint16_t, int>(bins + 1, seed + std::uint64_t(bins));
+      const device_buffer<int> d_levels(levels);
+      device_buffer<unsigned> d_histogram(static_cast<std::size_t>(bins));
+      d_histogram.poison();
+      strata_test::run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return strata::DeviceHistogram::HistogramRange(
+                d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), d_histogram.data(), bins + 1,
+                static_cast<const int*>(d_levels.data()), row_samples, rows,
+                std::size_t(stride) * sizeof(std::uint16_t));
+          });
+      const strata_test::range_reference<std::uint16_t, int> reference(levels);
+      strata_test::check_histogram(strata_test::reference_channel_histogram<1>(samples, 0, std::size_t(row_samples),
+                                                                               std::size_t(rows), std::size_t(stride),
+                                                                               reference),
+                                   d_histogram);
+    }
+  }
+}
+
+TEST_CASE("MultiHistogramRange<4, 3> of RGBA pixels counts R, G and B between their own levels and never A",
+          "[device][histogram]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(1305);
+  INFO("seed " << seed);
+  // R uniform, G in [0, 127], B in [128, 255], A always 7. R's 257 levels are 0 to 256, G's random
+  // in [0, 256], B's 16 + 7 i / 8 (bins of 0 or 1 value).
+  const std::size_t max_pixels = (std::size_t(1) << 20) + 7;
+  std::vector<std::uint8_t> pixels(4 * max_pixels);
+  strata_test::generator<int> value(seed);
+  for (std::size_t p = 0; p < max_pixels; ++p)
+  {
+    pixels[4 * p]     = std::uint8_t(value(0, 255));
+    pixels[4 * p + 1] = std::uint8_t(value(0, 127));
+    pixels[4 * p + 2] = std::uint8_t(value(128, 255));
+    pixels[4 * p + 3] = 7;
+  }
+  std::vector<std::vector<int>> levels(3, std::vector<int>(257));
+  for (int i = 0; i <= 256; ++i)
+  {
+    levels[0][std::size_t(i)] = i;
+    levels[1][std::size_t(i)] = value(0, 256);
+    levels[2][std::size_t(i)] = 16 + 7 * i / 8;
+  }
+  std::sort(levels[1].begin(), levels[1].end());
+  const device_buffer<int> d_levels_r(levels[0]);
+  const device_buffer<int> d_levels_g(levels[1]);
+  const device_buffer<int> d_levels_b(levels[2]);
+  const cuda::std::array<const int*, 3> d_levels = {d_levels_r.data(), d_levels_g.data(), d_levels_b.data()};
+  const cuda::std::array<int, 3> num_levels      = {257, 257, 257};
+  device_buffer<int> d_r(256);
+  device_buffer<int> d_g(256);
+  device_buffer<int> d_b(256);
+  const auto check =
+      [&](const std::vector<std::uint8_t>& samples, std::size_t row_pixels, std::size_t rows, std::size_t row_stride)
+  {
+    const device_buffer<int>* outputs[3] = {&d_r, &d_g, &d_b};
+    for (int c = 0; c < 3; ++c)
+    {
+      INFO("channel " << c);
+      const strata_test::range_reference<std::uint8_t, int> reference(levels[std::size_t(c)]);
+      strata_test::check_histogram(
+          strata_test::reference_channel_histogram<4>(samples, c, row_pixels, rows, row_stride, reference),
+          *outputs[c]);
+    }
+  };
+  const auto poison = [&]
+  {
+    d_r.poison();
+    d_g.poison();
+    d_b.poison();
+  };
+  int* histograms[3]             = {d_r.data(), d_g.data(), d_b.data()};
+  const int levels_c[3]          = {257, 257, 257};
+  const int* const d_levels_c[3] = {d_levels_r.data(), d_levels_g.data(), d_levels_b.data()};
+
+  SECTION("1-D, std::array and C-array forms")
+  {
+    const device_buffer<std::uint8_t> d_pixels(pixels);
+    const std::uint8_t* d_samples = d_pixels.data();
+    for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), max_pixels})
+    {
+      INFO(n << " pixels");
+      poison();
+      strata_test::run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return strata::DeviceHistogram::MultiHistogramRange<4, 3>(
+                d_temp, bytes, d_samples, cuda::std::array<int*, 3>{d_r.data(), d_g.data(), d_b.data()}, num_levels,
+                d_levels, static_cast<int>(n));
+          });
+      check(pixels, n, 1, 4 * n);
+      poison();
+      strata_test::run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return strata::DeviceHistogram::MultiHistogramRange<4, 3>(d_temp, bytes, d_samples, histograms, levels_c,
+                                                                      d_levels_c, static_cast<std::int64_t>(n));
+          });
+      check(pixels, n, 1, 4 * n);
+    }
+  }
+  SECTION("2-D, 1080 rows of 1920 pixels 7744 bytes apart (padding 100: it would count in every channel)")
+  {
+    const std::size_t row_pixels = 1920;
+    const std::size_t rows       = 1080;
+    const std::size_t stride     = 4 * row_pixels + 64;
+    std::vector<std::uint8_t> image(rows * stride, 100);
+    for (std::size_t row = 0; row < rows; ++row)
+    {
+      // The rows take the pixels in turn, from the start again where they run out.
+      const std::size_t from = 4 * row * row_pixels % (pixels.size() - 4 * row_pixels);
+      std::copy(pixels.begin() + std::ptrdiff_t(from), pixels.begin() + std::ptrdiff_t(from + 4 * row_pixels),
+                image.begin() + std::ptrdiff_t(row * stride));
+    }
+    const device_buffer<std::uint8_t> d_image(image);
+    const std::uint8_t* d_samples = d_image.data();
+    poison();
+    strata_test::run_histogram(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return strata::DeviceHistogram::MultiHistogramRange<4, 3>(
+              d_temp, bytes, d_samples, cuda::std::array<int*, 3>{d_r.data(), d_g.data(), d_b.data()}, num_levels,
+              d_levels, static_cast<int>(row_pixels), static_cast<int>(rows), stride);
+        });
+    check(image, row_pixels, rows, stride);
+    poison();
+    strata_test::run_histogram(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return strata::DeviceHistogram::MultiHistogramRange<4, 3>(d_temp, bytes, d_samples, histograms, levels_c,
+                                                                    d_levels_c, static_cast<int>(row_pixels),
+                                                                    static_cast<int>(rows), stride);
+        });
+    check(image, row_pixels, rows, stride);
+  }
+}
+
+namespace
+{
+//! MultiHistogramRange<CHANNELS, ACTIVE> of random uint16 pixels with `bins` bins per active
+//! channel (random levels each), 1-D, against the reference.
+template <int CHANNELS, int ACTIVE>
+void check_multi_range(const cuda::std::array<int, ACTIVE>& bins, std::size_t pixels, std::uint64_t seed)
+{
+  int total = 0;
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    total += bins[c];
+  }
+  INFO(CHANNELS << " channels, " << ACTIVE << " active, " << total << " bins in all");
+  const std::vector<std::uint16_t> samples =
+      strata_test::random_vector<std::uint16_t>(std::size_t(CHANNELS) * pixels, seed);
+  const device_buffer<std::uint16_t> d_samples(samples);
+  std::vector<std::vector<int>> levels;
+  std::vector<device_buffer<int>> d_levels;
+  std::vector<device_buffer<unsigned>> d_histograms;
+  cuda::std::array<unsigned*, ACTIVE> histograms{};
+  cuda::std::array<int, ACTIVE> num_levels{};
+  cuda::std::array<const int*, ACTIVE> levels_ptrs{};
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    levels.push_back(strata_test::random_levels<std::uint16_t, int>(bins[c] + 1, seed + 1 + std::uint64_t(c)));
+    d_levels.emplace_back(levels.back());
+    d_histograms.emplace_back(static_cast<std::size_t>(bins[c]));
+    d_histograms.back().poison();
+    histograms[c]  = d_histograms.back().data();
+    levels_ptrs[c] = d_levels.back().data();
+    num_levels[c]  = bins[c] + 1;
+  }
+  strata_test::run_histogram(
+      [&](void* d_temp, std::size_t& bytes)
+      {
+        return strata::DeviceHistogram::MultiHistogramRange<CHANNELS, ACTIVE>(
+            d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), histograms, num_levels, levels_ptrs,
+            static_cast<int>(pixels));
+      });
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    INFO("channel " << c);
+    const strata_test::range_reference<std::uint16_t, int> reference(levels[std::size_t(c)]);
+    strata_test::check_histogram(
+        strata_test::reference_channel_histogram<CHANNELS>(samples, c, pixels, 1, CHANNELS * pixels, reference),
+        d_histograms[std::size_t(c)]);
+  }
+}
+} // namespace
+
+TEST_CASE("MultiHistogramRange with the channels' bins adding up to both sides of the policy's limits",
+          "[device][histogram]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(1307);
+  INFO("seed " << seed);
+  using policy_t        = strata_test::histogram_policy_t<std::uint16_t, unsigned, 4, 3>;
+  const std::size_t n   = 300007;
+  const int shared_bins = policy_t::SHARED_BINS;
+  const int aggregate   = policy_t::AGGREGATE_BINS;
+  check_multi_range<2, 2>({4096, 4096}, n, seed);
+  check_multi_range<2, 2>({4096, 4097}, n, seed + 10);
+  check_multi_range<2, 2>(split_bins<2>(shared_bins), n, seed + 20);
+  check_multi_range<2, 2>(split_bins<2>(shared_bins + 1), n, seed + 30);
+  check_multi_range<4, 3>(split_bins<3>(shared_bins), n, seed + 40);
+  check_multi_range<4, 3>(split_bins<3>(shared_bins + 1), n, seed + 50);
+  check_multi_range<4, 4>(split_bins<4>(aggregate), n, seed + 60);
+  check_multi_range<4, 4>(split_bins<4>(aggregate + 1), n, seed + 70);
+  check_multi_range<4, 3>(split_bins<3>(aggregate), n, seed + 80);
+}
+
+TEST_CASE("HistogramRange of iterator inputs", "[device][histogram]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(1309);
+  INFO("seed " << seed);
+  const std::size_t n       = (std::size_t(1) << 20) + 7;
+  const std::vector<int> in = strata_test::random_vector<int>(n, seed, -500.0, 500.0);
+  const device_buffer<int> d_in(in);
+  SECTION("floats made by a TransformInputIterator (x / 4), 1-D")
+  {
+    const strata::TransformInputIterator<float, quarter, const int*> samples(d_in.data(), quarter{});
+    std::vector<float> host(n);
+    std::transform(in.begin(), in.end(), host.begin(), quarter{});
+    for (const int bins : {7, 64, 300, 8193})
+    {
+      INFO(bins << " bins");
+      const std::vector<float> levels = strata_test::random_levels<float, float>(bins + 1, seed + std::uint64_t(bins));
+      const device_buffer<float> d_levels(levels);
+      device_buffer<int> d_histogram(static_cast<std::size_t>(bins));
+      d_histogram.poison();
+      strata_test::run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return strata::DeviceHistogram::HistogramRange(d_temp, bytes, samples, d_histogram.data(), bins + 1,
+                                                           static_cast<const float*>(d_levels.data()),
+                                                           static_cast<int>(n));
+          });
+      const strata_test::range_reference<float, float> reference(levels);
+      strata_test::check_histogram(strata_test::reference_prefix_histograms(host, {n}, reference)[0], d_histogram);
+    }
+  }
+  SECTION("bytes made by a TransformInputIterator (the low byte), 2-D: the stride counts the iterator's 1-byte "
+          "samples")
+  {
+    const strata::TransformInputIterator<std::uint8_t, low_byte, const int*> samples(d_in.data(), low_byte{});
+    std::vector<std::uint8_t> host(n);
+    std::transform(in.begin(), in.end(), host.begin(), low_byte{});
+    const std::size_t row_samples = 1000;
+    const std::size_t stride      = 1021;
+    const std::size_t rows        = n / stride;
+    const std::vector<int> levels = {0, 1, 16, 17, 100, 128, 200, 255, 256};
+    const device_buffer<int> d_levels(levels);
+    device_buffer<int> d_histogram(levels.size() - 1);
+    d_histogram.poison();
+    strata_test::run_histogram(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return strata::DeviceHistogram::HistogramRange(
+              d_temp, bytes, samples, d_histogram.data(), static_cast<int>(levels.size()),
+              static_cast<const int*>(d_levels.data()), static_cast<int>(row_samples), static_cast<int>(rows),
+              stride * sizeof(std::uint8_t));
+        });
+    const strata_test::range_reference<std::uint8_t, int> reference(levels);
+    strata_test::check_histogram(
+        strata_test::reference_channel_histogram<1>(host, 0, row_samples, rows, stride, reference), d_histogram);
+  }
+  SECTION("int64 samples 0, 1, ... from a CountingInputIterator, a size_t count")
+  {
+    const strata::CountingInputIterator<std::int64_t> samples(0);
+    for (const int bins : {3, 64, 1000, 65536})
+    {
+      INFO(bins << " bins");
+      std::vector<std::int64_t> levels(static_cast<std::size_t>(bins) + 1);
+      for (std::size_t i = 0; i < levels.size(); ++i)
+      {
+        levels[i] = 17 + std::int64_t(i * i % (n - 20)); // not monotonic: sorted below
+      }
+      std::sort(levels.begin(), levels.end());
+      const device_buffer<std::int64_t> d_levels(levels);
+      device_buffer<unsigned long long> d_histogram(static_cast<std::size_t>(bins));
+      d_histogram.poison();
+      strata_test::run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return strata::DeviceHistogram::HistogramRange(d_temp, bytes, samples, d_histogram.data(), bins + 1,
+                                                           static_cast<const std::int64_t*>(d_levels.data()), n);
+          });
+      const strata_test::range_reference<std::int64_t, std::int64_t> reference(levels);
+      std::vector<std::uint64_t> expected(static_cast<std::size_t>(bins), 0);
+      for (std::int64_t x = 0; x < std::int64_t(n); ++x)
+      {
+        const int bin = reference(x);
+        if (bin >= 0)
+        {
+          ++expected[std::size_t(bin)];
+        }
+      }
+      strata_test::check_histogram(expected, d_histogram);
+    }
+  }
+}
