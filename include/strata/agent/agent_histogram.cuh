@@ -69,6 +69,10 @@ struct EvenBins
   ComputeT upper;
   int bins;
   ComputeT scale; // floating point: bins / (upper - lower)
+  // Integers: where every bin is 2^shift wide, the bin is a shift (else shift is -1); where
+  // (upper - lower) * bins < 2^32, a 32-bit division.
+  int shift;
+  bool narrow;
 
   EvenBins() = default;
   STRATA_HOST_DEVICE EvenBins(LevelT lower_level, LevelT upper_level, int num_levels)
@@ -76,7 +80,32 @@ struct EvenBins
       , upper(Convert<ComputeT>(upper_level))
       , bins(num_levels - 1)
       , scale(upper > lower ? Scale(bins, lower, upper) : ComputeT(0))
+      , shift(-1)
+      , narrow(false)
   {
+    if constexpr (::cuda::std::is_integral_v<ComputeT>)
+    {
+      if (upper > lower && bins > 0)
+      {
+        const ::cuda::std::uint64_t range = Range();
+        const ::cuda::std::uint64_t width = range / ::cuda::std::uint64_t(bins);
+        if (width * ::cuda::std::uint64_t(bins) == range && (width & (width - 1)) == 0)
+        {
+          shift = 0;
+          while ((::cuda::std::uint64_t(1) << shift) < width)
+          {
+            ++shift;
+          }
+        }
+        narrow = range < (::cuda::std::uint64_t(1) << 32) && range * ::cuda::std::uint64_t(bins) < (::cuda::std::uint64_t(1) << 32);
+      }
+    }
+  }
+
+  //! upper - lower as an unsigned 64-bit integer (integers only).
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::uint64_t Range() const
+  {
+    return static_cast<::cuda::std::uint64_t>(upper) - static_cast<::cuda::std::uint64_t>(lower);
   }
 
   //! bins / (upper - lower), or 0 where upper - lower overflows the type.
@@ -104,7 +133,15 @@ struct EvenBins
     {
       // Unsigned differences: exact for any lower <= x < upper (a signed one could overflow).
       const auto offset = static_cast<::cuda::std::uint64_t>(x) - static_cast<::cuda::std::uint64_t>(lower);
-      const auto range  = static_cast<::cuda::std::uint64_t>(upper) - static_cast<::cuda::std::uint64_t>(lower);
+      const auto range  = Range();
+      if (shift >= 0)
+      {
+        return int(offset >> shift);
+      }
+      if (narrow)
+      {
+        return int(unsigned(offset) * unsigned(bins) / unsigned(range));
+      }
       if constexpr (sizeof(SampleT) >= 8 || sizeof(LevelT) >= 8)
       {
         return int((static_cast<unsigned __int128>(offset) * unsigned(bins)) / range);
