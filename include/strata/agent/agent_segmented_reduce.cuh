@@ -265,8 +265,24 @@ private:
       bool has = false;
       if (count > 0 && count <= LANE_ITEMS)
       {
-        sum = Item(begin, part_begin);
-        for (CostT i = 1; i < count; ++i)
+        // UNROLL loads in flight before they are combined.
+        sum     = Item(begin, part_begin);
+        CostT i = 1;
+        for (; i + CostT(UNROLL) <= count; i += CostT(UNROLL))
+        {
+          AccumT items[UNROLL];
+#pragma unroll
+          for (int u = 0; u < UNROLL; ++u)
+          {
+            items[u] = Item(begin, part_begin + i + CostT(u));
+          }
+#pragma unroll
+          for (int u = 0; u < UNROLL; ++u)
+          {
+            sum = reduction_op(sum, items[u]);
+          }
+        }
+        for (; i < count; ++i)
         {
           sum = reduction_op(sum, Item(begin, part_begin + i));
         }
