@@ -280,14 +280,15 @@ STRATA_DEVICE STRATA_FORCEINLINE void WaitForPrimaryGrid()
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();));
 }
 
-//! The one launch path of the device algorithms: kernel<<<grid, block, 0, stream>>>(args...), as a
-//! programmatic dependent launch where `programmatic` (from the host; device-side launches are
-//! ordinary; only for a kernel that calls WaitForPrimaryGrid first and runs code that has it, PTX
-//! version 900 or later). Returns the launch's error, and with STRATA_DEBUG_SYNC the kernel's
-//! (DebugSyncStream).
+//! The one launch path of the device algorithms: kernel<<<grid, block, dynamic_smem_bytes,
+//! stream>>>(args...), as a programmatic dependent launch where `programmatic` (from the host;
+//! device-side launches are ordinary; only for a kernel that calls WaitForPrimaryGrid first and
+//! runs code that has it, PTX version 900 or later). Returns the launch's error, and with
+//! STRATA_DEBUG_SYNC the kernel's (DebugSyncStream).
 template <typename... ParamTs, typename... ArgTs>
-STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programmatic, void (*kernel)(ParamTs...),
-                                                 int grid, int block, cudaStream_t stream, ArgTs... args)
+STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programmatic, int dynamic_smem_bytes,
+                                                 void (*kernel)(ParamTs...), int grid, int block, cudaStream_t stream,
+                                                 ArgTs... args)
 {
   cudaError_t error = cudaSuccess;
   NV_IF_TARGET(NV_IS_HOST,
@@ -297,13 +298,21 @@ STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programma
                 cudaLaunchConfig_t config{};
                 config.gridDim          = dim3(unsigned(grid));
                 config.blockDim         = dim3(unsigned(block));
-                config.dynamicSmemBytes = 0;
+                config.dynamicSmemBytes = size_t(dynamic_smem_bytes);
                 config.stream           = stream;
                 config.attrs            = programmatic ? attribute : nullptr;
                 config.numAttrs         = programmatic ? 1u : 0u;
                 error                   = cudaLaunchKernelEx(&config, kernel, args...);),
-               (kernel<<<grid, block, 0, stream>>>(args...); error = cudaPeekAtLastError();));
+               (kernel<<<grid, block, dynamic_smem_bytes, stream>>>(args...); error = cudaPeekAtLastError();));
   return error != cudaSuccess ? error : DebugSyncStream(stream);
+}
+
+//! LaunchKernel without dynamic shared memory.
+template <typename... ParamTs, typename... ArgTs>
+STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel(bool programmatic, void (*kernel)(ParamTs...), int grid, int block,
+                                                 cudaStream_t stream, ArgTs... args)
+{
+  return LaunchKernel(programmatic, 0, kernel, grid, block, stream, args...);
 }
 
 //! Picks the policy of the current device from the chain that ends in MaxPolicyT (its PTX

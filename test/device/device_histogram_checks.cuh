@@ -37,23 +37,23 @@ struct histogram_types
   using counter_t = CounterT;
 };
 
-//! The policy DeviceHistogram runs for these types (its SHARED_BINS and AGGREGATE_BINS).
+//! The policy DeviceHistogram runs for these types (its LANE_BINS and SHARED_BINS).
 template <typename SampleT, typename CounterT, int CHANNELS = 1, int ACTIVE_CHANNELS = 1>
 using histogram_policy_t = typename strata::DispatchHistogram<CHANNELS, ACTIVE_CHANNELS, const SampleT*, CounterT, int,
                                                               int>::MaxPolicyT::AgentHistogramPolicyT;
 
 //! The bin counts of one histogram: 1, 2, 32, 256, 4096 and 65536, and both sides of the limit up
-//! to which warps add up equal bins (AGGREGATE_BINS) and of the shared-memory limit (SHARED_BINS;
-//! more bins go to the output with global atomics).
+//! to which each lane counts in its own column of shared counters (LANE_BINS) and of the
+//! shared-memory limit (SHARED_BINS; more bins go to the output with global atomics).
 template <typename PolicyT>
 std::vector<int> histogram_bin_counts()
 {
   std::vector<int> counts = {1,
                              2,
                              32,
-                             PolicyT::AGGREGATE_BINS - 1,
-                             PolicyT::AGGREGATE_BINS,
-                             PolicyT::AGGREGATE_BINS + 1,
+                             PolicyT::LANE_BINS - 1,
+                             PolicyT::LANE_BINS,
+                             PolicyT::LANE_BINS + 1,
                              256,
                              4096,
                              PolicyT::SHARED_BINS,

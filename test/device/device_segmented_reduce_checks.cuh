@@ -337,12 +337,20 @@ private:
   device_buffer<OffsetT> second_;
 };
 
-//! Whether every byte of `x` is poison_byte.
+//! Whether every byte of `x` is poison_byte. Byte by byte, padding included: a copy of a poison
+//! value need not keep its padding bytes (KeyValuePair<int, double> has four).
 template <typename T>
 bool is_poison(const T& x)
 {
-  const T poison = poison_value<T>();
-  return std::memcmp(&x, &poison, sizeof(T)) == 0;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&x);
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+  {
+    if (bytes[i] != poison_byte)
+    {
+      return false;
+    }
+  }
+  return true;
 }
 
 //! Runs a two-phase call `call(d_temp, bytes, d_out)` (size query, then the run with that much

@@ -1127,7 +1127,8 @@ TEST_CASE("DispatchReduceByKey and DeviceRleDispatch with CUB's template lists a
 // CounterT, LevelT, OffsetT, PolicyHub = void> and CUB's static DispatchEven / DispatchRange, with
 // CUB's trailing is_byte_sample tag (true_type for byte samples, false_type otherwise) and without
 // it. Its policy hubs are strata's own (AgentHistogramPolicy<BLOCK_THREADS, PIXELS_PER_THREAD,
-// SHARED_BINS, AGGREGATE_BINS>, not CUB's parameter list). test_device_histogram_behaviour runs them.
+// VECTOR_LOADS, LANE_BINS, SHARED_BINS>, not CUB's parameter list). test_device_histogram_behaviour
+// runs them.
 TEST_CASE("DispatchHistogram has CUB's template parameters and DispatchEven / DispatchRange overloads",
           "[device][cub_names]")
 {

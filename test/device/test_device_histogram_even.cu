@@ -652,16 +652,16 @@ TEST_CASE("MultiHistogramEven with the channels' bins adding up to both sides of
   using policy_t        = strata_test::histogram_policy_t<std::uint16_t, unsigned, 4, 3>;
   const std::size_t n   = 300007;
   const int shared_bins = policy_t::SHARED_BINS;
-  const int aggregate   = policy_t::AGGREGATE_BINS;
+  const int lane_bins   = policy_t::LANE_BINS;
   check_multi_even<2, 2>({4096, 4096}, n, seed);
   check_multi_even<2, 2>({4096, 4097}, n, seed + 1);
   check_multi_even<2, 2>(split_bins<2>(shared_bins), n, seed + 2);
   check_multi_even<2, 2>(split_bins<2>(shared_bins + 1), n, seed + 3);
   check_multi_even<4, 3>(split_bins<3>(shared_bins), n, seed + 4);
   check_multi_even<4, 3>(split_bins<3>(shared_bins + 1), n, seed + 5);
-  check_multi_even<4, 4>(split_bins<4>(aggregate), n, seed + 6);
-  check_multi_even<4, 4>(split_bins<4>(aggregate + 1), n, seed + 7);
-  check_multi_even<4, 3>(split_bins<3>(aggregate), n, seed + 8);
+  check_multi_even<4, 4>(split_bins<4>(lane_bins), n, seed + 6);
+  check_multi_even<4, 4>(split_bins<4>(lane_bins + 1), n, seed + 7);
+  check_multi_even<4, 3>(split_bins<3>(lane_bins), n, seed + 8);
 }
 
 TEST_CASE("HistogramEven of iterator inputs", "[device][histogram]")

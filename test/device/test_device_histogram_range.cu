@@ -514,16 +514,16 @@ TEST_CASE("MultiHistogramRange with the channels' bins adding up to both sides o
   using policy_t        = strata_test::histogram_policy_t<std::uint16_t, unsigned, 4, 3>;
   const std::size_t n   = 300007;
   const int shared_bins = policy_t::SHARED_BINS;
-  const int aggregate   = policy_t::AGGREGATE_BINS;
+  const int lane_bins   = policy_t::LANE_BINS;
   check_multi_range<2, 2>({4096, 4096}, n, seed);
   check_multi_range<2, 2>({4096, 4097}, n, seed + 10);
   check_multi_range<2, 2>(split_bins<2>(shared_bins), n, seed + 20);
   check_multi_range<2, 2>(split_bins<2>(shared_bins + 1), n, seed + 30);
   check_multi_range<4, 3>(split_bins<3>(shared_bins), n, seed + 40);
   check_multi_range<4, 3>(split_bins<3>(shared_bins + 1), n, seed + 50);
-  check_multi_range<4, 4>(split_bins<4>(aggregate), n, seed + 60);
-  check_multi_range<4, 4>(split_bins<4>(aggregate + 1), n, seed + 70);
-  check_multi_range<4, 3>(split_bins<3>(aggregate), n, seed + 80);
+  check_multi_range<4, 4>(split_bins<4>(lane_bins), n, seed + 60);
+  check_multi_range<4, 4>(split_bins<4>(lane_bins + 1), n, seed + 70);
+  check_multi_range<4, 3>(split_bins<3>(lane_bins), n, seed + 80);
 }
 
 TEST_CASE("HistogramRange of iterator inputs", "[device][histogram]")

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/tile/tile_io.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
@@ -19,20 +20,70 @@ namespace detail
 {
 namespace histogram
 {
-//! The tuning of AgentHistogram: threads per block, pixels each thread reads per round (loads in
-//! flight), the bins (all active channels together) counted in shared memory before the block
-//! merges them into the output (more go straight to the output with global atomics), the bins at
-//! most which a warp first adds up equal bins among its lanes (contention), and blocks per SM.
-template <int _BLOCK_THREADS, int _PIXELS_PER_THREAD, int _SHARED_BINS, int _AGGREGATE_BINS,
-          int _MIN_BLOCKS_PER_SM = 1>
+//! The tuning of AgentHistogram: threads per block; pixels each thread reads per round where
+//! samples come one at a time (iterators, pixels that do not pack into 16-byte vectors); 16-byte
+//! vectors each thread reads per round where they pack; the bins (all active channels together) up
+//! to which every lane of a warp counts in its own column of shared counters (no two lanes of a
+//! warp ever add to the same word or bank); the bins up to which the block counts in one set of
+//! shared counters (more go straight to the output with global atomics); blocks per SM; the cache
+//! operator of the vector loads.
+template <int _BLOCK_THREADS, int _PIXELS_PER_THREAD, int _VECTOR_LOADS, int _LANE_BINS, int _SHARED_BINS,
+          int _MIN_BLOCKS_PER_SM = 1, CacheLoadModifier _LOAD_MODIFIER = LOAD_DEFAULT>
 struct AgentHistogramPolicy
 {
+  static constexpr CacheLoadModifier LOAD_MODIFIER = _LOAD_MODIFIER;
   static constexpr int BLOCK_THREADS     = _BLOCK_THREADS;
   static constexpr int PIXELS_PER_THREAD = _PIXELS_PER_THREAD;
+  static constexpr int VECTOR_LOADS      = _VECTOR_LOADS;
+  static constexpr int LANE_BINS         = _LANE_BINS;
   static constexpr int SHARED_BINS       = _SHARED_BINS;
-  static constexpr int AGGREGATE_BINS    = _AGGREGATE_BINS;
   static constexpr int MIN_BLOCKS_PER_SM = _MIN_BLOCKS_PER_SM;
+  static_assert(LANE_BINS <= SHARED_BINS, "lane columns are shared counters too");
 };
+
+//! Where a block counts: in registers (every channel has one bin), in a column of shared counters
+//! per lane, in one set of shared counters, or in the output.
+enum class CountMode : int
+{
+  registers,
+  lanes,
+  shared,
+  global
+};
+
+//! The mode of `total_bins` bins over NUM_ACTIVE_CHANNELS channels with PolicyT, where a block
+//! may take max_shared_bytes of dynamic shared memory.
+template <typename PolicyT, int NUM_ACTIVE_CHANNELS>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE CountMode PickCountMode(::cuda::std::int64_t total_bins, int max_shared_bytes)
+{
+  if (total_bins == NUM_ACTIVE_CHANNELS)
+  {
+    return CountMode::registers;
+  }
+  if (total_bins <= PolicyT::LANE_BINS && total_bins * warp_threads * 4 <= max_shared_bytes)
+  {
+    return CountMode::lanes;
+  }
+  return total_bins <= PolicyT::SHARED_BINS && total_bins * 4 <= max_shared_bytes ? CountMode::shared
+                                                                                    : CountMode::global;
+}
+
+//! The dynamic shared memory a block of `mode` takes.
+template <int NUM_ACTIVE_CHANNELS>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE int CountSharedBytes(CountMode mode, ::cuda::std::int64_t total_bins)
+{
+  switch (mode)
+  {
+    case CountMode::registers:
+      return NUM_ACTIVE_CHANNELS * 4;
+    case CountMode::lanes:
+      return int(total_bins) * warp_threads * 4;
+    case CountMode::shared:
+      return int(total_bins) * 4;
+    default:
+      return 0;
+  }
+}
 
 //! The type samples and levels are compared in: 64-bit integers for integers (unsigned where both
 //! are; differences taken unsigned, products in 128 bits where 8-byte values could overflow 64),
@@ -57,22 +108,37 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T Convert(const FromT& value)
   }
 }
 
+//! Whether integers of T and U both lie in one 32-bit domain (int32 or uint32), so that x - lower
+//! taken modulo 2^32 is in [0, upper - lower) exactly where lower <= x < upper.
+template <typename T, typename U>
+inline constexpr bool same_32_bit_domain_v =
+    ::cuda::std::is_integral_v<T> && ::cuda::std::is_integral_v<U>
+    && ((sizeof(T) < 4 || (sizeof(T) == 4 && ::cuda::std::is_signed_v<T>))
+            && (sizeof(U) < 4 || (sizeof(U) == 4 && ::cuda::std::is_signed_v<U>))
+        || (::cuda::std::is_unsigned_v<T> && sizeof(T) <= 4 && ::cuda::std::is_unsigned_v<U> && sizeof(U) <= 4));
+
 //! Bins of equal width: `bins` bins over [lower, upper). Bin(sample) is the sample's bin, or -1
 //! for a sample outside (NaN included). Integer samples take the exact bin, floor((sample - lower)
-//! * bins / (upper - lower)), floating-point ones a multiply by bins / (upper - lower), kept below
-//! `bins`.
+//! * bins / (upper - lower)): a shift where every bin is a power of two wide; for 32-bit values
+//! otherwise the high half of a multiply by ceil(2^32 * bins / (upper - lower)), which is the
+//! quotient or one more, corrected by one 64-bit comparison (a double-precision estimate, corrected
+//! likewise, where bins outnumber the values); 64/128-bit division for 64-bit values.
+//! Floating-point samples take a multiply by bins / (upper - lower), kept below `bins`.
 template <typename SampleT, typename LevelT>
 struct EvenBins
 {
   using ComputeT = compute_t<SampleT, LevelT>;
+  static constexpr bool NARROW = same_32_bit_domain_v<SampleT, LevelT>;
+  //! Whether ShiftBin exists (32-bit integers), for levels where every bin is 2^shift wide.
+  static constexpr bool SHIFT_BINS = NARROW;
   ComputeT lower;
   ComputeT upper;
   int bins;
   ComputeT scale; // floating point: bins / (upper - lower)
-  // Integers: where every bin is 2^shift wide, the bin is a shift (else shift is -1); where
-  // (upper - lower) * bins < 2^32, a 32-bit division.
+  // Integers: where every bin is 2^shift wide, the bin is a shift (else shift is -1).
   int shift;
-  bool narrow;
+  double estimate;     // 32-bit integers: bins / (upper - lower)
+  unsigned multiplier; // 32-bit integers with fewer bins than values: ceil(2^32 * bins / (upper - lower))
 
   EvenBins() = default;
   STRATA_HOST_DEVICE EvenBins(LevelT lower_level, LevelT upper_level, int num_levels)
@@ -81,7 +147,8 @@ struct EvenBins
       , bins(num_levels - 1)
       , scale(upper > lower ? Scale(bins, lower, upper) : ComputeT(0))
       , shift(-1)
-      , narrow(false)
+      , estimate(0)
+      , multiplier(0)
   {
     if constexpr (::cuda::std::is_integral_v<ComputeT>)
     {
@@ -97,7 +164,11 @@ struct EvenBins
             ++shift;
           }
         }
-        narrow = range < (::cuda::std::uint64_t(1) << 32) && range * ::cuda::std::uint64_t(bins) < (::cuda::std::uint64_t(1) << 32);
+        estimate = double(bins) / double(range);
+        if (range < (::cuda::std::uint64_t(1) << 32) && ::cuda::std::uint64_t(bins) < range)
+        {
+          multiplier = unsigned(((::cuda::std::uint64_t(bins) << 32) + range - 1) / range); // < 2^32
+        }
       }
     }
   }
@@ -122,45 +193,86 @@ struct EvenBins
     }
   }
 
+  //! Bin(sample) where shift >= 0 (32-bit integers): a subtraction, a comparison and a shift;
+  //! `inside` says whether the sample has a bin.
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned ShiftBin(const SampleT& sample, bool& inside) const
+  {
+    const unsigned offset = unsigned(sample) - unsigned(lower);
+    inside                = offset < unsigned(Range());
+    return offset >> shift;
+  }
+
   STRATA_DEVICE STRATA_FORCEINLINE int Bin(const SampleT& sample) const
   {
-    const ComputeT x = Convert<ComputeT>(sample);
-    if (!(x >= lower && x < upper))
+    if constexpr (NARROW)
     {
-      return -1;
-    }
-    if constexpr (::cuda::std::is_integral_v<ComputeT>)
-    {
-      // Unsigned differences: exact for any lower <= x < upper (a signed one could overflow).
-      const auto offset = static_cast<::cuda::std::uint64_t>(x) - static_cast<::cuda::std::uint64_t>(lower);
-      const auto range  = Range();
+      // One unsigned comparison checks both ends; upper - lower < 2^32 here.
+      const unsigned offset = unsigned(sample) - unsigned(lower);
+      const unsigned range  = unsigned(Range());
+      if (offset >= range)
+      {
+        return -1;
+      }
       if (shift >= 0)
       {
         return int(offset >> shift);
       }
-      if (narrow)
+      if (multiplier != 0)
       {
-        return int(unsigned(offset) * unsigned(bins) / unsigned(range));
+        // offset * multiplier / 2^32 exceeds offset * bins / range by less than offset / 2^32 < 1.
+        const unsigned bin = __umulhi(offset, multiplier);
+        return int(bin) - int(::cuda::std::uint64_t(bin) * range > ::cuda::std::uint64_t(offset) * unsigned(bins));
       }
-      if constexpr (sizeof(SampleT) >= 8 || sizeof(LevelT) >= 8)
+      // The estimate is within one of offset * bins / range (53-bit precision, quotient < 2^31).
+      unsigned bin                       = __double2uint_rz(double(offset) * estimate);
+      const ::cuda::std::uint64_t target = ::cuda::std::uint64_t(offset) * unsigned(bins);
+      const ::cuda::std::uint64_t below  = ::cuda::std::uint64_t(bin) * range;
+      if (below > target)
       {
-        return int((static_cast<unsigned __int128>(offset) * unsigned(bins)) / range);
+        --bin;
       }
-      else
+      else if (target - below >= range)
       {
-        return int(offset * ::cuda::std::uint64_t(bins) / range); // offset < 2^32, bins < 2^31
+        ++bin;
       }
+      return int(bin);
     }
     else
     {
-      if (scale > ComputeT(0))
+      const ComputeT x = Convert<ComputeT>(sample);
+      if (!(x >= lower && x < upper))
       {
-        const ComputeT position = (x - lower) * scale;
-        return position < ComputeT(bins) ? int(position) : bins - 1;
+        return -1;
       }
-      // A range too wide for the type (scale 0, e.g. [-FLT_MAX, FLT_MAX)) takes double instead.
-      const double position = (double(x) - double(lower)) / (double(upper) - double(lower)) * bins;
-      return position < double(bins) ? int(position) : bins - 1;
+      if constexpr (::cuda::std::is_integral_v<ComputeT>)
+      {
+        // Unsigned differences: exact for any lower <= x < upper (a signed one could overflow).
+        const auto offset = static_cast<::cuda::std::uint64_t>(x) - static_cast<::cuda::std::uint64_t>(lower);
+        const auto range  = Range();
+        if (shift >= 0)
+        {
+          return int(offset >> shift);
+        }
+        if constexpr (sizeof(SampleT) >= 8 || sizeof(LevelT) >= 8)
+        {
+          return int((static_cast<unsigned __int128>(offset) * unsigned(bins)) / range);
+        }
+        else
+        {
+          return int(offset * ::cuda::std::uint64_t(bins) / range); // offset < 2^32, bins < 2^31
+        }
+      }
+      else
+      {
+        if (scale > ComputeT(0))
+        {
+          const ComputeT position = (x - lower) * scale;
+          return position < ComputeT(bins) ? int(position) : bins - 1;
+        }
+        // A range too wide for the type (scale 0, e.g. [-FLT_MAX, FLT_MAX)) takes double instead.
+        const double position = (double(x) - double(lower)) / (double(upper) - double(lower)) * bins;
+        return position < double(bins) ? int(position) : bins - 1;
+      }
     }
   }
 };
@@ -170,7 +282,8 @@ struct EvenBins
 template <typename SampleT, typename LevelT>
 struct RangeBins
 {
-  using ComputeT = compute_t<SampleT, LevelT>;
+  using ComputeT                   = compute_t<SampleT, LevelT>;
+  static constexpr bool SHIFT_BINS = false;
   const LevelT* levels;
   int num_levels;
 
@@ -229,58 +342,178 @@ struct Channels
 };
 
 //! A block's share of a histogram of num_rows rows of num_row_pixels pixels (NUM_CHANNELS samples
-//! each, the first NUM_ACTIVE_CHANNELS counted; rows row_stride_samples apart): the rows are cut
-//! into tiles of BLOCK_THREADS * PIXELS_PER_THREAD pixels, block b takes tiles b, b + blocks, ...;
-//! each thread reads PIXELS_PER_THREAD pixels of a tile (consecutive threads, consecutive pixels)
-//! before it counts them. With at most SHARED_BINS bins in all, counts go to 32-bit counters in
-//! shared memory, added to the output at the end; with at most AGGREGATE_BINS, a warp first adds up
-//! its lanes' equal bins (__match_any_sync), so that one bin's count takes one atomic per warp.
+//! each, the first NUM_ACTIVE_CHANNELS counted; rows row_stride_samples apart), counted in MODE
+//! (CountMode) with `counters` in dynamic shared memory (CountSharedBytes).
+//!
+//! Where `vectors` (the host found the samples a pointer whose pixels pack into 16-byte vectors,
+//! every row starting on a whole pixel), each row is a head of pixels up to the first 16-byte
+//! boundary, counted by the block that takes the row's first tile, then tiles of BLOCK_THREADS *
+//! VECTOR_LOADS vectors (tile::TileIo); otherwise tiles of BLOCK_THREADS * PIXELS_PER_THREAD
+//! pixels read one sample at a time. Block b takes tiles b, b + blocks, ...; a thread reads all of
+//! a tile's samples before it counts them.
 template <typename PolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT,
           typename BinsT, typename OffsetT>
 class AgentHistogram
 {
-  using SampleT                        = it_value_t<SampleIteratorT>;
-  static constexpr int BLOCK_THREADS   = PolicyT::BLOCK_THREADS;
-  static constexpr int PIXELS          = PolicyT::PIXELS_PER_THREAD;
-  static constexpr OffsetT TILE_PIXELS = OffsetT(BLOCK_THREADS) * OffsetT(PIXELS);
-  using ChannelsT                      = Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS>;
-  static_assert(BLOCK_THREADS % warp_threads == 0, "warps aggregate their lanes' bins: whole warps only");
+  using SampleT                      = it_value_t<SampleIteratorT>;
+  static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
+  static constexpr int PIXELS        = PolicyT::PIXELS_PER_THREAD;
+  using ChannelsT                    = Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS>;
+  static_assert(BLOCK_THREADS % warp_threads == 0, "lane columns need whole warps");
+
+  // The vector path: VEC samples (whole pixels) per vector, SAMPLES per thread and round.
+  static constexpr bool PACKS =
+      tile::PacksIntoVectors<SampleIteratorT>() && tile::items_per_vector_v<SampleT> % NUM_CHANNELS == 0;
+  static constexpr int VEC     = PACKS ? tile::items_per_vector_v<SampleT> : 1;
+  static constexpr int SAMPLES = VEC * PolicyT::VECTOR_LOADS;
+  using VectorIoT              = tile::TileIo<BLOCK_THREADS, SAMPLES, VEC>;
 
 public:
-  struct TempStorage
-  {
-    unsigned int counters[PolicyT::SHARED_BINS];
-  };
-
-  STRATA_DEVICE STRATA_FORCEINLINE AgentHistogram(TempStorage& storage, SampleIteratorT d_samples,
+  STRATA_DEVICE STRATA_FORCEINLINE AgentHistogram(unsigned int* counters, SampleIteratorT d_samples,
                                                   const ChannelsT& channels, OffsetT num_row_pixels, OffsetT num_rows,
                                                   OffsetT row_stride_samples)
-      : storage(storage)
+      : counters(counters)
       , d_samples(d_samples)
       , channels(channels)
       , num_row_pixels(num_row_pixels)
       , num_rows(num_rows)
       , row_stride_samples(row_stride_samples)
+      , lane(int(threadIdx.x) % warp_threads)
   {
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTiles()
+  //! Counts the block's tiles in MODE and adds its counts to the output.
+  template <CountMode MODE>
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTiles(bool vectors)
   {
-    const bool shared    = channels.total_bins <= PolicyT::SHARED_BINS;
-    const bool aggregate = channels.total_bins <= PolicyT::AGGREGATE_BINS;
-    if (shared)
+    const int words = CountSharedBytes<NUM_ACTIVE_CHANNELS>(MODE, channels.total_bins) / 4;
+    for (int i = int(threadIdx.x); i < words; i += BLOCK_THREADS)
     {
-      for (int b = int(threadIdx.x); b < int(channels.total_bins); b += BLOCK_THREADS)
-      {
-        storage.counters[b] = 0;
-      }
-      __syncthreads();
+      counters[i] = 0;
     }
-    const OffsetT tiles_per_row = (num_row_pixels + TILE_PIXELS - 1) / TILE_PIXELS;
-    const OffsetT tiles         = tiles_per_row * num_rows;
+    __syncthreads();
+    unsigned int registers[NUM_ACTIVE_CHANNELS] = {};
+    if constexpr (PACKS)
+    {
+      if (vectors && AllShifts())
+      {
+        ConsumeVectorTiles<MODE, true>(registers);
+      }
+      else if (vectors)
+      {
+        ConsumeVectorTiles<MODE, false>(registers);
+      }
+      else
+      {
+        ConsumePixelTiles<MODE>(registers);
+      }
+    }
+    else
+    {
+      ConsumePixelTiles<MODE>(registers);
+    }
+    Merge<MODE>(registers);
+  }
+
+private:
+  unsigned int* counters;
+  SampleIteratorT d_samples;
+  const ChannelsT& channels;
+  OffsetT num_row_pixels;
+  OffsetT num_rows;
+  OffsetT row_stride_samples;
+  int lane;
+
+  //! Whether every channel's bin is a shift (BinsT::ShiftBin).
+  STRATA_DEVICE STRATA_FORCEINLINE bool AllShifts() const
+  {
+    if constexpr (BinsT::SHIFT_BINS)
+    {
+      bool all = true;
+#pragma unroll
+      for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
+      {
+        all = all && channels.bins[c].shift >= 0;
+      }
+      return all;
+    }
+    else
+    {
+      return false;
+    }
+  }
+
+  //! Counts a sample of channel c in `bin` where `inside`: lane columns are bins * 32 + lane.
+  template <CountMode MODE>
+  STRATA_DEVICE STRATA_FORCEINLINE void Add(int c, unsigned bin, bool inside,
+                                            unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
+  {
+    if constexpr (MODE == CountMode::registers)
+    {
+      registers[c] += inside ? 1u : 0u;
+    }
+    else if (inside)
+    {
+      if constexpr (MODE == CountMode::lanes)
+      {
+        atomicAdd(counters + channels.first_bin[c] * warp_threads + lane + bin * warp_threads, 1u);
+      }
+      else if constexpr (MODE == CountMode::shared)
+      {
+        atomicAdd(counters + channels.first_bin[c] + bin, 1u);
+      }
+      else
+      {
+        AddToCounter(channels.histograms[c] + bin, 1u);
+      }
+    }
+  }
+
+  //! Counts a sample of channel c in `bin` (none for -1).
+  template <CountMode MODE>
+  STRATA_DEVICE STRATA_FORCEINLINE void Count(int c, int bin, unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
+  {
+    Add<MODE>(c, unsigned(bin), bin >= 0, registers);
+  }
+
+  //! Counts a sample of channel c: BinsT::ShiftBin where SHIFTS (AllShifts), else BinsT::Bin.
+  template <CountMode MODE, bool SHIFTS>
+  STRATA_DEVICE STRATA_FORCEINLINE void CountSample(int c, const SampleT& sample,
+                                                    unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
+  {
+    if constexpr (SHIFTS && BinsT::SHIFT_BINS)
+    {
+      bool inside        = false;
+      const unsigned bin = channels.bins[c].ShiftBin(sample, inside);
+      Add<MODE>(c, bin, inside, registers);
+    }
+    else
+    {
+      Count<MODE>(c, channels.bins[c].Bin(sample), registers);
+    }
+  }
+
+  //! Counts a pixel's active channels from its samples at `pixel` (an iterator).
+  template <CountMode MODE, typename IteratorT>
+  STRATA_DEVICE STRATA_FORCEINLINE void CountPixel(IteratorT pixel, unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
+  {
+#pragma unroll
+    for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
+    {
+      Count<MODE>(c, channels.bins[c].Bin(pixel[c]), registers);
+    }
+  }
+
+  //! Tiles of BLOCK_THREADS * PIXELS_PER_THREAD pixels, consecutive threads on consecutive pixels.
+  template <CountMode MODE>
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumePixelTiles(unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
+  {
+    constexpr OffsetT TILE_PIXELS = OffsetT(BLOCK_THREADS) * OffsetT(PIXELS);
+    const OffsetT tiles_per_row   = (num_row_pixels + TILE_PIXELS - 1) / TILE_PIXELS;
+    const OffsetT tiles           = tiles_per_row * num_rows;
     for (OffsetT tile = blockIdx.x; tile < tiles; tile += gridDim.x)
     {
-      const OffsetT row   = tile / tiles_per_row;
+      const OffsetT row   = num_rows == 1 ? OffsetT(0) : tile / tiles_per_row;
       const OffsetT first = (tile - row * tiles_per_row) * TILE_PIXELS; // the tile's first pixel in its row
       int bins[PIXELS][NUM_ACTIVE_CHANNELS];
 #pragma unroll
@@ -301,16 +534,109 @@ public:
 #pragma unroll
         for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
         {
-          Count(c, bins[p][c], shared, aggregate);
+          Count<MODE>(c, bins[p][c], registers);
         }
       }
     }
-    if (shared)
+  }
+
+  //! Each row: its head pixels (before the first 16-byte boundary), then tiles of vectors.
+  template <CountMode MODE, bool SHIFTS>
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeVectorTiles(unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
+  {
+    constexpr int PIXEL_BYTES     = int(sizeof(SampleT)) * NUM_CHANNELS;
+    constexpr OffsetT TILE_ITEMS  = OffsetT(VectorIoT::TILE_ITEMS);
+    const OffsetT tiles_per_row   = (num_row_pixels * NUM_CHANNELS + TILE_ITEMS - 1) / TILE_ITEMS;
+    const OffsetT tiles           = tiles_per_row * num_rows;
+    for (OffsetT tile = blockIdx.x; tile < tiles; tile += gridDim.x)
+    {
+      const OffsetT row       = num_rows == 1 ? OffsetT(0) : tile / tiles_per_row;
+      const OffsetT row_tile  = tile - row * tiles_per_row;
+      const SampleT* row_data = d_samples + row * row_stride_samples;
+      const int misalignment  = int(reinterpret_cast<::cuda::std::uintptr_t>(row_data) % tile::max_vector_bytes);
+      OffsetT head            = OffsetT((tile::max_vector_bytes - misalignment) % tile::max_vector_bytes / PIXEL_BYTES);
+      head                    = head < num_row_pixels ? head : num_row_pixels;
+      if (row_tile == 0 && OffsetT(threadIdx.x) < head)
+      {
+        CountPixel<MODE>(row_data + OffsetT(threadIdx.x) * NUM_CHANNELS, registers);
+      }
+      const OffsetT body_items = (num_row_pixels - head) * NUM_CHANNELS;
+      const OffsetT first      = row_tile * TILE_ITEMS;
+      if (first >= body_items)
+      {
+        continue; // a row whose head left less than tiles_per_row tiles
+      }
+      const SampleT* tile_data = row_data + head * NUM_CHANNELS + first;
+      SampleT samples[SAMPLES];
+      const int valid = tile::ValidItems<VectorIoT::TILE_ITEMS>(body_items, first);
+      if (valid == VectorIoT::TILE_ITEMS)
+      {
+        VectorIoT::template LoadFull<PolicyT::LOAD_MODIFIER>(tile_data, int(threadIdx.x), true, samples);
+#pragma unroll
+        for (int k = 0; k < SAMPLES; ++k)
+        {
+          if (k % NUM_CHANNELS < NUM_ACTIVE_CHANNELS)
+          {
+            CountSample<MODE, SHIFTS>(k % NUM_CHANNELS, samples[k], registers);
+          }
+        }
+      }
+      else
+      {
+        VectorIoT::LoadPartial(tile_data, int(threadIdx.x), valid, samples);
+#pragma unroll
+        for (int k = 0; k < SAMPLES; ++k)
+        {
+          if (k % NUM_CHANNELS < NUM_ACTIVE_CHANNELS && VectorIoT::ItemIndex(int(threadIdx.x), k) < valid)
+          {
+            CountSample<MODE, SHIFTS>(k % NUM_CHANNELS, samples[k], registers);
+          }
+        }
+      }
+    }
+  }
+
+  //! Adds the block's counts to the output: one atomic per non-zero bin (per channel for registers,
+  //! through shared memory).
+  template <CountMode MODE>
+  STRATA_DEVICE STRATA_FORCEINLINE void Merge(unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
+  {
+    if constexpr (MODE == CountMode::registers)
+    {
+#pragma unroll
+      for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
+      {
+        const unsigned int warp_count = __reduce_add_sync(0xFFFFFFFFu, registers[c]);
+        if (lane == 0 && warp_count != 0)
+        {
+          atomicAdd(counters + c, warp_count);
+        }
+      }
+      __syncthreads();
+      if (threadIdx.x < NUM_ACTIVE_CHANNELS && counters[threadIdx.x] != 0)
+      {
+        AddToCounter(channels.histograms[threadIdx.x], counters[threadIdx.x]);
+      }
+    }
+    else if constexpr (MODE == CountMode::lanes || MODE == CountMode::shared)
     {
       __syncthreads(); // every count of the block
       for (int b = int(threadIdx.x); b < int(channels.total_bins); b += BLOCK_THREADS)
       {
-        const unsigned int count = storage.counters[b];
+        unsigned int count = 0;
+        if constexpr (MODE == CountMode::lanes)
+        {
+          // Bin b's column, starting at word b % 32: consecutive threads read distinct banks.
+#pragma unroll 8
+          for (int k = 0; k < warp_threads; ++k)
+          {
+            count += counters[b * warp_threads + ((k + b) & (warp_threads - 1))];
+          }
+        }
+        else
+        {
+          count = counters[b];
+        }
         if (count != 0)
         {
           int c = 0;
@@ -322,39 +648,6 @@ public:
           AddToCounter(channels.histograms[c] + (b - channels.first_bin[c]), count);
         }
       }
-    }
-  }
-
-private:
-  TempStorage& storage;
-  SampleIteratorT d_samples;
-  const ChannelsT& channels;
-  OffsetT num_row_pixels;
-  OffsetT num_rows;
-  OffsetT row_stride_samples;
-
-  //! Counts one sample of channel c in bin `bin` (none for -1). All lanes of the warp call.
-  STRATA_DEVICE STRATA_FORCEINLINE void Count(int c, int bin, bool shared, bool aggregate)
-  {
-    unsigned int count = bin >= 0 ? 1u : 0u;
-    if (aggregate)
-    {
-      // The lanes with this bin: the lowest of them adds their number.
-      const unsigned int same = __match_any_sync(0xFFFFFFFFu, bin);
-      const int lane          = int(threadIdx.x) % warp_threads;
-      count                   = bin >= 0 && (__ffs(same) - 1) == lane ? unsigned(__popc(same)) : 0u;
-    }
-    if (count == 0)
-    {
-      return;
-    }
-    if (shared)
-    {
-      atomicAdd(&storage.counters[channels.first_bin[c] + bin], count);
-    }
-    else
-    {
-      AddToCounter(channels.histograms[c] + bin, count);
     }
   }
 };

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/thread/thread_load.cuh>
 #include <strata/tile/tile_search.cuh>
+#include <strata/tile/tile_vector.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
@@ -21,11 +23,13 @@ namespace segmented_reduce
 //! warps times ROUNDS, at least MIN_CHUNK_ITEMS); what a segment costs on top of its items (the
 //! reading of its offsets), so that chunks of many tiny segments hold fewer of them; the largest
 //! part of a segment one lane reduces alone (larger ones take the whole warp; at least 32, so that
-//! every lane of a warp gets an item); the loads each lane has in flight; blocks per SM.
+//! every lane of a warp gets an item); the loads each lane has in flight; blocks per SM; the cache
+//! operator of the loads of a warp's parts where the input is a pointer.
 template <int _BLOCK_THREADS, int _ROUNDS, int _MIN_CHUNK_ITEMS, int _SEGMENT_COST_ITEMS, int _LANE_ITEMS,
-          int _WARP_LOADS = 4, int _MIN_BLOCKS_PER_SM = 1>
+          int _WARP_LOADS = 4, int _MIN_BLOCKS_PER_SM = 1, CacheLoadModifier _LOAD_MODIFIER = LOAD_DEFAULT>
 struct AgentSegmentedReducePolicy
 {
+  static constexpr CacheLoadModifier LOAD_MODIFIER = _LOAD_MODIFIER;
   static constexpr int BLOCK_THREADS      = _BLOCK_THREADS;
   static constexpr int ROUNDS             = _ROUNDS;
   static constexpr int MIN_CHUNK_ITEMS    = _MIN_CHUNK_ITEMS;
@@ -114,6 +118,9 @@ class AgentSegmentedReduce
   static constexpr unsigned int ALL_LANES = 0xFFFFFFFFu;
   static constexpr CostT LANE_ITEMS       = CostT(PolicyT::LANE_ITEMS);
   static constexpr int UNROLL             = PolicyT::WARP_LOADS;
+  using InputT                            = it_value_t<InputIteratorT>;
+  // Items of a 16-byte vector where the input is a pointer to items that pack into them, else 1.
+  static constexpr int VEC = tile::PointerVectorItems<InputIteratorT>();
 
 public:
   STRATA_DEVICE STRATA_FORCEINLINE AgentSegmentedReduce(InputIteratorT d_in, OutputIteratorT d_out,
@@ -212,9 +219,21 @@ private:
   }
 
   //! The reduction of items [first, first + count) (count > LANE_ITEMS) of the segment that begins
-  //! at `begin`, by the whole warp, in every lane.
+  //! at `begin`, by the whole warp, in every lane: as 16-byte vectors where the input is a pointer
+  //! and the part gives every lane UNROLL of them, else one item per lane and load.
   STRATA_DEVICE STRATA_FORCEINLINE AccumT WarpReducePart(OffsetT begin, CostT first, CostT count)
   {
+    if constexpr (VEC > 1)
+    {
+      const auto* items = d_in + begin + OffsetT(first);
+      // Items before the first 16-byte boundary (the pointer is aligned to its items).
+      const CostT misalignment = CostT(reinterpret_cast<::cuda::std::uintptr_t>(items) % tile::max_vector_bytes);
+      const CostT head         = (tile::max_vector_bytes - misalignment) % tile::max_vector_bytes / sizeof(InputT);
+      if (count >= head + CostT(VEC) * warp_threads * CostT(UNROLL))
+      {
+        return WarpReduceVectors(first, head, count, items);
+      }
+    }
     constexpr CostT ROUND = CostT(UNROLL) * warp_threads;
     AccumT sum            = Item(begin, first + CostT(lane)); // count > 32: every lane has an item
     CostT i               = CostT(lane) + warp_threads;
@@ -235,6 +254,68 @@ private:
     for (; i < count; i += warp_threads)
     {
       sum = reduction_op(sum, Item(begin, first + i));
+    }
+    return ShuffleIndex<warp_threads>(WarpReduceToLane0(sum, reduction_op), 0, ALL_LANES);
+  }
+
+  //! WarpReducePart over vectors: `head` items up to the 16-byte boundary (one per lane), then
+  //! vectors (lane l takes vectors l, l + 32, ...; every lane at least UNROLL), then the items after
+  //! the last whole vector. `items` points at item `first` of the segment.
+  template <typename PointerT>
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT WarpReduceVectors(CostT first, CostT head, CostT count, PointerT items)
+  {
+    using VectorT         = tile::VectorOf<InputT, VEC>;
+    const CostT vectors   = (count - head) / CostT(VEC);
+    const VectorT* body   = reinterpret_cast<const VectorT*>(items + head);
+    const CostT body_item = first + head; // segment index of the body's first item
+    AccumT sum{};
+    {
+      const VectorT v = ThreadLoad<PolicyT::LOAD_MODIFIER>(body + lane);
+      sum             = item_op(body_item + CostT(lane) * VEC, v.items[0]);
+#pragma unroll
+      for (int e = 1; e < VEC; ++e)
+      {
+        sum = reduction_op(sum, item_op(body_item + CostT(lane) * VEC + CostT(e), v.items[e]));
+      }
+    }
+    constexpr CostT ROUND = CostT(UNROLL) * warp_threads;
+    CostT j               = CostT(lane) + warp_threads;
+    for (; j + ROUND - warp_threads < vectors; j += ROUND)
+    {
+      VectorT v[UNROLL];
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u)
+      {
+        v[u] = ThreadLoad<PolicyT::LOAD_MODIFIER>(body + j + CostT(u) * warp_threads);
+      }
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u)
+      {
+#pragma unroll
+        for (int e = 0; e < VEC; ++e)
+        {
+          sum = reduction_op(sum, item_op(body_item + (j + CostT(u) * warp_threads) * VEC + CostT(e), v[u].items[e]));
+        }
+      }
+    }
+    for (; j < vectors; j += warp_threads)
+    {
+      const VectorT v = ThreadLoad<PolicyT::LOAD_MODIFIER>(body + j);
+#pragma unroll
+      for (int e = 0; e < VEC; ++e)
+      {
+        sum = reduction_op(sum, item_op(body_item + j * VEC + CostT(e), v.items[e]));
+      }
+    }
+    // The head's items and those after the last vector: fewer than VEC each, one per lane.
+    if (CostT(lane) < head)
+    {
+      sum = reduction_op(sum, item_op(first + CostT(lane), items[lane]));
+    }
+    const CostT tail = head + vectors * CostT(VEC);
+    if (tail + CostT(lane) < count)
+    {
+      sum = reduction_op(sum, item_op(first + tail + CostT(lane), items[tail + CostT(lane)]));
     }
     return ShuffleIndex<warp_threads>(WarpReduceToLane0(sum, reduction_op), 0, ALL_LANES);
   }

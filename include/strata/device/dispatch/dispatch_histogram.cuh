@@ -24,14 +24,16 @@ namespace detail
 namespace histogram
 {
 //! Policies of DeviceHistogram (CUB's template parameters, which do not change them):
-//! AgentHistogramPolicyT. Not yet measured: 256 threads reading 8 pixels each per round, up to
-//! 8192 bins in shared memory, warps adding up equal bins below 64 bins.
+//! AgentHistogramPolicyT. 1024 threads (64 registers); 8 pixels per thread and round one sample at
+//! a time, or 4 16-byte vectors (2 of byte samples), streaming loads; lane columns up to 768 bins
+//! (96 KiB, the three 256-bin channels of RGBA), one set of shared counters up to 8192 bins.
+//! docs/performance.md has the sweep.
 template <typename SampleT, typename CounterT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, bool IS_EVEN>
 struct policy_hub
 {
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using AgentHistogramPolicyT = AgentHistogramPolicy<256, 8, 8192, 64, 1>;
+    using AgentHistogramPolicyT = AgentHistogramPolicy<1024, 8, sizeof(SampleT) == 1 ? 2 : 4, 768, 8192, 1, LOAD_CS>;
   };
   using Policy800  = Policy750;
   using Policy900  = Policy750;
@@ -43,20 +45,23 @@ struct policy_hub
 
 STRATA_KERNELS_BEGIN
 
-//! DeviceHistogram's one pass: each block counts its tiles' samples and merges its counts.
+//! DeviceHistogram's one pass: each block counts its tiles' samples in MODE (its counters in
+//! dynamic shared memory) and merges its counts into the output. One kernel per mode, so that each
+//! gets the registers its own loop needs.
 template <typename MaxPolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT,
-          typename BinsT, typename OffsetT>
+          typename BinsT, typename OffsetT, detail::histogram::CountMode MODE>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::AgentHistogramPolicyT::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::AgentHistogramPolicyT::MIN_BLOCKS_PER_SM) void
 DeviceHistogramSweepKernel(SampleIteratorT d_samples,
                            detail::histogram::Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS> channels,
-                           OffsetT num_row_pixels, OffsetT num_rows, OffsetT row_stride_samples)
+                           OffsetT num_row_pixels, OffsetT num_rows, OffsetT row_stride_samples, bool vectors)
 {
   using AgentT = detail::histogram::AgentHistogram<typename MaxPolicyT::ActivePolicy::AgentHistogramPolicyT,
                                                    NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, BinsT,
                                                    OffsetT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
-  AgentT(temp_storage, d_samples, channels, num_row_pixels, num_rows, row_stride_samples).ConsumeTiles();
+  extern __shared__ unsigned int strata_histogram_counters[];
+  AgentT(strata_histogram_counters, d_samples, channels, num_row_pixels, num_rows, row_stride_samples)
+      .template ConsumeTiles<MODE>(vectors);
 }
 
 STRATA_KERNELS_END
@@ -100,31 +105,89 @@ struct dispatch_t
     {
       return error;
     }
+    // Picks the kernel of the mode, then launches it.
+    int max_shared = 0;
+    error          = MaxDynamicShared(max_shared);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    switch (PickCountMode<PolicyT, NUM_ACTIVE_CHANNELS>(channels.total_bins, max_shared))
+    {
+      case CountMode::registers:
+        return Launch<PolicyT, CountMode::registers>();
+      case CountMode::lanes:
+        return Launch<PolicyT, CountMode::lanes>();
+      case CountMode::shared:
+        return Launch<PolicyT, CountMode::shared>();
+      default:
+        return Launch<PolicyT, CountMode::global>();
+    }
+  }
+
+  //! The dynamic shared memory a block may take: up to the device's opt-in limit from the host, 48
+  //! KiB from the device (only the host can raise a kernel's limit).
+  STRATA_RUNTIME_FUNCTION static cudaError_t MaxDynamicShared(int& max_shared)
+  {
+    int device        = 0;
+    int optin_shared  = 0;
+    cudaError_t error = cudaGetDevice(&device);
+    if (error == cudaSuccess)
+    {
+      error = cudaDeviceGetAttribute(&optin_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    }
+    max_shared = 48 * 1024;
+    NV_IF_TARGET(NV_IS_HOST, (max_shared = optin_shared > max_shared ? optin_shared : max_shared;));
+    return error;
+  }
+
+  template <typename PolicyT, CountMode MODE>
+  STRATA_RUNTIME_FUNCTION cudaError_t Launch()
+  {
     auto kernel = DeviceHistogramSweepKernel<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT,
-                                             BinsT, OffsetT>;
-    int device    = 0;
-    int sm_count  = 0;
-    int occupancy = 0;
-    error         = cudaGetDevice(&device);
+                                             BinsT, OffsetT, MODE>;
+    int device             = 0;
+    int sm_count           = 0;
+    const int shared_bytes = CountSharedBytes<NUM_ACTIVE_CHANNELS>(MODE, channels.total_bins);
+    cudaError_t error      = cudaGetDevice(&device);
     if (error == cudaSuccess)
     {
       error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
     }
+    if (error == cudaSuccess && shared_bytes > 48 * 1024)
+    {
+      NV_IF_TARGET(NV_IS_HOST,
+                   (error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);));
+    }
+    int occupancy = 0;
     if (error == cudaSuccess)
     {
-      error = MaxSmOccupancy(occupancy, kernel, PolicyT::BLOCK_THREADS);
+      error = MaxSmOccupancy(occupancy, kernel, PolicyT::BLOCK_THREADS, shared_bytes);
     }
     if (error != cudaSuccess)
     {
       return error;
     }
-    // As many blocks as fit at once, but no more than there are tiles.
+    // 16-byte vectors where the samples are a pointer whose rows all start on a whole pixel.
+    bool vectors = false;
+    if constexpr (::cuda::std::is_pointer_v<SampleIteratorT>)
+    {
+      constexpr size_t pixel_bytes = sizeof(it_value_t<SampleIteratorT>) * NUM_CHANNELS;
+      vectors = reinterpret_cast<::cuda::std::uintptr_t>(d_samples) % pixel_bytes == 0
+             && (num_rows <= 1
+                 || size_t(row_stride_samples) * sizeof(it_value_t<SampleIteratorT>) % pixel_bytes == 0);
+    }
+    // As many blocks as fit at once, no more than there are tiles, and enough that no block counts
+    // 2^32 samples (its 32-bit counters could wrap).
     const OffsetT tile_pixels = OffsetT(PolicyT::BLOCK_THREADS) * OffsetT(PolicyT::PIXELS_PER_THREAD);
     const OffsetT tiles       = (num_row_pixels + tile_pixels - 1) / tile_pixels * num_rows;
     const OffsetT fit         = OffsetT(sm_count) * OffsetT(occupancy > 0 ? occupancy : 1);
-    const int blocks          = int(tiles < fit ? tiles : fit);
-    return LaunchKernel(false, kernel, blocks, PolicyT::BLOCK_THREADS, stream, d_samples, channels, num_row_pixels,
-                        num_rows, row_stride_samples);
+    const OffsetT samples     = num_row_pixels * num_rows * NUM_CHANNELS;
+    const OffsetT enough      = samples / (OffsetT(1) << 31) + 1;
+    OffsetT blocks            = tiles < fit ? tiles : fit;
+    blocks                    = blocks > enough ? blocks : enough;
+    return LaunchKernel(false, shared_bytes, kernel, int(blocks), PolicyT::BLOCK_THREADS, stream, d_samples,
+                        channels, num_row_pixels, num_rows, row_stride_samples, vectors);
   }
 };
 

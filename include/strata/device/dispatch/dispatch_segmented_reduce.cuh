@@ -54,7 +54,8 @@ struct IndexItem
 STRATA_KERNELS_BEGIN
 
 //! The first pass of DeviceSegmentedReduce: each warp reduces its chunks of the segments' cost
-//! line, writing whole segments out and the parts of cut ones to the temporary storage.
+//! line, writing whole segments out and the parts of cut ones to the temporary storage. Both
+//! passes may be programmatic dependent launches: they wait for the launch before them first.
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
           typename EndOffsetIteratorT, typename ReductionOpT, typename InitT, typename AccumT, typename ItemOpT,
           bool COMBINE_INIT>
@@ -67,6 +68,7 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
 {
   using PolicyT                         = typename MaxPolicyT::ActivePolicy::SegmentedReducePolicy;
   constexpr ::cuda::std::uint64_t WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
+  detail::WaitForPrimaryGrid(); // a programmatic dependent launch: what the launch before wrote
   detail::segmented_reduce::AgentSegmentedReduce<PolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
                                                  EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT,
                                                  COMBINE_INIT>(d_in, d_out, d_begin_offsets, d_end_offsets,
@@ -89,6 +91,7 @@ DeviceSegmentedReduceJoinKernel(InputIteratorT d_in, OutputIteratorT d_out, Begi
 {
   using PolicyT                         = typename MaxPolicyT::ActivePolicy::SegmentedReducePolicy;
   constexpr ::cuda::std::uint64_t WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
+  detail::WaitForPrimaryGrid(); // a programmatic dependent launch: what the launch before wrote
   detail::segmented_reduce::AgentSegmentedReduce<PolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
                                                  EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT,
                                                  COMBINE_INIT>(d_in, d_out, d_begin_offsets, d_end_offsets,
@@ -123,6 +126,7 @@ struct dispatch_t
   InitT init;
   ItemOpT item_op;
   cudaStream_t stream;
+  int ptx_version;
 
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
@@ -182,15 +186,17 @@ struct dispatch_t
     }
     error = ScanT::Dispatch(d_scan_storage, scan_bytes, costs, d_offsets, ::cuda::std::plus<>{}, InputValue<CostT>(0),
                             num_offsets, stream);
+    // The passes start while the launch before them ends, where the device has that (sm_90).
+    const bool programmatic = ptx_version >= 900;
     if (error == cudaSuccess)
     {
-      error = LaunchKernel(false, kernel, blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, d_begin_offsets,
+      error = LaunchKernel(programmatic, kernel, blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, d_begin_offsets,
                            d_end_offsets, num_segments, static_cast<const CostT*>(d_offsets), parts, reduction_op,
                            init, item_op, max_chunks);
     }
     if (error == cudaSuccess)
     {
-      error = LaunchKernel(false, join, blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, d_begin_offsets,
+      error = LaunchKernel(programmatic, join, blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, d_begin_offsets,
                            d_end_offsets, num_segments, static_cast<const CostT*>(d_offsets), parts, reduction_op,
                            init, item_op, max_chunks);
     }
@@ -218,10 +224,10 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
   using DispatchT = dispatch_t<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
                                ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>;
   return InvokeForCurrentDevice<MaxPolicyT>(
-      [&](int)
+      [&](int ptx_version)
       {
-        return DispatchT{d_temp_storage, temp_storage_bytes, d_in,         d_out,   num_segments, d_begin_offsets,
-                         d_end_offsets,  reduction_op,       init,         item_op, stream};
+        return DispatchT{d_temp_storage, temp_storage_bytes, d_in,    d_out,  num_segments, d_begin_offsets,
+                         d_end_offsets,  reduction_op,       init,    item_op, stream,      ptx_version};
       });
 }
 } // namespace segmented_reduce

@@ -12,14 +12,15 @@ namespace detail
 namespace segmented_reduce
 {
 //! Policies of DeviceSegmentedReduce (CUB's template parameters, which do not change them):
-//! SegmentedReducePolicy. Not yet measured: the batched copies' shape (256 threads, a segment
-//! costing 128 items more), 8 chunks a warp, parts of up to 32 items reduced by one lane.
+//! SegmentedReducePolicy: 256 threads, 4 blocks per SM (64 registers), 8 chunks a warp, a segment
+//! costing 128 items more, parts of up to 64 items reduced by one lane, 4 streaming loads in flight
+//! (16-byte vectors where the input is a pointer). docs/performance.md has the sweep.
 template <typename AccumT, typename OffsetT, typename ReductionOpT>
 struct policy_hub
 {
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using SegmentedReducePolicy = AgentSegmentedReducePolicy<256, 8, 1024, 128, 32, 4, 1>;
+    using SegmentedReducePolicy = AgentSegmentedReducePolicy<256, 8, 1024, 128, 64, 4, 4, LOAD_CS>;
   };
   using Policy800  = Policy750;
   using Policy900  = Policy750;
