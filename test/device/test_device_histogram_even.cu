@@ -664,6 +664,112 @@ TEST_CASE("MultiHistogramEven with the channels' bins adding up to both sides of
   check_multi_even<4, 3>(split_bins<3>(lane_bins), n, seed + 8);
 }
 
+TEST_CASE("HistogramEven and MultiHistogramEven read samples off 16-byte boundaries and rows of every alignment",
+          "[device][histogram]")
+{
+  // Pointers whose pixels pack into 16-byte vectors take the head pixels before the first boundary
+  // one at a time; rows that start on no whole pixel take every pixel one at a time.
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(1211);
+  INFO("seed " << seed);
+  const std::size_t n = 300007;
+  SECTION("uint8 samples 1, 3, 8 and 15 bytes past a boundary: one bin, bins by shift, by multiply")
+  {
+    const std::vector<std::uint8_t> samples = strata_test::histogram_samples<std::uint8_t>(n + 16, seed);
+    const device_buffer<std::uint8_t> d_samples(samples);
+    for (const std::size_t offset : {std::size_t(1), std::size_t(3), std::size_t(8), std::size_t(15)})
+    {
+      for (const int bins : {1, 32, 100, 256})
+      {
+        INFO(offset << " bytes past, " << bins << " bins");
+        device_buffer<int> d_histogram(static_cast<std::size_t>(bins));
+        d_histogram.poison();
+        strata_test::run_histogram(
+            [&](void* d_temp, std::size_t& bytes)
+            {
+              return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples.data() + offset,
+                                                            d_histogram.data(), bins + 1, 0, 256, int(n));
+            });
+        const std::vector<std::uint8_t> shifted(samples.begin() + std::ptrdiff_t(offset),
+                                                samples.begin() + std::ptrdiff_t(offset + n));
+        const strata_test::even_reference<std::uint8_t, int> reference(0, 256, bins + 1);
+        strata_test::check_histogram(strata_test::reference_channel_histogram<1>(shifted, 0, n, 1, n, reference),
+                                     d_histogram);
+      }
+    }
+  }
+  SECTION("uint32 samples 4, 8 and 12 bytes past a boundary: bins by multiply, by shift, one bin")
+  {
+    const std::vector<std::uint32_t> samples = strata_test::histogram_samples<std::uint32_t>(n + 4, seed);
+    const device_buffer<std::uint32_t> d_samples(samples);
+    struct levels_t
+    {
+      std::uint32_t lower;
+      std::uint32_t upper;
+      int bins;
+    };
+    for (const std::size_t offset : {std::size_t(1), std::size_t(2), std::size_t(3)})
+    {
+      for (const levels_t levels : {levels_t{0u, 0xFFFFFFFFu, 256}, levels_t{0u, 1u << 31, 64},
+                                    levels_t{12345u, 3000012345u, 777}, levels_t{5u, 1000005u, 1}})
+      {
+        INFO(offset << " samples past, " << levels.bins << " bins over [" << levels.lower << ", " << levels.upper
+                    << ")");
+        device_buffer<unsigned> d_histogram(static_cast<std::size_t>(levels.bins));
+        d_histogram.poison();
+        strata_test::run_histogram(
+            [&](void* d_temp, std::size_t& bytes)
+            {
+              return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples.data() + offset,
+                                                            d_histogram.data(), levels.bins + 1, levels.lower,
+                                                            levels.upper, int(n));
+            });
+        const std::vector<std::uint32_t> shifted(samples.begin() + std::ptrdiff_t(offset),
+                                                 samples.begin() + std::ptrdiff_t(offset + n));
+        const strata_test::even_reference<std::uint32_t, std::uint32_t> reference(levels.lower, levels.upper,
+                                                                                  levels.bins + 1);
+        strata_test::check_histogram(strata_test::reference_channel_histogram<1>(shifted, 0, n, 1, n, reference),
+                                     d_histogram);
+      }
+    }
+  }
+  SECTION("RGBA rows of 1001 pixels from 4 bytes past a boundary, 4012 bytes apart (rows start at every "
+          "alignment) and 4010 apart (on no whole pixel)")
+  {
+    const std::size_t row_pixels = 1001;
+    const std::size_t rows       = 67;
+    for (const std::size_t stride : {std::size_t(4012), std::size_t(4010)})
+    {
+      INFO("rows " << stride << " bytes apart");
+      const std::vector<std::uint8_t> image = strata_test::histogram_samples<std::uint8_t>(rows * stride + 4, seed);
+      const device_buffer<std::uint8_t> d_image(image);
+      device_buffer<int> d_r(256);
+      device_buffer<int> d_g(256);
+      device_buffer<int> d_b(256);
+      d_r.poison();
+      d_g.poison();
+      d_b.poison();
+      strata_test::run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return strata::DeviceHistogram::MultiHistogramEven<4, 3>(
+                d_temp, bytes, d_image.data() + 4, cuda::std::array<int*, 3>{d_r.data(), d_g.data(), d_b.data()},
+                cuda::std::array<int, 3>{257, 257, 257}, cuda::std::array<int, 3>{0, 0, 0},
+                cuda::std::array<int, 3>{256, 256, 256}, int(row_pixels), int(rows), stride);
+          });
+      const std::vector<std::uint8_t> shifted(image.begin() + 4, image.end());
+      const strata_test::even_reference<std::uint8_t, int> reference(0, 256, 257);
+      const device_buffer<int>* outputs[3] = {&d_r, &d_g, &d_b};
+      for (int c = 0; c < 3; ++c)
+      {
+        INFO("channel " << c);
+        strata_test::check_histogram(
+            strata_test::reference_channel_histogram<4>(shifted, c, row_pixels, rows, stride, reference), *outputs[c]);
+      }
+    }
+  }
+}
+
 TEST_CASE("HistogramEven of iterator inputs", "[device][histogram]")
 {
   STRATA_TEST_REQUIRE_GPU();
