@@ -1,0 +1,693 @@
+// examples/multi_gpu/distributed_sort.cu: a sort of keys (or key-value pairs) spread over the GPUs
+// of one machine, built from strata's device algorithms and NCCL. One host thread drives every GPU
+// (ncclCommInitAll; NCCL calls of several GPUs grouped). Each GPU
+//   1. sorts its keys (DeviceRadixSort),
+//   2. picks regular samples of them (DeviceFor::Bulk); the samples of all GPUs are gathered
+//      (ncclAllGather) and sorted on every GPU, which then all pick the same P - 1 splitters,
+//   3. finds where its buckets start with a search of its sorted keys (DeviceFor::Bulk with
+//      strata::LowerBound) and exchanges the bucket sizes (ncclSend / ncclRecv); the host reads
+//      them, since NCCL needs the counts of the exchange on the host,
+//   4. sends bucket q to GPU q and receives one sorted run from every GPU,
+//   5. merges the runs in rounds of pairs (DeviceMerge).
+// GPU p then holds the p-th range of the keys, sorted; equal keys keep the order of the GPUs and
+// of their positions (the sort is stable). The program checks the result against a host sort and
+// prints the time of each phase (the slowest GPU's, CUDA events) and of the whole.
+//
+// Usage: example_multi_gpu_distributed_sort [--keys-per-gpu N] [--gpus P] [--u64] [--pairs]
+//                                           [--repeat R]
+// N defaults to 2^24, P to every visible GPU. Exits with 4 where there is no GPU.
+#include <strata/device/device_for.cuh>
+#include <strata/device/device_merge.cuh>
+#include <strata/device/device_radix_sort.cuh>
+#include <strata/thread/thread_search.cuh>
+
+#include <nccl.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include "../example_common.cuh"
+#include "distributed_sort_plan.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+//! Exits with a message when an NCCL call fails.
+#define EXAMPLE_NCCL(call)                                                                                             \
+  do                                                                                                                   \
+  {                                                                                                                    \
+    const ncclResult_t example_result_ = (call);                                                                       \
+    if (example_result_ != ncclSuccess)                                                                                \
+    {                                                                                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, ncclGetErrorString(example_result_));        \
+      std::exit(1);                                                                                                    \
+    }                                                                                                                  \
+  } while (false)
+
+namespace
+{
+using value_t = std::uint32_t; // the payload of the pairs variant
+
+template <typename T>
+ncclDataType_t nccl_type()
+{
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "32- or 64-bit unsigned keys and values");
+  return sizeof(T) == 4 ? ncclUint32 : ncclUint64;
+}
+
+//! Writes sample i of a GPU's n sorted keys (n >= 1).
+template <typename KeyT>
+struct SampleOp
+{
+  const KeyT* sorted;
+  std::int64_t n;
+  int samples;
+  KeyT* out;
+
+  __device__ void operator()(int i) const
+  {
+    out[i] = sorted[distributed_sort::SamplePosition(n, samples, i)];
+  }
+};
+
+//! Bucket q of a GPU's n sorted keys: where it starts (the first key not below splitter q - 1) and
+//! how many keys it holds, the splitters read from the gathered, sorted samples.
+template <typename KeyT>
+struct BucketOp
+{
+  const KeyT* sorted;
+  std::int64_t n;
+  const KeyT* samples; // gathered and sorted
+  std::int64_t total_samples;
+  int parts;
+  std::int64_t* starts;
+  std::int64_t* counts;
+
+  __device__ std::int64_t Start(int q) const
+  {
+    if (q == 0)
+    {
+      return 0;
+    }
+    if (q == parts)
+    {
+      return n;
+    }
+    const KeyT splitter = samples[distributed_sort::SplitterPosition(total_samples, parts, q - 1)];
+    return strata::LowerBound(sorted, n, splitter);
+  }
+
+  __device__ void operator()(int q) const
+  {
+    const std::int64_t start = Start(q);
+    starts[q]                = start;
+    counts[q]                = Start(q + 1) - start;
+  }
+};
+
+//! A device buffer of `count` items of T, taken and given back in stream order.
+template <typename T>
+T* allocate(std::int64_t count, cudaStream_t stream)
+{
+  void* p = nullptr;
+  EXAMPLE_CHECK(cudaMallocAsync(&p, std::size_t(count > 0 ? count : 1) * sizeof(T), stream));
+  return static_cast<T*>(p);
+}
+
+//! One GPU's share: its stream, communicator, buffers and the events between the phases.
+template <typename KeyT>
+struct Gpu
+{
+  int device = 0;
+  cudaStream_t stream{};
+  ncclComm_t comm{};
+  std::int64_t n = 0;
+  KeyT* keys     = nullptr; // input
+  value_t* values = nullptr;
+  KeyT* sorted   = nullptr;
+  value_t* sorted_values = nullptr;
+  KeyT* samples  = nullptr;
+  KeyT* gathered = nullptr;
+  KeyT* gathered_sorted = nullptr;
+  std::int64_t* starts_d = nullptr; // parts
+  std::int64_t* counts_d = nullptr; // parts: sent to each GPU
+  std::int64_t* received_d = nullptr; // parts: received from each GPU
+  std::int64_t* host = nullptr;  // pinned: starts, counts, received (3 parts)
+  KeyT* run_keys[2]     = {nullptr, nullptr}; // the received runs, then the merge rounds' buffers
+  value_t* run_values[2] = {nullptr, nullptr};
+  int result = 0; // which of run_keys holds the result
+  std::int64_t received_total = 0;
+  void* temp = nullptr;
+  std::size_t temp_bytes = 0;
+  cudaEvent_t events[6]{};
+};
+
+//! The phases timed on every GPU (between events[k] and events[k + 1]).
+const char* const phase_names[5] = {"local sort", "samples and buckets", "bucket sizes exchanged",
+                                    "keys exchanged", "runs merged"};
+
+//! Makes sure gpu.temp holds `bytes`.
+template <typename KeyT>
+void reserve_temp(Gpu<KeyT>& gpu, std::size_t bytes)
+{
+  if (bytes > gpu.temp_bytes)
+  {
+    if (gpu.temp != nullptr)
+    {
+      EXAMPLE_CHECK(cudaFreeAsync(gpu.temp, gpu.stream));
+    }
+    EXAMPLE_CHECK(cudaMallocAsync(&gpu.temp, bytes, gpu.stream));
+    gpu.temp_bytes = bytes;
+  }
+}
+
+//! Sorts keys (and values) of n items from `in` into `out` on gpu's stream.
+template <typename KeyT>
+void radix_sort(Gpu<KeyT>& gpu, const KeyT* in, KeyT* out, const value_t* values_in, value_t* values_out,
+                std::int64_t n, bool pairs)
+{
+  std::size_t bytes = 0;
+  if (pairs)
+  {
+    EXAMPLE_CHECK(strata::DeviceRadixSort::SortPairs(nullptr, bytes, in, out, values_in, values_out, n, 0,
+                                                     int(sizeof(KeyT) * 8), gpu.stream));
+    reserve_temp(gpu, bytes);
+    EXAMPLE_CHECK(strata::DeviceRadixSort::SortPairs(gpu.temp, bytes, in, out, values_in, values_out, n, 0,
+                                                     int(sizeof(KeyT) * 8), gpu.stream));
+  }
+  else
+  {
+    EXAMPLE_CHECK(strata::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n, 0, int(sizeof(KeyT) * 8), gpu.stream));
+    reserve_temp(gpu, bytes);
+    EXAMPLE_CHECK(
+        strata::DeviceRadixSort::SortKeys(gpu.temp, bytes, in, out, n, 0, int(sizeof(KeyT) * 8), gpu.stream));
+  }
+}
+
+struct Options
+{
+  std::int64_t keys_per_gpu = std::int64_t(1) << 24;
+  int gpus                  = 0; // every visible GPU
+  bool u64                  = false;
+  bool pairs                = false;
+  int repeat                = 3;
+  int samples               = 1024; // per GPU
+};
+
+//! One distributed sort of the keys (and values) the GPUs hold; leaves each GPU's result in
+//! run_keys[result] (received_total items). Returns the host's wall time of the whole, in ms.
+template <typename KeyT>
+double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& options)
+{
+  const int parts = int(gpus.size());
+  const auto wall = std::chrono::steady_clock::now();
+  nvtxRangePushA("distributed sort");
+
+  // 1. Local sorts.
+  nvtxRangePushA("local sort");
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(cudaEventRecord(gpu.events[0], gpu.stream));
+    radix_sort(gpu, gpu.keys, gpu.sorted, gpu.values, gpu.sorted_values, gpu.n, options.pairs);
+    EXAMPLE_CHECK(cudaEventRecord(gpu.events[1], gpu.stream));
+  }
+  nvtxRangePop();
+
+  // 2. Samples, gathered; splitters and bucket starts.
+  nvtxRangePushA("samples and buckets");
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(
+        strata::DeviceFor::Bulk(options.samples, SampleOp<KeyT>{gpu.sorted, gpu.n, options.samples, gpu.samples}, gpu.stream));
+  }
+  EXAMPLE_NCCL(ncclGroupStart());
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_NCCL(ncclAllGather(gpu.samples, gpu.gathered, std::size_t(options.samples), nccl_type<KeyT>(), gpu.comm,
+                               gpu.stream));
+  }
+  EXAMPLE_NCCL(ncclGroupEnd());
+  const std::int64_t total_samples = std::int64_t(options.samples) * parts;
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    radix_sort(gpu, gpu.gathered, gpu.gathered_sorted, nullptr, nullptr, total_samples, false);
+    EXAMPLE_CHECK(strata::DeviceFor::Bulk(parts,
+                                          BucketOp<KeyT>{gpu.sorted, gpu.n, gpu.gathered_sorted, total_samples, parts,
+                                                         gpu.starts_d, gpu.counts_d},
+                                          gpu.stream));
+    EXAMPLE_CHECK(cudaEventRecord(gpu.events[2], gpu.stream));
+  }
+  nvtxRangePop();
+
+  // 3. Bucket sizes to every GPU; the host reads them (NCCL takes the counts from the host).
+  nvtxRangePushA("bucket sizes exchanged");
+  EXAMPLE_NCCL(ncclGroupStart());
+  for (auto& gpu : gpus)
+  {
+    for (int q = 0; q < parts; ++q)
+    {
+      EXAMPLE_NCCL(ncclSend(gpu.counts_d + q, 1, ncclInt64, q, gpu.comm, gpu.stream));
+      EXAMPLE_NCCL(ncclRecv(gpu.received_d + q, 1, ncclInt64, q, gpu.comm, gpu.stream));
+    }
+  }
+  EXAMPLE_NCCL(ncclGroupEnd());
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(cudaMemcpyAsync(gpu.host, gpu.starts_d, sizeof(std::int64_t) * std::size_t(parts),
+                                  cudaMemcpyDeviceToHost, gpu.stream));
+    EXAMPLE_CHECK(cudaMemcpyAsync(gpu.host + parts, gpu.counts_d, sizeof(std::int64_t) * std::size_t(parts),
+                                  cudaMemcpyDeviceToHost, gpu.stream));
+    EXAMPLE_CHECK(cudaMemcpyAsync(gpu.host + 2 * parts, gpu.received_d, sizeof(std::int64_t) * std::size_t(parts),
+                                  cudaMemcpyDeviceToHost, gpu.stream));
+    EXAMPLE_CHECK(cudaEventRecord(gpu.events[3], gpu.stream));
+  }
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(cudaStreamSynchronize(gpu.stream));
+  }
+  nvtxRangePop();
+
+  // 4. Bucket q of every GPU to GPU q, into its receive buffer in the order of the senders.
+  nvtxRangePushA("keys exchanged");
+  std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(parts));
+  for (int q = 0; q < parts; ++q)
+  {
+    auto& gpu = gpus[std::size_t(q)];
+    std::vector<std::int64_t> received(gpu.host + 2 * parts, gpu.host + 3 * parts);
+    std::vector<std::int64_t> counts(std::size_t(parts) * std::size_t(parts), 0);
+    for (int p = 0; p < parts; ++p)
+    {
+      counts[std::size_t(p) * std::size_t(parts) + std::size_t(q)] = received[std::size_t(p)];
+    }
+    offsets[std::size_t(q)] = distributed_sort::ReceiveOffsets(counts, parts, q);
+    gpu.received_total      = offsets[std::size_t(q)].back();
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    for (int b = 0; b < 2; ++b)
+    {
+      if (gpu.run_keys[b] != nullptr)
+      {
+        EXAMPLE_CHECK(cudaFreeAsync(gpu.run_keys[b], gpu.stream));
+      }
+      gpu.run_keys[b] = allocate<KeyT>(gpu.received_total, gpu.stream);
+      if (options.pairs)
+      {
+        if (gpu.run_values[b] != nullptr)
+        {
+          EXAMPLE_CHECK(cudaFreeAsync(gpu.run_values[b], gpu.stream));
+        }
+        gpu.run_values[b] = allocate<value_t>(gpu.received_total, gpu.stream);
+      }
+    }
+  }
+  EXAMPLE_NCCL(ncclGroupStart());
+  for (int p = 0; p < parts; ++p)
+  {
+    auto& gpu                  = gpus[std::size_t(p)];
+    const std::int64_t* starts = gpu.host;
+    const std::int64_t* counts = gpu.host + parts;
+    for (int q = 0; q < parts; ++q)
+    {
+      const std::size_t send    = std::size_t(counts[q]);
+      const std::size_t receive = std::size_t(gpu.host[2 * parts + q]);
+      const std::int64_t at     = offsets[std::size_t(p)][std::size_t(q)];
+      EXAMPLE_NCCL(ncclSend(gpu.sorted + starts[q], send, nccl_type<KeyT>(), q, gpu.comm, gpu.stream));
+      EXAMPLE_NCCL(ncclRecv(gpu.run_keys[0] + at, receive, nccl_type<KeyT>(), q, gpu.comm, gpu.stream));
+      if (options.pairs)
+      {
+        EXAMPLE_NCCL(ncclSend(gpu.sorted_values + starts[q], send, nccl_type<value_t>(), q, gpu.comm, gpu.stream));
+        EXAMPLE_NCCL(ncclRecv(gpu.run_values[0] + at, receive, nccl_type<value_t>(), q, gpu.comm, gpu.stream));
+      }
+    }
+  }
+  EXAMPLE_NCCL(ncclGroupEnd());
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(cudaEventRecord(gpu.events[4], gpu.stream));
+  }
+  nvtxRangePop();
+
+  // 5. The received runs merged in rounds of pairs, from one buffer into the other.
+  nvtxRangePushA("runs merged");
+  for (int q = 0; q < parts; ++q)
+  {
+    auto& gpu = gpus[std::size_t(q)];
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    int from = 0;
+    for (const auto& round : distributed_sort::MergeRounds(offsets[std::size_t(q)]))
+    {
+      const int to = 1 - from;
+      for (const distributed_sort::Merge& m : round)
+      {
+        const std::int64_t left = m.middle - m.first;
+        const std::int64_t right = m.last - m.middle;
+        if (right == 0)
+        {
+          EXAMPLE_CHECK(cudaMemcpyAsync(gpu.run_keys[to] + m.first, gpu.run_keys[from] + m.first,
+                                        sizeof(KeyT) * std::size_t(left), cudaMemcpyDeviceToDevice, gpu.stream));
+          if (options.pairs)
+          {
+            EXAMPLE_CHECK(cudaMemcpyAsync(gpu.run_values[to] + m.first, gpu.run_values[from] + m.first,
+                                          sizeof(value_t) * std::size_t(left), cudaMemcpyDeviceToDevice, gpu.stream));
+          }
+          continue;
+        }
+        std::size_t bytes = 0;
+        if (options.pairs)
+        {
+          const KeyT* a = gpu.run_keys[from] + m.first;
+          const KeyT* b = gpu.run_keys[from] + m.middle;
+          const value_t* va = gpu.run_values[from] + m.first;
+          const value_t* vb = gpu.run_values[from] + m.middle;
+          EXAMPLE_CHECK(strata::DeviceMerge::MergePairs(nullptr, bytes, a, va, left, b, vb, right,
+                                                        gpu.run_keys[to] + m.first, gpu.run_values[to] + m.first,
+                                                        cuda::std::less<>{}, gpu.stream));
+          reserve_temp(gpu, bytes);
+          EXAMPLE_CHECK(strata::DeviceMerge::MergePairs(gpu.temp, bytes, a, va, left, b, vb, right,
+                                                        gpu.run_keys[to] + m.first, gpu.run_values[to] + m.first,
+                                                        cuda::std::less<>{}, gpu.stream));
+        }
+        else
+        {
+          const KeyT* a = gpu.run_keys[from] + m.first;
+          const KeyT* b = gpu.run_keys[from] + m.middle;
+          EXAMPLE_CHECK(strata::DeviceMerge::MergeKeys(nullptr, bytes, a, left, b, right, gpu.run_keys[to] + m.first,
+                                                       cuda::std::less<>{}, gpu.stream));
+          reserve_temp(gpu, bytes);
+          EXAMPLE_CHECK(strata::DeviceMerge::MergeKeys(gpu.temp, bytes, a, left, b, right,
+                                                       gpu.run_keys[to] + m.first, cuda::std::less<>{}, gpu.stream));
+        }
+      }
+      from = to;
+    }
+    gpu.result = from;
+    EXAMPLE_CHECK(cudaEventRecord(gpu.events[5], gpu.stream));
+  }
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(cudaStreamSynchronize(gpu.stream));
+  }
+  nvtxRangePop();
+  nvtxRangePop();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall).count();
+}
+
+//! The time one exchange of equal parts (each GPU sends n / P keys to every GPU) takes through
+//! grouped ncclSend / ncclRecv: the all-to-all bound of step 4, in ms (the slowest GPU).
+template <typename KeyT>
+double all_to_all_ms(std::vector<Gpu<KeyT>>& gpus, bool pairs)
+{
+  const int parts         = int(gpus.size());
+  const std::size_t share = std::size_t(gpus[0].n / parts);
+  double slowest          = 0;
+  for (int trial = 0; trial < 2; ++trial) // the first warms NCCL's connections up
+  {
+    for (auto& gpu : gpus)
+    {
+      EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+      EXAMPLE_CHECK(cudaEventRecord(gpu.events[0], gpu.stream));
+    }
+    EXAMPLE_NCCL(ncclGroupStart());
+    for (auto& gpu : gpus)
+    {
+      for (int q = 0; q < parts; ++q)
+      {
+        EXAMPLE_NCCL(ncclSend(gpu.keys + std::size_t(q) * share, share, nccl_type<KeyT>(), q, gpu.comm, gpu.stream));
+        EXAMPLE_NCCL(ncclRecv(gpu.sorted + std::size_t(q) * share, share, nccl_type<KeyT>(), q, gpu.comm, gpu.stream));
+        if (pairs)
+        {
+          EXAMPLE_NCCL(ncclSend(gpu.values + std::size_t(q) * share, share, ncclUint32, q, gpu.comm, gpu.stream));
+          EXAMPLE_NCCL(
+              ncclRecv(gpu.sorted_values + std::size_t(q) * share, share, ncclUint32, q, gpu.comm, gpu.stream));
+        }
+      }
+    }
+    EXAMPLE_NCCL(ncclGroupEnd());
+    slowest = 0;
+    for (auto& gpu : gpus)
+    {
+      EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+      EXAMPLE_CHECK(cudaEventRecord(gpu.events[1], gpu.stream));
+      EXAMPLE_CHECK(cudaEventSynchronize(gpu.events[1]));
+      float ms = 0;
+      EXAMPLE_CHECK(cudaEventElapsedTime(&ms, gpu.events[0], gpu.events[1]));
+      slowest = std::max(slowest, double(ms));
+    }
+  }
+  return slowest;
+}
+
+//! Random keys (a 64-bit mix of the global index and the seed) and, for pairs, the global index
+//! as the value, on every GPU.
+template <typename KeyT>
+__global__ void fill_keys(KeyT* keys, value_t* values, std::int64_t n, std::int64_t first, std::uint64_t seed)
+{
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+  {
+    std::uint64_t x = (std::uint64_t(first + i) + seed) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    keys[i] = KeyT(x);
+    if (values != nullptr)
+    {
+      values[i] = value_t(first + i);
+    }
+  }
+}
+
+template <typename KeyT>
+int run(const Options& options, const std::vector<int>& devices)
+{
+  const int parts = int(devices.size());
+  std::vector<Gpu<KeyT>> gpus(static_cast<std::size_t>(parts));
+  std::vector<ncclComm_t> comms(static_cast<std::size_t>(parts));
+  EXAMPLE_NCCL(ncclCommInitAll(comms.data(), parts, devices.data()));
+  const std::uint64_t seed = 2026;
+  for (int p = 0; p < parts; ++p)
+  {
+    auto& gpu  = gpus[std::size_t(p)];
+    gpu.device = devices[std::size_t(p)];
+    gpu.comm   = comms[std::size_t(p)];
+    gpu.n      = options.keys_per_gpu;
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
+    // Keep freed memory in the pool: the receive buffers come and go with every sort.
+    cudaMemPool_t pool{};
+    EXAMPLE_CHECK(cudaDeviceGetDefaultMemPool(&pool, gpu.device));
+    std::uint64_t keep = ~std::uint64_t(0);
+    EXAMPLE_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    gpu.keys            = allocate<KeyT>(gpu.n, gpu.stream);
+    gpu.sorted          = allocate<KeyT>(gpu.n, gpu.stream);
+    gpu.samples         = allocate<KeyT>(options.samples, gpu.stream);
+    gpu.gathered        = allocate<KeyT>(std::int64_t(options.samples) * parts, gpu.stream);
+    gpu.gathered_sorted = allocate<KeyT>(std::int64_t(options.samples) * parts, gpu.stream);
+    gpu.starts_d        = allocate<std::int64_t>(parts, gpu.stream);
+    gpu.counts_d        = allocate<std::int64_t>(parts, gpu.stream);
+    gpu.received_d      = allocate<std::int64_t>(parts, gpu.stream);
+    if (options.pairs)
+    {
+      gpu.values        = allocate<value_t>(gpu.n, gpu.stream);
+      gpu.sorted_values = allocate<value_t>(gpu.n, gpu.stream);
+    }
+    EXAMPLE_CHECK(cudaMallocHost(&gpu.host, sizeof(std::int64_t) * 3 * std::size_t(parts)));
+    for (cudaEvent_t& event : gpu.events)
+    {
+      EXAMPLE_CHECK(cudaEventCreate(&event));
+    }
+    fill_keys<<<1024, 256, 0, gpu.stream>>>(gpu.keys, gpu.values, gpu.n, std::int64_t(p) * gpu.n, seed);
+    EXAMPLE_CHECK(cudaGetLastError());
+  }
+
+  // The sorts; the last one is checked. Times: the slowest GPU's per phase, medians over repeats.
+  std::vector<std::vector<double>> phase_ms(5);
+  std::vector<double> wall_ms;
+  for (int r = 0; r < options.repeat + 1; ++r)
+  {
+    const double wall = distributed_sort_once(gpus, options);
+    if (r == 0)
+    {
+      continue; // warm-up: NCCL connections, the memory pool
+    }
+    wall_ms.push_back(wall);
+    for (int k = 0; k < 5; ++k)
+    {
+      double slowest = 0;
+      for (auto& gpu : gpus)
+      {
+        EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+        float ms = 0;
+        EXAMPLE_CHECK(cudaEventElapsedTime(&ms, gpu.events[k], gpu.events[k + 1]));
+        slowest = std::max(slowest, double(ms));
+      }
+      phase_ms[std::size_t(k)].push_back(slowest);
+    }
+  }
+
+  // The check: every GPU's result in order is the stable sort of all input pairs.
+  std::vector<KeyT> all_keys(std::size_t(options.keys_per_gpu) * std::size_t(parts));
+  std::vector<value_t> all_values(options.pairs ? all_keys.size() : 0);
+  std::vector<KeyT> result_keys;
+  std::vector<value_t> result_values;
+  std::vector<std::int64_t> received;
+  for (int p = 0; p < parts; ++p)
+  {
+    auto& gpu = gpus[std::size_t(p)];
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(cudaMemcpy(all_keys.data() + std::size_t(p) * std::size_t(gpu.n), gpu.keys, sizeof(KeyT) * std::size_t(gpu.n),
+                             cudaMemcpyDeviceToHost));
+    std::vector<KeyT> keys(std::size_t(gpu.received_total));
+    EXAMPLE_CHECK(cudaMemcpy(keys.data(), gpu.run_keys[gpu.result], sizeof(KeyT) * keys.size(), cudaMemcpyDeviceToHost));
+    result_keys.insert(result_keys.end(), keys.begin(), keys.end());
+    if (options.pairs)
+    {
+      EXAMPLE_CHECK(cudaMemcpy(all_values.data() + std::size_t(p) * std::size_t(gpu.n), gpu.values,
+                               sizeof(value_t) * std::size_t(gpu.n), cudaMemcpyDeviceToHost));
+      std::vector<value_t> values(keys.size());
+      EXAMPLE_CHECK(cudaMemcpy(values.data(), gpu.run_values[gpu.result], sizeof(value_t) * values.size(),
+                               cudaMemcpyDeviceToHost));
+      result_values.insert(result_values.end(), values.begin(), values.end());
+    }
+    received.push_back(gpu.received_total);
+  }
+  bool correct = false;
+  if (options.pairs)
+  {
+    std::vector<std::pair<KeyT, value_t>> expected(all_keys.size());
+    for (std::size_t i = 0; i < all_keys.size(); ++i)
+    {
+      expected[i] = {all_keys[i], all_values[i]};
+    }
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    correct = result_keys.size() == expected.size();
+    for (std::size_t i = 0; correct && i < expected.size(); ++i)
+    {
+      correct = result_keys[i] == expected[i].first && result_values[i] == expected[i].second;
+    }
+  }
+  else
+  {
+    std::sort(all_keys.begin(), all_keys.end());
+    correct = result_keys == all_keys;
+  }
+
+  const auto median = [](std::vector<double> v)
+  {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  const double exchange_bound = all_to_all_ms(gpus, options.pairs);
+  const double total_keys     = double(options.keys_per_gpu) * parts;
+  std::printf("distributed sort of %lld %s%s on %d GPU%s (%lld per GPU), %d samples per GPU\n",
+              static_cast<long long>(total_keys), options.u64 ? "u64 keys" : "u32 keys",
+              options.pairs ? " with u32 values" : "", parts, parts == 1 ? "" : "s",
+              static_cast<long long>(options.keys_per_gpu), options.samples);
+  double phases = 0;
+  for (int k = 0; k < 5; ++k)
+  {
+    const double ms = median(phase_ms[std::size_t(k)]);
+    phases += ms;
+    std::printf("  %-24s %9.3f ms\n", phase_names[k], ms);
+  }
+  const double wall = median(wall_ms);
+  std::printf("  %-24s %9.3f ms (phases %.3f ms): %.3g keys/s\n", "end to end", wall, phases, total_keys / wall * 1e3);
+  std::printf("  %-24s %9.3f ms (local sort + this: %.3f ms)\n", "all-to-all of n/P each", exchange_bound,
+              median(phase_ms[0]) + exchange_bound);
+  std::printf("  keys received per GPU:");
+  for (const std::int64_t r : received)
+  {
+    std::printf(" %lld", static_cast<long long>(r));
+  }
+  std::printf("\n%s\n", correct ? "globally sorted: correct" : "WRONG: the result differs from a host sort");
+
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    EXAMPLE_CHECK(cudaStreamSynchronize(gpu.stream));
+    for (void* p : {static_cast<void*>(gpu.keys), static_cast<void*>(gpu.sorted), static_cast<void*>(gpu.samples),
+                    static_cast<void*>(gpu.gathered), static_cast<void*>(gpu.gathered_sorted),
+                    static_cast<void*>(gpu.starts_d), static_cast<void*>(gpu.counts_d),
+                    static_cast<void*>(gpu.received_d), static_cast<void*>(gpu.values),
+                    static_cast<void*>(gpu.sorted_values), static_cast<void*>(gpu.run_keys[0]),
+                    static_cast<void*>(gpu.run_keys[1]), static_cast<void*>(gpu.run_values[0]),
+                    static_cast<void*>(gpu.run_values[1]), gpu.temp})
+    {
+      if (p != nullptr)
+      {
+        EXAMPLE_CHECK(cudaFree(p));
+      }
+    }
+    EXAMPLE_CHECK(cudaFreeHost(gpu.host));
+    for (cudaEvent_t event : gpu.events)
+    {
+      EXAMPLE_CHECK(cudaEventDestroy(event));
+    }
+    EXAMPLE_CHECK(cudaStreamDestroy(gpu.stream));
+    EXAMPLE_NCCL(ncclCommDestroy(gpu.comm));
+  }
+  return correct ? 0 : 1;
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  example_require_gpu();
+  Options options;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    if (arg == "--keys-per-gpu" && i + 1 < argc)
+    {
+      options.keys_per_gpu = std::atoll(argv[++i]);
+    }
+    else if (arg == "--gpus" && i + 1 < argc)
+    {
+      options.gpus = std::atoi(argv[++i]);
+    }
+    else if (arg == "--repeat" && i + 1 < argc)
+    {
+      options.repeat = std::atoi(argv[++i]);
+    }
+    else if (arg == "--u64")
+    {
+      options.u64 = true;
+    }
+    else if (arg == "--pairs")
+    {
+      options.pairs = true;
+    }
+    else
+    {
+      std::fprintf(stderr,
+                   "usage: %s [--keys-per-gpu N] [--gpus P] [--u64] [--pairs] [--repeat R]\n", argv[0]);
+      return 2;
+    }
+  }
+  int count = 0;
+  EXAMPLE_CHECK(cudaGetDeviceCount(&count));
+  const int parts = options.gpus > 0 ? std::min(options.gpus, count) : count;
+  if (options.keys_per_gpu < 1 || options.repeat < 1)
+  {
+    std::fprintf(stderr, "at least one key per GPU and one timed sort\n");
+    return 2;
+  }
+  std::vector<int> devices(static_cast<std::size_t>(parts));
+  for (int p = 0; p < parts; ++p)
+  {
+    devices[std::size_t(p)] = p;
+  }
+  return options.u64 ? run<std::uint64_t>(options, devices) : run<std::uint32_t>(options, devices);
+}
