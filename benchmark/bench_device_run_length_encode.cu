@@ -20,6 +20,7 @@
 #include <cuda/std/functional>
 
 #include "bench_common.cuh"
+#include "bench_run_keys.cuh"
 
 #include <algorithm>
 #include <cstddef>
@@ -43,50 +44,6 @@ enum class op
   encode,
   non_trivial_runs
 };
-
-//! 2^28 keys in runs of random lengths 1 to 15 (mean 8), each run a random value other than the
-//! one before; a benchmark of n items reads n of them from a rotating offset, so that small inputs
-//! do not sit in L2 either.
-class run_keys
-{
-public:
-  run_keys()
-      : keys_(max_items)
-  {
-    std::vector<u32> host(max_items);
-    std::mt19937 engine(2069);
-    std::uniform_int_distribution<int> length(1, 15);
-    u32 value = 0;
-    for (std::size_t i = 0; i < max_items;)
-    {
-      u32 next_value = value;
-      while (next_value == value)
-      {
-        next_value = u32(engine());
-      }
-      value                 = next_value;
-      const std::size_t end = std::min(max_items, i + std::size_t(length(engine)));
-      std::fill(host.begin() + std::ptrdiff_t(i), host.begin() + std::ptrdiff_t(end), value);
-      i = end;
-    }
-    bench::check(cudaMemcpy(keys_.data(), host.data(), keys_.bytes(), cudaMemcpyHostToDevice), "keys upload");
-  }
-  const u32* next(std::size_t n)
-  {
-    const std::size_t slots = max_items / n;
-    return keys_.data() + (turn_++ % slots) * n;
-  }
-
-private:
-  bench::device_buffer<u32> keys_;
-  std::size_t turn_ = 0;
-};
-
-run_keys& keys_in_runs()
-{
-  static run_keys keys;
-  return keys;
-}
 
 //! The device count of runs every call writes.
 int* d_num_runs()
@@ -140,7 +97,7 @@ public:
   }
   const io& next()
   {
-    call_.keys = keys_in_runs().next(n_);
+    call_.keys = bench::keys_in_runs<2069>().next(n_);
     if (values_ != nullptr)
     {
       call_.values = values_->next();

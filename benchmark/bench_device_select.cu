@@ -18,6 +18,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "bench_common.cuh"
+#include "bench_run_keys.cuh"
 
 #include <algorithm>
 #include <cstddef>
@@ -111,50 +112,6 @@ rotating_flags& flags_for(std::size_t n)
   return *slot;
 }
 
-//! 2^28 keys in runs of random lengths 1 to 15 (mean 8), each run a random value other than the
-//! one before; a benchmark of n items reads n of them from a rotating offset, so that small inputs
-//! do not sit in L2 either.
-class run_keys
-{
-public:
-  run_keys()
-      : keys_(max_items)
-  {
-    std::vector<u32> host(max_items);
-    std::mt19937 engine(2053);
-    std::uniform_int_distribution<int> length(1, 15);
-    u32 value = 0;
-    for (std::size_t i = 0; i < max_items;)
-    {
-      u32 next_value = value;
-      while (next_value == value)
-      {
-        next_value = u32(engine());
-      }
-      value                 = next_value;
-      const std::size_t end = std::min(max_items, i + std::size_t(length(engine)));
-      std::fill(host.begin() + std::ptrdiff_t(i), host.begin() + std::ptrdiff_t(end), value);
-      i = end;
-    }
-    bench::check(cudaMemcpy(keys_.data(), host.data(), keys_.bytes(), cudaMemcpyHostToDevice), "keys upload");
-  }
-  const u32* next(std::size_t n)
-  {
-    const std::size_t slots = max_items / n;
-    return keys_.data() + (turn_++ % slots) * n;
-  }
-
-private:
-  bench::device_buffer<u32> keys_;
-  std::size_t turn_ = 0;
-};
-
-run_keys& keys_in_runs()
-{
-  static run_keys keys;
-  return keys;
-}
-
 //! The device counts the calls write (two for the three-way partition).
 int* d_counts()
 {
@@ -185,7 +142,7 @@ public:
   rotation(std::size_t n, u32 threshold)
       : n_(n)
       , items_(KIND == op::unique || KIND == op::unique_by_key ? nullptr : &bench::shared_rotating_buffer<u32>(n))
-      , keys_(KIND == op::unique || KIND == op::unique_by_key ? &keys_in_runs() : nullptr)
+      , keys_(KIND == op::unique || KIND == op::unique_by_key ? &bench::keys_in_runs<2053>() : nullptr)
       , flags_(KIND == op::select_flagged ? &flags_for(n) : nullptr)
       , values_(KIND == op::unique_by_key ? &bench::shared_rotating_buffer<u32>(n) : nullptr)
   {
@@ -220,7 +177,7 @@ public:
 private:
   std::size_t n_;
   bench::rotating_buffer<u32>* items_;
-  run_keys* keys_;
+  bench::run_keys* keys_;
   rotating_flags* flags_;
   bench::rotating_buffer<u32>* values_;
   io call_{};
