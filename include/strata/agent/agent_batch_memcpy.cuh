@@ -4,6 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/tile/tile_copy.cuh>
+#include <strata/tile/tile_search.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
@@ -112,22 +113,6 @@ private:
   const CostT* d_offsets;
   int lane;
 
-  //! The last buffer whose offset is at most `unit` (offsets[0] = 0 <= unit < offsets[num_buffers]).
-  STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::int64_t FindBuffer(CostT unit) const
-  {
-    ::cuda::std::int64_t low  = 0; // offsets[low] <= unit < offsets[high]
-    ::cuda::std::int64_t high = num_buffers;
-    while (high - low > 1)
-    {
-      const ::cuda::std::int64_t step  = (high - low + warp_threads - 1) / warp_threads;
-      const ::cuda::std::int64_t probe = low + ::cuda::std::int64_t(lane) * step;
-      const unsigned int at_most = __ballot_sync(ALL_LANES, probe < high && d_offsets[probe] <= unit);
-      low += ::cuda::std::int64_t(31 - __clz(at_most)) * step; // lane 0's probe always is
-      high = low + step < high ? low + step : high;
-    }
-    return low;
-  }
-
   //! This lane's part [begin, begin + len) of a buffer (len <= LANE_UNITS): copied alone.
   STRATA_DEVICE STRATA_FORCEINLINE static void CopyByLane(const InputT& src, const OutputT& dst, CostT begin, CostT len)
   {
@@ -170,7 +155,7 @@ private:
   //! Copies the parts of buffers in the cost units [first, last).
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeChunk(CostT first, CostT last)
   {
-    for (::cuda::std::int64_t group = FindBuffer(first);; group += warp_threads)
+    for (::cuda::std::int64_t group = tile::WarpFindSpan(d_offsets, num_buffers, first, lane);; group += warp_threads)
     {
       // Lane l: buffer group + l, where it starts before the chunk's end.
       const ::cuda::std::int64_t buffer = group + lane;
