@@ -35,7 +35,6 @@ namespace
 {
 using u32 = std::uint32_t;
 
-constexpr std::size_t max_items = std::size_t(1) << 28;
 
 //! The algorithm a row measures.
 enum class op
