@@ -35,7 +35,6 @@ namespace
 {
 using u32 = std::uint32_t;
 
-
 //! The algorithm a row measures.
 enum class op
 {

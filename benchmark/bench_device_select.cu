@@ -36,7 +36,6 @@ using u8  = std::uint8_t;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-
 //! The algorithm a row measures.
 enum class op
 {
