@@ -13,6 +13,8 @@
 
 #include <strata/device/device_histogram.cuh>
 
+#include <cuda/std/array>
+
 #include "common/test_common.cuh"
 
 #include <algorithm>
@@ -390,4 +392,68 @@ std::vector<SampleT> histogram_samples(std::size_t n, std::uint64_t seed)
   }
   return samples;
 }
+
+//! A multiply of x by 1/4, as the sample an iterator makes of an int.
+struct quarter
+{
+  __host__ __device__ float operator()(int x) const
+  {
+    return static_cast<float>(x) * 0.25f;
+  }
+};
+
+//! The low byte of an int.
+struct low_byte
+{
+  __host__ __device__ std::uint8_t operator()(int x) const
+  {
+    return static_cast<std::uint8_t>(x & 0xFF);
+  }
+};
+
+//! `total` bins split over `channels` channels as evenly as they go (the first ones get one more).
+template <int CHANNELS>
+cuda::std::array<int, CHANNELS> split_bins(int total)
+{
+  cuda::std::array<int, CHANNELS> bins{};
+  for (int c = 0; c < CHANNELS; ++c)
+  {
+    bins[c] = total / CHANNELS + (c < total % CHANNELS ? 1 : 0);
+  }
+  return bins;
+}
+
+//! The typed tests of HistogramEven and HistogramRange: the samples of histogram_samples at every
+//! size of histogram_sizes into every bin count of histogram_bin_counts, poisoned first, against
+//! the host reference. bins_for(bins) gives the host reference of that many bins and the call,
+//! call(d_temp, bytes, d_samples, d_histogram, num_samples), a cudaError_t.
+template <typename SampleT, typename CounterT, typename BinsForT>
+void check_every_bin_count_and_size(std::uint64_t seed, BinsForT bins_for)
+{
+  const std::vector<std::size_t> sizes = histogram_sizes();
+  const std::vector<SampleT> samples   = histogram_samples<SampleT>(sizes.back(), seed);
+  const device_buffer<SampleT> d_samples(samples);
+  for (const int bins : histogram_bin_counts<histogram_policy_t<SampleT, CounterT>>())
+  {
+    INFO(bins << " bins");
+    const auto made                                        = bins_for(bins); // (reference, call)
+    const auto& reference                                  = made.first;
+    const auto& call                                       = made.second;
+    const std::vector<std::vector<std::uint64_t>> expected = reference_prefix_histograms(samples, sizes, reference);
+    device_buffer<CounterT> d_histogram(static_cast<std::size_t>(bins));
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+    {
+      INFO(sizes[k] << " samples");
+      d_histogram.poison();
+      run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return call(d_temp, bytes, static_cast<const SampleT*>(d_samples.data()), d_histogram.data(),
+                        static_cast<int>(sizes[k]));
+          });
+      check_histogram(expected[k], d_histogram);
+    }
+  }
+}
+
 } // namespace strata_test
