@@ -456,4 +456,49 @@ void check_every_bin_count_and_size(std::uint64_t seed, BinsForT bins_for)
   }
 }
 
+//! The channel-limit tests of MultiHistogramEven and MultiHistogramRange: CHANNELS-channel random
+//! uint16 pixels, 1-D, with bins[c] bins in active channel c, poisoned first, against the host
+//! reference. channels_for(num_levels) gives the host references of the active channels (a
+//! std::vector) and the call, call(d_temp, bytes, d_samples, histograms, num_levels, num_pixels),
+//! a cudaError_t.
+template <int CHANNELS, int ACTIVE, typename ChannelsForT>
+void check_multi_channel(const cuda::std::array<int, ACTIVE>& bins, std::size_t pixels, std::uint64_t seed,
+                         ChannelsForT channels_for)
+{
+  int total = 0;
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    total += bins[c];
+  }
+  INFO(CHANNELS << " channels, " << ACTIVE << " active, " << total << " bins in all");
+  const std::vector<std::uint16_t> samples = random_vector<std::uint16_t>(std::size_t(CHANNELS) * pixels, seed);
+  const device_buffer<std::uint16_t> d_samples(samples);
+  std::vector<device_buffer<unsigned>> d_histograms;
+  cuda::std::array<unsigned*, ACTIVE> histograms{};
+  cuda::std::array<int, ACTIVE> num_levels{};
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    d_histograms.emplace_back(static_cast<std::size_t>(bins[c]));
+    d_histograms.back().poison();
+    histograms[c] = d_histograms.back().data();
+    num_levels[c] = bins[c] + 1;
+  }
+  const auto made        = channels_for(num_levels); // (references, call)
+  const auto& references = made.first;
+  const auto& call       = made.second;
+  run_histogram(
+      [&](void* d_temp, std::size_t& bytes)
+      {
+        return call(d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), histograms, num_levels,
+                    static_cast<int>(pixels));
+      });
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    INFO("channel " << c);
+    check_histogram(
+        reference_channel_histogram<CHANNELS>(samples, c, pixels, 1, CHANNELS * pixels, references[std::size_t(c)]),
+        d_histograms[std::size_t(c)]);
+  }
+}
+
 } // namespace strata_test

@@ -563,44 +563,28 @@ namespace
 template <int CHANNELS, int ACTIVE>
 void check_multi_even(const cuda::std::array<int, ACTIVE>& bins, std::size_t pixels, std::uint64_t seed)
 {
-  int total = 0;
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    total += bins[c];
-  }
-  INFO(CHANNELS << " channels, " << ACTIVE << " active, " << total << " bins in all");
-  const std::vector<std::uint16_t> samples =
-      strata_test::random_vector<std::uint16_t>(std::size_t(CHANNELS) * pixels, seed);
-  const device_buffer<std::uint16_t> d_samples(samples);
-  std::vector<device_buffer<unsigned>> d_histograms;
-  cuda::std::array<unsigned*, ACTIVE> histograms{};
-  cuda::std::array<int, ACTIVE> num_levels{};
-  cuda::std::array<int, ACTIVE> lower{};
-  cuda::std::array<int, ACTIVE> upper{};
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    d_histograms.emplace_back(static_cast<std::size_t>(bins[c]));
-    d_histograms.back().poison();
-    histograms[c] = d_histograms.back().data();
-    num_levels[c] = bins[c] + 1;
-    lower[c]      = 1000 * c;
-    upper[c]      = 65536 - 999 * c;
-  }
-  strata_test::run_histogram(
-      [&](void* d_temp, std::size_t& bytes)
+  strata_test::check_multi_channel<CHANNELS, ACTIVE>(
+      bins, pixels, seed,
+      [](const cuda::std::array<int, ACTIVE>& num_levels)
       {
-        return strata::DeviceHistogram::MultiHistogramEven<CHANNELS, ACTIVE>(
-            d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), histograms, num_levels, lower, upper,
-            static_cast<int>(pixels));
+        cuda::std::array<int, ACTIVE> lower{};
+        cuda::std::array<int, ACTIVE> upper{};
+        std::vector<strata_test::even_reference<std::uint16_t, int>> references;
+        for (int c = 0; c < ACTIVE; ++c)
+        {
+          lower[c] = 1000 * c;
+          upper[c] = 65536 - 999 * c;
+          references.emplace_back(lower[c], upper[c], num_levels[c]);
+        }
+        const auto call = [lower, upper](void* d_temp, std::size_t& bytes, const std::uint16_t* d_samples,
+                                         cuda::std::array<unsigned*, ACTIVE> histograms,
+                                         cuda::std::array<int, ACTIVE> levels, int n)
+        {
+          return strata::DeviceHistogram::MultiHistogramEven<CHANNELS, ACTIVE>(d_temp, bytes, d_samples, histograms,
+                                                                               levels, lower, upper, n);
+        };
+        return std::make_pair(references, call);
       });
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    INFO("channel " << c);
-    const strata_test::even_reference<std::uint16_t, int> reference(lower[c], upper[c], num_levels[c]);
-    strata_test::check_histogram(
-        strata_test::reference_channel_histogram<CHANNELS>(samples, c, pixels, 1, CHANNELS * pixels, reference),
-        d_histograms[std::size_t(c)]);
-  }
 }
 } // namespace
 

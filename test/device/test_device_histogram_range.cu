@@ -428,46 +428,31 @@ namespace
 template <int CHANNELS, int ACTIVE>
 void check_multi_range(const cuda::std::array<int, ACTIVE>& bins, std::size_t pixels, std::uint64_t seed)
 {
-  int total = 0;
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    total += bins[c];
-  }
-  INFO(CHANNELS << " channels, " << ACTIVE << " active, " << total << " bins in all");
-  const std::vector<std::uint16_t> samples =
-      strata_test::random_vector<std::uint16_t>(std::size_t(CHANNELS) * pixels, seed);
-  const device_buffer<std::uint16_t> d_samples(samples);
-  std::vector<std::vector<int>> levels;
-  std::vector<device_buffer<int>> d_levels;
-  std::vector<device_buffer<unsigned>> d_histograms;
-  cuda::std::array<unsigned*, ACTIVE> histograms{};
-  cuda::std::array<int, ACTIVE> num_levels{};
-  cuda::std::array<const int*, ACTIVE> levels_ptrs{};
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    levels.push_back(strata_test::random_levels<std::uint16_t, int>(bins[c] + 1, seed + 1 + std::uint64_t(c)));
-    d_levels.emplace_back(levels.back());
-    d_histograms.emplace_back(static_cast<std::size_t>(bins[c]));
-    d_histograms.back().poison();
-    histograms[c]  = d_histograms.back().data();
-    levels_ptrs[c] = d_levels.back().data();
-    num_levels[c]  = bins[c] + 1;
-  }
-  strata_test::run_histogram(
-      [&](void* d_temp, std::size_t& bytes)
+  strata_test::check_multi_channel<CHANNELS, ACTIVE>(
+      bins, pixels, seed,
+      [seed](const cuda::std::array<int, ACTIVE>& num_levels)
       {
-        return strata::DeviceHistogram::MultiHistogramRange<CHANNELS, ACTIVE>(
-            d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), histograms, num_levels, levels_ptrs,
-            static_cast<int>(pixels));
+        // The call owns the device copies of the levels.
+        auto d_levels = std::make_shared<std::vector<device_buffer<int>>>();
+        std::vector<strata_test::range_reference<std::uint16_t, int>> references;
+        cuda::std::array<const int*, ACTIVE> levels{};
+        for (int c = 0; c < ACTIVE; ++c)
+        {
+          const std::vector<int> channel_levels =
+              strata_test::random_levels<std::uint16_t, int>(num_levels[c], seed + 1 + std::uint64_t(c));
+          references.emplace_back(channel_levels);
+          d_levels->emplace_back(channel_levels);
+          levels[c] = d_levels->back().data();
+        }
+        const auto call = [d_levels, levels](void* d_temp, std::size_t& bytes, const std::uint16_t* d_samples,
+                                             cuda::std::array<unsigned*, ACTIVE> histograms,
+                                             cuda::std::array<int, ACTIVE> counts, int n)
+        {
+          return strata::DeviceHistogram::MultiHistogramRange<CHANNELS, ACTIVE>(d_temp, bytes, d_samples, histograms,
+                                                                                counts, levels, n);
+        };
+        return std::make_pair(references, call);
       });
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    INFO("channel " << c);
-    const strata_test::range_reference<std::uint16_t, int> reference(levels[std::size_t(c)]);
-    strata_test::check_histogram(
-        strata_test::reference_channel_histogram<CHANNELS>(samples, c, pixels, 1, CHANNELS * pixels, reference),
-        d_histograms[std::size_t(c)]);
-  }
 }
 } // namespace
 
