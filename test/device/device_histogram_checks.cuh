@@ -24,6 +24,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -181,38 +182,55 @@ private:
 };
 
 //! The histograms of samples[0, sizes[k]) for each k (sizes ascending), in one pass. Samples of
-//! one or two bytes take their bins from a table of every bit pattern (the typed tests' 2^24
-//! samples at a dozen bin counts would otherwise take minutes of binary searches).
+//! one or two bytes take their bins from a table of every bit pattern; wider ones ask the reference
+//! for each sample, spread over up to 8 host threads (the typed tests' 2^24 samples at a dozen bin
+//! counts would otherwise take a minute of Range's binary searches).
 template <typename SampleT, typename ReferenceT>
 std::vector<std::vector<std::uint64_t>> reference_prefix_histograms(const std::vector<SampleT>& samples,
                                                                     const std::vector<std::size_t>& sizes,
                                                                     const ReferenceT& reference)
 {
-  std::vector<int> table;
+  const std::size_t n = sizes.empty() ? 0 : sizes.back();
+  std::vector<int> bins(n); // each sample's bin, or -1
   if constexpr (sizeof(SampleT) <= 2)
   {
-    table.resize(std::size_t(1) << (8 * sizeof(SampleT)));
+    using PatternT = std::conditional_t<sizeof(SampleT) == 1, std::uint8_t, std::uint16_t>;
+    std::vector<int> table(std::size_t(1) << (8 * sizeof(SampleT)));
     for (std::size_t bits = 0; bits < table.size(); ++bits)
     {
-      const auto pattern = static_cast<std::conditional_t<sizeof(SampleT) == 1, std::uint8_t, std::uint16_t>>(bits);
+      const auto pattern = static_cast<PatternT>(bits);
       SampleT sample;
       std::memcpy(static_cast<void*>(&sample), &pattern, sizeof(SampleT));
       table[bits] = reference(sample);
     }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      PatternT pattern;
+      std::memcpy(&pattern, static_cast<const void*>(&samples[i]), sizeof(SampleT));
+      bins[i] = table[pattern];
+    }
   }
-  const auto bin_of = [&](const SampleT& sample)
+  else
   {
-    if constexpr (sizeof(SampleT) <= 2)
+    const std::size_t threads =
+        n < (std::size_t(1) << 20) ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    std::vector<std::thread> workers;
+    for (std::size_t t = 0; t < threads; ++t)
     {
-      std::conditional_t<sizeof(SampleT) == 1, std::uint8_t, std::uint16_t> pattern;
-      std::memcpy(&pattern, static_cast<const void*>(&sample), sizeof(SampleT));
-      return table[pattern];
+      workers.emplace_back(
+          [&, t]
+          {
+            for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i)
+            {
+              bins[i] = reference(samples[i]);
+            }
+          });
     }
-    else
+    for (std::thread& worker : workers)
     {
-      return reference(sample);
+      worker.join();
     }
-  };
+  }
   std::vector<std::vector<std::uint64_t>> histograms;
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(reference.bins()), 0);
   std::size_t i = 0;
@@ -220,10 +238,9 @@ std::vector<std::vector<std::uint64_t>> reference_prefix_histograms(const std::v
   {
     for (; i < size; ++i)
     {
-      const int bin = bin_of(samples[i]);
-      if (bin >= 0)
+      if (bins[i] >= 0)
       {
-        ++counts[static_cast<std::size_t>(bin)];
+        ++counts[static_cast<std::size_t>(bins[i])];
       }
     }
     histograms.push_back(counts);
