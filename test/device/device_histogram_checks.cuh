@@ -1,7 +1,8 @@
 // test/device/device_histogram_checks.cuh: what the DeviceHistogram tests share: the bin counts
 // (on both sides of the policy's warp-aggregation and shared-memory limits, so that a change of
 // policy moves the tests with it) and sizes they run, the type combinations, an independent host
-// reference with 64-bit counts, and the two-phase call into poisoned outputs.
+// reference with 64-bit counts, the two-phase call into poisoned outputs, and the bodies of the
+// tests Even and Range run alike (every type at every bin count and size; channels at the limits).
 //
 // The reference takes a sample's bin from the definition, computed in the type DeviceHistogram
 // documents for comparisons: integer samples with integer levels exactly (128-bit integers here,
