@@ -10,15 +10,19 @@
 //   4. sends bucket q to GPU q and receives one sorted run from every GPU,
 //   5. merges the runs in rounds of pairs (DeviceMerge).
 // GPU p then holds the p-th range of the keys, sorted; equal keys keep the order of the GPUs and
-// of their positions (the sort is stable). The program checks the result against a host sort and
-// prints the time of each phase (the slowest GPU's, CUDA events) and of the whole.
+// of their positions (the sort is stable). The program prints the time of each phase (the slowest
+// GPU's, CUDA events) and of the whole, then checks the result on the GPUs (order, stability, item
+// count and a fingerprint of the multiset) and, up to 2^24 items, against a host sort.
 //
 // Usage: example_multi_gpu_distributed_sort [--keys-per-gpu N] [--gpus P] [--u64] [--pairs]
 //                                           [--repeat R]
-// N defaults to 2^24, P to every visible GPU. Exits with 4 where there is no GPU.
+// N defaults to 2^22, P to every visible GPU. Exits with 4 where there is no GPU.
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_radix_sort.cuh>
+#include <strata/device/device_reduce.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
 #include <strata/thread/thread_search.cuh>
 
 #include <nccl.h>
@@ -110,6 +114,48 @@ struct BucketOp
   }
 };
 
+//! A 64-bit mix of item i (its key, and its value where there are values). Summed over the items
+//! (mod 2^64), an order-independent fingerprint of their multiset: the same before and after a sort.
+template <typename KeyT>
+struct ItemHash
+{
+  const KeyT* keys;
+  const value_t* values; // nullptr for keys alone
+
+  __host__ __device__ unsigned long long operator()(std::int64_t i) const
+  {
+    std::uint64_t x = (std::uint64_t(keys[i]) + 0x632BE59BD9B4E019ull) * 0x9E3779B97F4A7C15ull;
+    if (values != nullptr)
+    {
+      x ^= (std::uint64_t(values[i]) + 0x85EBCA77C2B2AE63ull) * 0xC2B2AE3D27D4EB4Full;
+    }
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    return x;
+  }
+};
+
+//! Counts the neighbours out of order in a GPU's result: a key below the one before it, or (pairs)
+//! an equal key whose value, the item's global index, is below the one before it (unstable).
+template <typename KeyT>
+struct OrderCheckOp
+{
+  const KeyT* keys;
+  const value_t* values; // nullptr for keys alone
+  unsigned long long* violations;
+
+  __device__ void operator()(std::int64_t i) const
+  {
+    const KeyT a = keys[i];
+    const KeyT b = keys[i + 1];
+    if (b < a || (values != nullptr && b == a && values[i + 1] < values[i]))
+    {
+      atomicAdd(violations, 1ull);
+    }
+  }
+};
+
 //! A device buffer of `count` items of T, taken and given back in stream order.
 template <typename T>
 T* allocate(std::int64_t count, cudaStream_t stream)
@@ -191,7 +237,7 @@ void radix_sort(Gpu<KeyT>& gpu, const KeyT* in, KeyT* out, const value_t* values
 
 struct Options
 {
-  std::int64_t keys_per_gpu = std::int64_t(1) << 24;
+  std::int64_t keys_per_gpu = std::int64_t(1) << 22;
   int gpus                  = 0; // every visible GPU
   bool u64                  = false;
   bool pairs                = false;
@@ -468,6 +514,141 @@ __global__ void fill_keys(KeyT* keys, value_t* values, std::int64_t n, std::int6
   }
 }
 
+//! Item counts up to which the result is also compared with a host sort of every item.
+constexpr std::int64_t host_check_limit = std::int64_t(1) << 24;
+
+//! The fingerprint of n items (the sum of ItemHash) into *out, on gpu's stream.
+template <typename KeyT>
+void fingerprint(Gpu<KeyT>& gpu, const KeyT* keys, const value_t* values, std::int64_t n, unsigned long long* out)
+{
+  using index_t = strata::CountingInputIterator<std::int64_t>;
+  const strata::TransformInputIterator<unsigned long long, ItemHash<KeyT>, index_t> items(index_t(0),
+                                                                                          ItemHash<KeyT>{keys, values});
+  std::size_t bytes = 0;
+  EXAMPLE_CHECK(strata::DeviceReduce::Sum(nullptr, bytes, items, out, n, gpu.stream));
+  reserve_temp(gpu, bytes);
+  EXAMPLE_CHECK(strata::DeviceReduce::Sum(gpu.temp, bytes, items, out, n, gpu.stream));
+}
+
+//! Checks the results where they lie, at any size: each GPU's result in order (and, for pairs,
+//! stable: equal keys in the order of their global index, the value), each GPU's first item not
+//! below the last of the GPU before, as many items out as in, and the same multiset of items
+//! (equal sums of ItemHash over the inputs and over the results).
+template <typename KeyT>
+bool check_on_gpus(std::vector<Gpu<KeyT>>& gpus, const Options& options)
+{
+  // The values are global indices in 32 bits: they order equal keys while they do not wrap.
+  const bool stable = options.pairs && options.keys_per_gpu * std::int64_t(gpus.size()) <= (std::int64_t(1) << 32);
+  unsigned long long in_sum = 0, out_sum = 0, violations = 0;
+  std::int64_t in_items = 0, out_items = 0;
+  bool ends_ordered = true;
+  bool have_last    = false;
+  KeyT last_key{};
+  value_t last_value{};
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    const KeyT* out_keys       = gpu.run_keys[gpu.result];
+    const value_t* out_values  = options.pairs ? gpu.run_values[gpu.result] : nullptr;
+    unsigned long long* d_sums = allocate<unsigned long long>(3, gpu.stream); // in, out, violations
+    EXAMPLE_CHECK(cudaMemsetAsync(d_sums, 0, 3 * sizeof(unsigned long long), gpu.stream));
+    fingerprint(gpu, gpu.keys, options.pairs ? gpu.values : nullptr, gpu.n, d_sums);
+    fingerprint(gpu, out_keys, out_values, gpu.received_total, d_sums + 1);
+    if (gpu.received_total > 1)
+    {
+      EXAMPLE_CHECK(strata::DeviceFor::Bulk(gpu.received_total - 1,
+                                            OrderCheckOp<KeyT>{out_keys, stable ? out_values : nullptr, d_sums + 2},
+                                            gpu.stream));
+    }
+    unsigned long long sums[3] = {};
+    EXAMPLE_CHECK(cudaMemcpyAsync(sums, d_sums, sizeof(sums), cudaMemcpyDeviceToHost, gpu.stream));
+    EXAMPLE_CHECK(cudaFreeAsync(d_sums, gpu.stream));
+    EXAMPLE_CHECK(cudaStreamSynchronize(gpu.stream));
+    in_sum += sums[0];
+    out_sum += sums[1];
+    violations += sums[2];
+    in_items += gpu.n;
+    out_items += gpu.received_total;
+    if (gpu.received_total > 0)
+    {
+      const std::int64_t last = gpu.received_total - 1;
+      KeyT first_key{};
+      value_t first_value{};
+      EXAMPLE_CHECK(cudaMemcpy(&first_key, out_keys, sizeof(KeyT), cudaMemcpyDeviceToHost));
+      if (stable)
+      {
+        EXAMPLE_CHECK(cudaMemcpy(&first_value, out_values, sizeof(value_t), cudaMemcpyDeviceToHost));
+      }
+      if (have_last && (first_key < last_key || (stable && first_key == last_key && first_value < last_value)))
+      {
+        ends_ordered = false;
+      }
+      EXAMPLE_CHECK(cudaMemcpy(&last_key, out_keys + last, sizeof(KeyT), cudaMemcpyDeviceToHost));
+      if (stable)
+      {
+        EXAMPLE_CHECK(cudaMemcpy(&last_value, out_values + last, sizeof(value_t), cudaMemcpyDeviceToHost));
+      }
+      have_last = true;
+    }
+  }
+  const bool correct = violations == 0 && ends_ordered && in_items == out_items && in_sum == out_sum;
+  std::printf("  check on the GPUs: %llu neighbours out of order%s, GPU boundaries %s, %lld items in, %lld out, "
+              "fingerprints %s\n",
+              violations, stable ? " (or unstable)" : "", ends_ordered ? "in order" : "OUT OF ORDER",
+              static_cast<long long>(in_items), static_cast<long long>(out_items),
+              in_sum == out_sum ? "equal" : "DIFFERENT");
+  return correct;
+}
+
+//! Compares the results, read back in the order of the GPUs, with a host sort (stable, for pairs)
+//! of every input item.
+template <typename KeyT>
+bool check_on_host(std::vector<Gpu<KeyT>>& gpus, const Options& options)
+{
+  std::vector<KeyT> all_keys;
+  std::vector<value_t> all_values;
+  std::vector<KeyT> result_keys;
+  std::vector<value_t> result_values;
+  const auto append = [](auto& to, const auto* from, std::int64_t n)
+  {
+    const std::size_t at = to.size();
+    to.resize(at + std::size_t(n));
+    EXAMPLE_CHECK(cudaMemcpy(to.data() + at, from, sizeof(to[0]) * std::size_t(n), cudaMemcpyDeviceToHost));
+  };
+  for (auto& gpu : gpus)
+  {
+    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
+    append(all_keys, gpu.keys, gpu.n);
+    append(result_keys, gpu.run_keys[gpu.result], gpu.received_total);
+    if (options.pairs)
+    {
+      append(all_values, gpu.values, gpu.n);
+      append(result_values, gpu.run_values[gpu.result], gpu.received_total);
+    }
+  }
+  bool correct = result_keys.size() == all_keys.size();
+  if (options.pairs)
+  {
+    std::vector<std::pair<KeyT, value_t>> expected(all_keys.size());
+    for (std::size_t i = 0; i < all_keys.size(); ++i)
+    {
+      expected[i] = {all_keys[i], all_values[i]};
+    }
+    std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; correct && i < expected.size(); ++i)
+    {
+      correct = result_keys[i] == expected[i].first && result_values[i] == expected[i].second;
+    }
+  }
+  else
+  {
+    std::sort(all_keys.begin(), all_keys.end());
+    correct = correct && result_keys == all_keys;
+  }
+  std::printf("  check against a host sort: %s\n", correct ? "equal" : "DIFFERENT");
+  return correct;
+}
+
 template <typename KeyT>
 int run(const Options& options, const std::vector<int>& devices)
 {
@@ -536,54 +717,6 @@ int run(const Options& options, const std::vector<int>& devices)
     }
   }
 
-  // The check: every GPU's result in order is the stable sort of all input pairs.
-  std::vector<KeyT> all_keys(std::size_t(options.keys_per_gpu) * std::size_t(parts));
-  std::vector<value_t> all_values(options.pairs ? all_keys.size() : 0);
-  std::vector<KeyT> result_keys;
-  std::vector<value_t> result_values;
-  std::vector<std::int64_t> received;
-  for (int p = 0; p < parts; ++p)
-  {
-    auto& gpu = gpus[std::size_t(p)];
-    EXAMPLE_CHECK(cudaSetDevice(gpu.device));
-    EXAMPLE_CHECK(cudaMemcpy(all_keys.data() + std::size_t(p) * std::size_t(gpu.n), gpu.keys, sizeof(KeyT) * std::size_t(gpu.n),
-                             cudaMemcpyDeviceToHost));
-    std::vector<KeyT> keys(std::size_t(gpu.received_total));
-    EXAMPLE_CHECK(cudaMemcpy(keys.data(), gpu.run_keys[gpu.result], sizeof(KeyT) * keys.size(), cudaMemcpyDeviceToHost));
-    result_keys.insert(result_keys.end(), keys.begin(), keys.end());
-    if (options.pairs)
-    {
-      EXAMPLE_CHECK(cudaMemcpy(all_values.data() + std::size_t(p) * std::size_t(gpu.n), gpu.values,
-                               sizeof(value_t) * std::size_t(gpu.n), cudaMemcpyDeviceToHost));
-      std::vector<value_t> values(keys.size());
-      EXAMPLE_CHECK(cudaMemcpy(values.data(), gpu.run_values[gpu.result], sizeof(value_t) * values.size(),
-                               cudaMemcpyDeviceToHost));
-      result_values.insert(result_values.end(), values.begin(), values.end());
-    }
-    received.push_back(gpu.received_total);
-  }
-  bool correct = false;
-  if (options.pairs)
-  {
-    std::vector<std::pair<KeyT, value_t>> expected(all_keys.size());
-    for (std::size_t i = 0; i < all_keys.size(); ++i)
-    {
-      expected[i] = {all_keys[i], all_values[i]};
-    }
-    std::stable_sort(expected.begin(), expected.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    correct = result_keys.size() == expected.size();
-    for (std::size_t i = 0; correct && i < expected.size(); ++i)
-    {
-      correct = result_keys[i] == expected[i].first && result_values[i] == expected[i].second;
-    }
-  }
-  else
-  {
-    std::sort(all_keys.begin(), all_keys.end());
-    correct = result_keys == all_keys;
-  }
-
   const auto median = [](std::vector<double> v)
   {
     std::sort(v.begin(), v.end());
@@ -607,11 +740,19 @@ int run(const Options& options, const std::vector<int>& devices)
   std::printf("  %-24s %9.3f ms (local sort + this: %.3f ms)\n", "all-to-all of n/P each", exchange_bound,
               median(phase_ms[0]) + exchange_bound);
   std::printf("  keys received per GPU:");
-  for (const std::int64_t r : received)
+  for (const auto& gpu : gpus)
   {
-    std::printf(" %lld", static_cast<long long>(r));
+    std::printf(" %lld", static_cast<long long>(gpu.received_total));
   }
-  std::printf("\n%s\n", correct ? "globally sorted: correct" : "WRONG: the result differs from a host sort");
+  std::printf("\n");
+
+  // The checks of the last sort: on the GPUs always, against a host sort where that is quick.
+  bool correct = check_on_gpus(gpus, options);
+  if (options.keys_per_gpu * parts <= host_check_limit)
+  {
+    correct = check_on_host(gpus, options) && correct;
+  }
+  std::printf("%s\n", correct ? "globally sorted: correct" : "WRONG: see the checks above");
 
   for (auto& gpu : gpus)
   {

@@ -1,7 +1,8 @@
 // test/device/device_histogram_checks.cuh: what the DeviceHistogram tests share: the bin counts
 // (on both sides of the policy's warp-aggregation and shared-memory limits, so that a change of
 // policy moves the tests with it) and sizes they run, the type combinations, an independent host
-// reference with 64-bit counts, and the two-phase call into poisoned outputs.
+// reference with 64-bit counts, the two-phase call into poisoned outputs, and the bodies of the
+// tests Even and Range run alike (every type at every bin count and size; channels at the limits).
 //
 // The reference takes a sample's bin from the definition, computed in the type DeviceHistogram
 // documents for comparisons: integer samples with integer levels exactly (128-bit integers here,
@@ -13,6 +14,8 @@
 
 #include <strata/device/device_histogram.cuh>
 
+#include <cuda/std/array>
+
 #include "common/test_common.cuh"
 
 #include <algorithm>
@@ -22,6 +25,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -179,38 +183,55 @@ private:
 };
 
 //! The histograms of samples[0, sizes[k]) for each k (sizes ascending), in one pass. Samples of
-//! one or two bytes take their bins from a table of every bit pattern (the typed tests' 2^24
-//! samples at a dozen bin counts would otherwise take minutes of binary searches).
+//! one or two bytes take their bins from a table of every bit pattern; wider ones ask the reference
+//! for each sample, spread over up to 8 host threads (the typed tests' 2^24 samples at a dozen bin
+//! counts would otherwise take a minute of Range's binary searches).
 template <typename SampleT, typename ReferenceT>
 std::vector<std::vector<std::uint64_t>> reference_prefix_histograms(const std::vector<SampleT>& samples,
                                                                     const std::vector<std::size_t>& sizes,
                                                                     const ReferenceT& reference)
 {
-  std::vector<int> table;
+  const std::size_t n = sizes.empty() ? 0 : sizes.back();
+  std::vector<int> bins(n); // each sample's bin, or -1
   if constexpr (sizeof(SampleT) <= 2)
   {
-    table.resize(std::size_t(1) << (8 * sizeof(SampleT)));
+    using PatternT = std::conditional_t<sizeof(SampleT) == 1, std::uint8_t, std::uint16_t>;
+    std::vector<int> table(std::size_t(1) << (8 * sizeof(SampleT)));
     for (std::size_t bits = 0; bits < table.size(); ++bits)
     {
-      const auto pattern = static_cast<std::conditional_t<sizeof(SampleT) == 1, std::uint8_t, std::uint16_t>>(bits);
+      const auto pattern = static_cast<PatternT>(bits);
       SampleT sample;
       std::memcpy(static_cast<void*>(&sample), &pattern, sizeof(SampleT));
       table[bits] = reference(sample);
     }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      PatternT pattern;
+      std::memcpy(&pattern, static_cast<const void*>(&samples[i]), sizeof(SampleT));
+      bins[i] = table[pattern];
+    }
   }
-  const auto bin_of = [&](const SampleT& sample)
+  else
   {
-    if constexpr (sizeof(SampleT) <= 2)
+    const std::size_t threads =
+        n < (std::size_t(1) << 20) ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    std::vector<std::thread> workers;
+    for (std::size_t t = 0; t < threads; ++t)
     {
-      std::conditional_t<sizeof(SampleT) == 1, std::uint8_t, std::uint16_t> pattern;
-      std::memcpy(&pattern, static_cast<const void*>(&sample), sizeof(SampleT));
-      return table[pattern];
+      workers.emplace_back(
+          [&, t]
+          {
+            for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i)
+            {
+              bins[i] = reference(samples[i]);
+            }
+          });
     }
-    else
+    for (std::thread& worker : workers)
     {
-      return reference(sample);
+      worker.join();
     }
-  };
+  }
   std::vector<std::vector<std::uint64_t>> histograms;
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(reference.bins()), 0);
   std::size_t i = 0;
@@ -218,10 +239,9 @@ std::vector<std::vector<std::uint64_t>> reference_prefix_histograms(const std::v
   {
     for (; i < size; ++i)
     {
-      const int bin = bin_of(samples[i]);
-      if (bin >= 0)
+      if (bins[i] >= 0)
       {
-        ++counts[static_cast<std::size_t>(bin)];
+        ++counts[static_cast<std::size_t>(bins[i])];
       }
     }
     histograms.push_back(counts);
@@ -390,4 +410,113 @@ std::vector<SampleT> histogram_samples(std::size_t n, std::uint64_t seed)
   }
   return samples;
 }
+
+//! A multiply of x by 1/4, as the sample an iterator makes of an int.
+struct quarter
+{
+  __host__ __device__ float operator()(int x) const
+  {
+    return static_cast<float>(x) * 0.25f;
+  }
+};
+
+//! The low byte of an int.
+struct low_byte
+{
+  __host__ __device__ std::uint8_t operator()(int x) const
+  {
+    return static_cast<std::uint8_t>(x & 0xFF);
+  }
+};
+
+//! `total` bins split over `channels` channels as evenly as they go (the first ones get one more).
+template <int CHANNELS>
+cuda::std::array<int, CHANNELS> split_bins(int total)
+{
+  cuda::std::array<int, CHANNELS> bins{};
+  for (int c = 0; c < CHANNELS; ++c)
+  {
+    bins[c] = total / CHANNELS + (c < total % CHANNELS ? 1 : 0);
+  }
+  return bins;
+}
+
+//! The typed tests of HistogramEven and HistogramRange: the samples of histogram_samples at every
+//! size of histogram_sizes into every bin count of histogram_bin_counts, poisoned first, against
+//! the host reference. bins_for(bins) gives the host reference of that many bins and the call,
+//! call(d_temp, bytes, d_samples, d_histogram, num_samples), a cudaError_t.
+template <typename SampleT, typename CounterT, typename BinsForT>
+void check_every_bin_count_and_size(std::uint64_t seed, BinsForT bins_for)
+{
+  const std::vector<std::size_t> sizes = histogram_sizes();
+  const std::vector<SampleT> samples   = histogram_samples<SampleT>(sizes.back(), seed);
+  const device_buffer<SampleT> d_samples(samples);
+  for (const int bins : histogram_bin_counts<histogram_policy_t<SampleT, CounterT>>())
+  {
+    INFO(bins << " bins");
+    const auto made                                        = bins_for(bins); // (reference, call)
+    const auto& reference                                  = made.first;
+    const auto& call                                       = made.second;
+    const std::vector<std::vector<std::uint64_t>> expected = reference_prefix_histograms(samples, sizes, reference);
+    device_buffer<CounterT> d_histogram(static_cast<std::size_t>(bins));
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+    {
+      INFO(sizes[k] << " samples");
+      d_histogram.poison();
+      run_histogram(
+          [&](void* d_temp, std::size_t& bytes)
+          {
+            return call(d_temp, bytes, static_cast<const SampleT*>(d_samples.data()), d_histogram.data(),
+                        static_cast<int>(sizes[k]));
+          });
+      check_histogram(expected[k], d_histogram);
+    }
+  }
+}
+
+//! The channel-limit tests of MultiHistogramEven and MultiHistogramRange: CHANNELS-channel random
+//! uint16 pixels, 1-D, with bins[c] bins in active channel c, poisoned first, against the host
+//! reference. channels_for(num_levels) gives the host references of the active channels (a
+//! std::vector) and the call, call(d_temp, bytes, d_samples, histograms, num_levels, num_pixels),
+//! a cudaError_t.
+template <int CHANNELS, int ACTIVE, typename ChannelsForT>
+void check_multi_channel(const cuda::std::array<int, ACTIVE>& bins, std::size_t pixels, std::uint64_t seed,
+                         ChannelsForT channels_for)
+{
+  int total = 0;
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    total += bins[c];
+  }
+  INFO(CHANNELS << " channels, " << ACTIVE << " active, " << total << " bins in all");
+  const std::vector<std::uint16_t> samples = random_vector<std::uint16_t>(std::size_t(CHANNELS) * pixels, seed);
+  const device_buffer<std::uint16_t> d_samples(samples);
+  std::vector<device_buffer<unsigned>> d_histograms;
+  cuda::std::array<unsigned*, ACTIVE> histograms{};
+  cuda::std::array<int, ACTIVE> num_levels{};
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    d_histograms.emplace_back(static_cast<std::size_t>(bins[c]));
+    d_histograms.back().poison();
+    histograms[c] = d_histograms.back().data();
+    num_levels[c] = bins[c] + 1;
+  }
+  const auto made        = channels_for(num_levels); // (references, call)
+  const auto& references = made.first;
+  const auto& call       = made.second;
+  run_histogram(
+      [&](void* d_temp, std::size_t& bytes)
+      {
+        return call(d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), histograms, num_levels,
+                    static_cast<int>(pixels));
+      });
+  for (int c = 0; c < ACTIVE; ++c)
+  {
+    INFO("channel " << c);
+    check_histogram(
+        reference_channel_histogram<CHANNELS>(samples, c, pixels, 1, CHANNELS * pixels, references[std::size_t(c)]),
+        d_histograms[std::size_t(c)]);
+  }
+}
+
 } // namespace strata_test

@@ -32,6 +32,9 @@ namespace
 {
 using strata_test::device_buffer;
 using strata_test::histogram_types;
+using strata_test::low_byte;
+using strata_test::quarter;
+using strata_test::split_bins;
 
 using even_types =
     std::tuple<histogram_types<std::uint8_t, int, int>, histogram_types<std::uint8_t, float, float>,
@@ -109,35 +112,6 @@ double exact_bin(double x, double lower, double upper, int bins)
   return std::floor(static_cast<long double>(x - lower) * bins / static_cast<long double>(upper - lower));
 }
 
-//! A multiply of x by 1/4, as the sample an iterator makes of an int.
-struct quarter
-{
-  __host__ __device__ float operator()(int x) const
-  {
-    return static_cast<float>(x) * 0.25f;
-  }
-};
-
-//! The low byte of an int.
-struct low_byte
-{
-  __host__ __device__ std::uint8_t operator()(int x) const
-  {
-    return static_cast<std::uint8_t>(x & 0xFF);
-  }
-};
-
-//! `total` bins split over `channels` channels as evenly as they go (the first ones get one more).
-template <int CHANNELS>
-cuda::std::array<int, CHANNELS> split_bins(int total)
-{
-  cuda::std::array<int, CHANNELS> bins{};
-  for (int c = 0; c < CHANNELS; ++c)
-  {
-    bins[c] = total / CHANNELS + (c < total % CHANNELS ? 1 : 0);
-  }
-  return bins;
-}
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("HistogramEven counts every sample type like the host reference at every bin count and size",
@@ -149,34 +123,21 @@ TEMPLATE_LIST_TEST_CASE("HistogramEven counts every sample type like the host re
   using CounterT           = typename TestType::counter_t;
   const std::uint64_t seed = strata_test::seed(1201);
   INFO("seed " << seed);
-  const std::vector<std::size_t> sizes = strata_test::histogram_sizes();
-  const std::vector<SampleT> samples   = strata_test::histogram_samples<SampleT>(sizes.back(), seed);
-  const device_buffer<SampleT> d_samples(samples);
   const std::pair<LevelT, LevelT> span = strata_test::even_span<SampleT, LevelT>();
   const LevelT lower                   = span.first;
   const LevelT upper                   = span.second;
   INFO("levels [" << strata_test::to_double(lower) << ", " << strata_test::to_double(upper) << ")");
-  for (const int bins : strata_test::histogram_bin_counts<strata_test::histogram_policy_t<SampleT, CounterT>>())
-  {
-    INFO(bins << " bins");
-    const strata_test::even_reference<SampleT, LevelT> reference(lower, upper, bins + 1);
-    const std::vector<std::vector<std::uint64_t>> expected =
-        strata_test::reference_prefix_histograms(samples, sizes, reference);
-    device_buffer<CounterT> d_histogram(static_cast<std::size_t>(bins));
-    for (std::size_t k = 0; k < sizes.size(); ++k)
-    {
-      INFO(sizes[k] << " samples");
-      d_histogram.poison();
-      strata_test::run_histogram(
-          [&](void* d_temp, std::size_t& bytes)
-          {
-            return strata::DeviceHistogram::HistogramEven(d_temp, bytes, static_cast<const SampleT*>(d_samples.data()),
-                                                          d_histogram.data(), bins + 1, lower, upper,
-                                                          static_cast<int>(sizes[k]));
-          });
-      strata_test::check_histogram(expected[k], d_histogram);
-    }
-  }
+  strata_test::check_every_bin_count_and_size<SampleT, CounterT>(
+      seed,
+      [lower, upper](int bins)
+      {
+        const auto call = [=](void* d_temp, std::size_t& bytes, const SampleT* d_samples, CounterT* d_histogram, int n)
+        {
+          return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples, d_histogram, bins + 1, lower, upper,
+                                                        n);
+        };
+        return std::make_pair(strata_test::even_reference<SampleT, LevelT>(lower, upper, bins + 1), call);
+      });
 }
 
 TEST_CASE("HistogramEven puts integer samples on the bin edges into the exact bin", "[device][histogram]")
@@ -602,44 +563,28 @@ namespace
 template <int CHANNELS, int ACTIVE>
 void check_multi_even(const cuda::std::array<int, ACTIVE>& bins, std::size_t pixels, std::uint64_t seed)
 {
-  int total = 0;
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    total += bins[c];
-  }
-  INFO(CHANNELS << " channels, " << ACTIVE << " active, " << total << " bins in all");
-  const std::vector<std::uint16_t> samples =
-      strata_test::random_vector<std::uint16_t>(std::size_t(CHANNELS) * pixels, seed);
-  const device_buffer<std::uint16_t> d_samples(samples);
-  std::vector<device_buffer<unsigned>> d_histograms;
-  cuda::std::array<unsigned*, ACTIVE> histograms{};
-  cuda::std::array<int, ACTIVE> num_levels{};
-  cuda::std::array<int, ACTIVE> lower{};
-  cuda::std::array<int, ACTIVE> upper{};
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    d_histograms.emplace_back(static_cast<std::size_t>(bins[c]));
-    d_histograms.back().poison();
-    histograms[c] = d_histograms.back().data();
-    num_levels[c] = bins[c] + 1;
-    lower[c]      = 1000 * c;
-    upper[c]      = 65536 - 999 * c;
-  }
-  strata_test::run_histogram(
-      [&](void* d_temp, std::size_t& bytes)
+  strata_test::check_multi_channel<CHANNELS, ACTIVE>(
+      bins, pixels, seed,
+      [](const cuda::std::array<int, ACTIVE>& num_levels)
       {
-        return strata::DeviceHistogram::MultiHistogramEven<CHANNELS, ACTIVE>(
-            d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), histograms, num_levels, lower, upper,
-            static_cast<int>(pixels));
+        cuda::std::array<int, ACTIVE> lower{};
+        cuda::std::array<int, ACTIVE> upper{};
+        std::vector<strata_test::even_reference<std::uint16_t, int>> references;
+        for (int c = 0; c < ACTIVE; ++c)
+        {
+          lower[c] = 1000 * c;
+          upper[c] = 65536 - 999 * c;
+          references.emplace_back(lower[c], upper[c], num_levels[c]);
+        }
+        const auto call = [lower, upper](void* d_temp, std::size_t& bytes, const std::uint16_t* d_samples,
+                                         cuda::std::array<unsigned*, ACTIVE> histograms,
+                                         cuda::std::array<int, ACTIVE> levels, int n)
+        {
+          return strata::DeviceHistogram::MultiHistogramEven<CHANNELS, ACTIVE>(d_temp, bytes, d_samples, histograms,
+                                                                               levels, lower, upper, n);
+        };
+        return std::make_pair(references, call);
       });
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    INFO("channel " << c);
-    const strata_test::even_reference<std::uint16_t, int> reference(lower[c], upper[c], num_levels[c]);
-    strata_test::check_histogram(
-        strata_test::reference_channel_histogram<CHANNELS>(samples, c, pixels, 1, CHANNELS * pixels, reference),
-        d_histograms[std::size_t(c)]);
-  }
 }
 } // namespace
 

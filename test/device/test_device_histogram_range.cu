@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <tuple>
 #include <vector>
 
@@ -31,6 +32,9 @@ namespace
 {
 using strata_test::device_buffer;
 using strata_test::histogram_types;
+using strata_test::low_byte;
+using strata_test::quarter;
+using strata_test::split_bins;
 
 using range_types =
     std::tuple<histogram_types<std::uint8_t, int, int>, histogram_types<std::uint8_t, std::uint8_t, unsigned>,
@@ -94,32 +98,6 @@ std::vector<SampleT> samples_around_levels(const std::vector<LevelT>& levels)
   return samples;
 }
 
-struct quarter
-{
-  __host__ __device__ float operator()(int x) const
-  {
-    return static_cast<float>(x) * 0.25f;
-  }
-};
-
-struct low_byte
-{
-  __host__ __device__ std::uint8_t operator()(int x) const
-  {
-    return static_cast<std::uint8_t>(x & 0xFF);
-  }
-};
-
-template <int CHANNELS>
-cuda::std::array<int, CHANNELS> split_bins(int total)
-{
-  cuda::std::array<int, CHANNELS> bins{};
-  for (int c = 0; c < CHANNELS; ++c)
-  {
-    bins[c] = total / CHANNELS + (c < total % CHANNELS ? 1 : 0);
-  }
-  return bins;
-}
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("HistogramRange counts every sample type like the host reference at every bin count and size",
@@ -131,33 +109,21 @@ TEMPLATE_LIST_TEST_CASE("HistogramRange counts every sample type like the host r
   using CounterT           = typename TestType::counter_t;
   const std::uint64_t seed = strata_test::seed(1301);
   INFO("seed " << seed);
-  const std::vector<std::size_t> sizes = strata_test::histogram_sizes();
-  const std::vector<SampleT> samples   = strata_test::histogram_samples<SampleT>(sizes.back(), seed);
-  const device_buffer<SampleT> d_samples(samples);
-  for (const int bins : strata_test::histogram_bin_counts<strata_test::histogram_policy_t<SampleT, CounterT>>())
-  {
-    INFO(bins << " bins");
-    const std::vector<LevelT> levels =
-        strata_test::random_levels<SampleT, LevelT>(bins + 1, seed + std::uint64_t(bins));
-    const device_buffer<LevelT> d_levels(levels);
-    const strata_test::range_reference<SampleT, LevelT> reference(levels);
-    const std::vector<std::vector<std::uint64_t>> expected =
-        strata_test::reference_prefix_histograms(samples, sizes, reference);
-    device_buffer<CounterT> d_histogram(static_cast<std::size_t>(bins));
-    for (std::size_t k = 0; k < sizes.size(); ++k)
-    {
-      INFO(sizes[k] << " samples");
-      d_histogram.poison();
-      strata_test::run_histogram(
-          [&](void* d_temp, std::size_t& bytes)
-          {
-            return strata::DeviceHistogram::HistogramRange(
-                d_temp, bytes, static_cast<const SampleT*>(d_samples.data()), d_histogram.data(), bins + 1,
-                static_cast<const LevelT*>(d_levels.data()), static_cast<std::int64_t>(sizes[k]));
-          });
-      strata_test::check_histogram(expected[k], d_histogram);
-    }
-  }
+  strata_test::check_every_bin_count_and_size<SampleT, CounterT>(
+      seed,
+      [seed](int bins)
+      {
+        const std::vector<LevelT> levels =
+            strata_test::random_levels<SampleT, LevelT>(bins + 1, seed + std::uint64_t(bins));
+        // The call owns the device copy of the levels.
+        auto call = [d_levels = std::make_shared<const device_buffer<LevelT>>(levels),
+                     bins](void* d_temp, std::size_t& bytes, const SampleT* d_samples, CounterT* d_histogram, int n)
+        {
+          return strata::DeviceHistogram::HistogramRange(d_temp, bytes, d_samples, d_histogram, bins + 1,
+                                                         static_cast<const LevelT*>(d_levels->data()), n);
+        };
+        return std::make_pair(strata_test::range_reference<SampleT, LevelT>(levels), call);
+      });
 }
 
 TEST_CASE("HistogramRange puts integer samples on a level into the bin it starts", "[device][histogram]")
@@ -462,46 +428,31 @@ namespace
 template <int CHANNELS, int ACTIVE>
 void check_multi_range(const cuda::std::array<int, ACTIVE>& bins, std::size_t pixels, std::uint64_t seed)
 {
-  int total = 0;
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    total += bins[c];
-  }
-  INFO(CHANNELS << " channels, " << ACTIVE << " active, " << total << " bins in all");
-  const std::vector<std::uint16_t> samples =
-      strata_test::random_vector<std::uint16_t>(std::size_t(CHANNELS) * pixels, seed);
-  const device_buffer<std::uint16_t> d_samples(samples);
-  std::vector<std::vector<int>> levels;
-  std::vector<device_buffer<int>> d_levels;
-  std::vector<device_buffer<unsigned>> d_histograms;
-  cuda::std::array<unsigned*, ACTIVE> histograms{};
-  cuda::std::array<int, ACTIVE> num_levels{};
-  cuda::std::array<const int*, ACTIVE> levels_ptrs{};
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    levels.push_back(strata_test::random_levels<std::uint16_t, int>(bins[c] + 1, seed + 1 + std::uint64_t(c)));
-    d_levels.emplace_back(levels.back());
-    d_histograms.emplace_back(static_cast<std::size_t>(bins[c]));
-    d_histograms.back().poison();
-    histograms[c]  = d_histograms.back().data();
-    levels_ptrs[c] = d_levels.back().data();
-    num_levels[c]  = bins[c] + 1;
-  }
-  strata_test::run_histogram(
-      [&](void* d_temp, std::size_t& bytes)
+  strata_test::check_multi_channel<CHANNELS, ACTIVE>(
+      bins, pixels, seed,
+      [seed](const cuda::std::array<int, ACTIVE>& num_levels)
       {
-        return strata::DeviceHistogram::MultiHistogramRange<CHANNELS, ACTIVE>(
-            d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), histograms, num_levels, levels_ptrs,
-            static_cast<int>(pixels));
+        // The call owns the device copies of the levels.
+        auto d_levels = std::make_shared<std::vector<device_buffer<int>>>();
+        std::vector<strata_test::range_reference<std::uint16_t, int>> references;
+        cuda::std::array<const int*, ACTIVE> levels{};
+        for (int c = 0; c < ACTIVE; ++c)
+        {
+          const std::vector<int> channel_levels =
+              strata_test::random_levels<std::uint16_t, int>(num_levels[c], seed + 1 + std::uint64_t(c));
+          references.emplace_back(channel_levels);
+          d_levels->emplace_back(channel_levels);
+          levels[c] = d_levels->back().data();
+        }
+        const auto call = [d_levels, levels](void* d_temp, std::size_t& bytes, const std::uint16_t* d_samples,
+                                             cuda::std::array<unsigned*, ACTIVE> histograms,
+                                             cuda::std::array<int, ACTIVE> counts, int n)
+        {
+          return strata::DeviceHistogram::MultiHistogramRange<CHANNELS, ACTIVE>(d_temp, bytes, d_samples, histograms,
+                                                                                counts, levels, n);
+        };
+        return std::make_pair(references, call);
       });
-  for (int c = 0; c < ACTIVE; ++c)
-  {
-    INFO("channel " << c);
-    const strata_test::range_reference<std::uint16_t, int> reference(levels[std::size_t(c)]);
-    strata_test::check_histogram(
-        strata_test::reference_channel_histogram<CHANNELS>(samples, c, pixels, 1, CHANNELS * pixels, reference),
-        d_histograms[std::size_t(c)]);
-  }
 }
 } // namespace
 
