@@ -15,8 +15,17 @@
 
 namespace
 {
-const std::vector<std::size_t> transform_sizes = {0,    1,     2,      1023,   1024,     1025,    4095,
-                                                  4096, 4097,  8191,   8192,   100003,   1 << 20, (1 << 24) + 13};
+//! The sizes every test runs; 2^24 + 13 not under the sanitizers (one block a tile: 2^20's code
+//! paths again).
+std::vector<std::size_t> transform_sizes()
+{
+  std::vector<std::size_t> sizes = {0, 1, 2, 1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 100003, 1 << 20};
+  if (!strata_test::under_sanitizer())
+  {
+    sizes.push_back((1 << 24) + 13);
+  }
+  return sizes;
+}
 
 struct affine
 {
@@ -65,7 +74,7 @@ void check_transform(strata_test::device_buffer<OutT>& d_out, LaunchF launch, Ex
 {
   for (std::size_t offset : {std::size_t(0), std::size_t(1)})
   {
-    for (std::size_t n : transform_sizes)
+    for (std::size_t n : transform_sizes())
     {
       if (n + offset + 1 > d_out.size())
       {
@@ -160,7 +169,7 @@ TEST_CASE("DeviceTransform::Transform in place", "[device][transform]")
   strata_test::device_buffer<std::int32_t> d_data(size);
   for (std::size_t offset : {std::size_t(0), std::size_t(1)})
   {
-    for (std::size_t n : transform_sizes)
+    for (std::size_t n : transform_sizes())
     {
       if (n + offset > size)
       {
