@@ -8,8 +8,8 @@
 // temporary storage give cudaErrorInvalidValue and write nothing; the second phase works inside a
 // CUDA graph and on two streams at once; the dispatch classes compute what the device functions
 // do (with CUB's AccumT parameter set wider than the values); and ReduceByKey, Encode and
-// NonTrivialRuns over 2^31 + 2^20 + 3, 2^32 - 1 and 2^32 + 2^21 + 5 generated keys ([slow],
-// [serial]: runs of 13, 5.3 GiB of GPU memory for the outputs).
+// NonTrivialRuns over 2^31 + 2^20 + 3, 2^32 - 1 and 2^32 + 2^21 + 5 generated keys ([slow]; runs
+// of 13, 5.3 GiB of GPU memory for the outputs).
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_run_length_encode.cuh>
 #include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
@@ -456,7 +456,7 @@ TEST_CASE("DispatchReduceByKey and DeviceRleDispatch called with CUB's template 
 }
 
 TEST_CASE("DeviceReduce::ReduceByKey and DeviceRunLengthEncode over more than 2^31 and 2^32 items",
-          "[device][reduce_by_key][run_length_encode][slow][serial]")
+          "[device][reduce_by_key][run_length_encode][slow]")
 {
   // Keys i / 13 and values i from iterators: no input memory. Run r is key r (offset 13 r) with
   // the sum of its positions, which a position truncated to 32 bits would change. 2^31 + 2^20 + 3

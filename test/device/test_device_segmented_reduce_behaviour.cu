@@ -10,7 +10,7 @@
 // streams at once; DispatchSegmentedReduce computes with CUB's defaults, with an AccumT wider than
 // the items, and with a user's policy hub of small chunks (many chunk borders in every segment);
 // and Sum and ArgMax over more than 2^31 and 2^32 input items from an iterator, with int64 and
-// uint32 offsets ([slow], [serial]).
+// uint32 offsets ([slow]).
 #include <strata/device/device_segmented_reduce.cuh>
 #include <strata/device/dispatch/dispatch_segmented_reduce.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
@@ -526,7 +526,7 @@ TEST_CASE("DispatchSegmentedReduce called with CUB's template parameters compute
 }
 
 TEST_CASE("DeviceSegmentedReduce::Sum and ArgMax over more than 2^31 and 2^32 items",
-          "[device][segmented_reduce][slow][serial]")
+          "[device][segmented_reduce][slow]")
 {
   // Items i % 1009 for positions i from an iterator: no input memory. A segment of more than 2^31
   // items, segments across 2^31 and 2^32 and beyond 2^32, an empty one there, with int64 offsets

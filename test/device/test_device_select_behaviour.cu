@@ -5,7 +5,7 @@
 // negative count, a null pointer where items are read or written, a null count output (even
 // without items) and too little temporary storage give cudaErrorInvalidValue and write nothing;
 // the second phase works inside a CUDA graph and on two streams at once; and DeviceSelect::If and
-// DevicePartition::If over more than 2^31 uint8 items ([slow], [serial]: 4 GiB of GPU memory).
+// DevicePartition::If over more than 2^31 uint8 items ([slow]; 4 GiB of GPU memory).
 #include <strata/device/device_partition.cuh>
 #include <strata/device/device_select.cuh>
 
@@ -426,7 +426,7 @@ TEST_CASE("DeviceSelect and DevicePartition run inside a CUDA graph and on two s
 }
 
 TEST_CASE("DeviceSelect::If and DevicePartition::If over more than 2^31 uint8 items", "[device][select][partition]"
-                                                                                      "[slow][serial]")
+                                                                                      "[slow]")
 {
   STRATA_TEST_REQUIRE_GPU();
   if (strata_test::under_sanitizer())
