@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <thread>
@@ -516,6 +517,50 @@ void check_multi_channel(const cuda::std::array<int, ACTIVE>& bins, std::size_t 
     check_histogram(
         reference_channel_histogram<CHANNELS>(samples, c, pixels, 1, CHANNELS * pixels, references[std::size_t(c)]),
         d_histograms[std::size_t(c)]);
+  }
+}
+
+//! histogram_samples of `rows` rows of `row_samples` samples, `stride` apart, whose padding holds
+//! `padding` (a sample that would count, so that a read of the padding shows).
+template <typename SampleT>
+std::vector<SampleT> padded_rows(std::size_t row_samples, std::size_t rows, std::size_t stride, SampleT padding,
+                                 std::uint64_t seed)
+{
+  std::vector<SampleT> samples = histogram_samples<SampleT>(rows * stride, seed);
+  for (std::size_t i = 0; i < samples.size(); ++i)
+  {
+    if (i % stride >= row_samples)
+    {
+      samples[i] = padding;
+    }
+  }
+  return samples;
+}
+
+//! The 2-D tests of HistogramEven and HistogramRange: the rows of padded_rows at each bin count,
+//! poisoned first, against the reference. bins_for(bins) gives the host reference and the call,
+//! call(d_temp, bytes, d_samples, d_histogram, row_samples, rows, row_stride_bytes), a cudaError_t.
+template <typename SampleT, typename CounterT, typename BinsForT>
+void check_rows(const std::vector<SampleT>& samples, std::size_t row_samples, std::size_t rows, std::size_t stride,
+                std::initializer_list<int> bin_counts, BinsForT bins_for)
+{
+  const device_buffer<SampleT> d_samples(samples);
+  for (const int bins : bin_counts)
+  {
+    INFO(bins << " bins");
+    const auto made       = bins_for(bins); // (reference, call)
+    const auto& reference = made.first;
+    const auto& call      = made.second;
+    device_buffer<CounterT> d_histogram(static_cast<std::size_t>(bins));
+    d_histogram.poison();
+    run_histogram(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return call(d_temp, bytes, static_cast<const SampleT*>(d_samples.data()), d_histogram.data(),
+                      static_cast<std::int64_t>(row_samples), static_cast<std::int64_t>(rows),
+                      stride * sizeof(SampleT));
+        });
+    check_histogram(reference_channel_histogram<1>(samples, 0, row_samples, rows, stride, reference), d_histogram);
   }
 }
 

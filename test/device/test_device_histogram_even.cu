@@ -371,66 +371,35 @@ TEST_CASE("2-D HistogramEven reads each row's samples and none of its padding", 
   INFO("seed " << seed);
   SECTION("float samples: 37 rows of 1003 samples, 1032 apart; the padding holds the lower level (bin 0)")
   {
-    const std::size_t row_samples = 1003;
-    const std::size_t rows        = 37;
-    const std::size_t stride      = 1032;
-    std::vector<float> samples    = strata_test::histogram_samples<float>(rows * stride, seed);
-    for (std::size_t row = 0; row < rows; ++row)
-    {
-      std::fill(samples.begin() + std::ptrdiff_t(row * stride + row_samples),
-                samples.begin() + std::ptrdiff_t((row + 1) * stride), -90.5f);
-    }
-    const device_buffer<float> d_samples(samples);
-    for (const int bins : {1, 64, 300, 8193})
-    {
-      INFO(bins << " bins");
-      device_buffer<int> d_histogram(static_cast<std::size_t>(bins));
-      d_histogram.poison();
-      strata_test::run_histogram(
-          [&](void* d_temp, std::size_t& bytes)
+    strata_test::check_rows<float, int>(
+        strata_test::padded_rows<float>(1003, 37, 1032, -90.5f, seed), 1003, 37, 1032, {1, 64, 300, 8193},
+        [](int bins)
+        {
+          const auto call = [bins](void* d_temp, std::size_t& bytes, const float* d_samples, int* d_histogram,
+                                   std::int64_t row_samples, std::int64_t rows, std::size_t stride_bytes)
           {
-            return strata::DeviceHistogram::HistogramEven(d_temp, bytes, static_cast<const float*>(d_samples.data()),
-                                                          d_histogram.data(), bins + 1, -90.5f, 95.25f,
-                                                          int(row_samples), int(rows), stride * sizeof(float));
-          });
-      const strata_test::even_reference<float, float> reference(-90.5f, 95.25f, bins + 1);
-      strata_test::check_histogram(
-          strata_test::reference_channel_histogram<1>(samples, 0, row_samples, rows, stride, reference), d_histogram);
-    }
+            return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples, d_histogram, bins + 1, -90.5f,
+                                                          95.25f, int(row_samples), int(rows), stride_bytes);
+          };
+          return std::make_pair(strata_test::even_reference<float, float>(-90.5f, 95.25f, bins + 1), call);
+        });
   }
   SECTION("uint16 samples: 4001 rows of 5 samples, 8 apart (more tiles than blocks: each block takes several)")
   {
-    const std::int64_t row_samples = 5;
-    const std::int64_t rows        = 4001;
-    const std::int64_t stride      = 8;
-    std::vector<std::uint16_t> samples =
-        strata_test::histogram_samples<std::uint16_t>(std::size_t(rows * stride), seed);
-    for (std::size_t i = 0; i < samples.size(); ++i)
-    {
-      if (std::int64_t(i) % stride >= row_samples)
-      {
-        samples[i] = 40000; // inside [4095, 63488)
-      }
-    }
-    const device_buffer<std::uint16_t> d_samples(samples);
-    for (const int bins : {1, 64, 65, 4096, 65536})
-    {
-      INFO(bins << " bins");
-      device_buffer<unsigned> d_histogram(static_cast<std::size_t>(bins));
-      d_histogram.poison();
-      strata_test::run_histogram(
-          [&](void* d_temp, std::size_t& bytes)
+    // The padding, 40000, lies inside [4095, 63488).
+    strata_test::check_rows<std::uint16_t, unsigned>(
+        strata_test::padded_rows<std::uint16_t>(5, 4001, 8, 40000, seed), 5, 4001, 8, {1, 64, 65, 4096, 65536},
+        [](int bins)
+        {
+          const auto call = [bins](void* d_temp, std::size_t& bytes, const std::uint16_t* d_samples,
+                                   unsigned* d_histogram, std::int64_t row_samples, std::int64_t rows,
+                                   std::size_t stride_bytes)
           {
-            return strata::DeviceHistogram::HistogramEven(
-                d_temp, bytes, static_cast<const std::uint16_t*>(d_samples.data()), d_histogram.data(), bins + 1, 4095,
-                63488, row_samples, rows, std::size_t(stride) * sizeof(std::uint16_t));
-          });
-      const strata_test::even_reference<std::uint16_t, int> reference(4095, 63488, bins + 1);
-      strata_test::check_histogram(strata_test::reference_channel_histogram<1>(samples, 0, std::size_t(row_samples),
-                                                                               std::size_t(rows), std::size_t(stride),
-                                                                               reference),
-                                   d_histogram);
-    }
+            return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples, d_histogram, bins + 1, 4095, 63488,
+                                                          row_samples, rows, stride_bytes);
+          };
+          return std::make_pair(strata_test::even_reference<std::uint16_t, int>(4095, 63488, bins + 1), call);
+        });
   }
 }
 
