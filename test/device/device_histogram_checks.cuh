@@ -564,4 +564,84 @@ void check_rows(const std::vector<SampleT>& samples, std::size_t row_samples, st
   }
 }
 
+//! The pixels of the MultiHistogram<4, 3> RGBA tests: R uniform, G in [0, 127], B in [128, 255],
+//! A always 7 (a count of A would show in bin 7 of R and G).
+inline std::vector<std::uint8_t> rgba_pixels(std::size_t pixels, std::uint64_t seed)
+{
+  std::vector<std::uint8_t> samples(4 * pixels);
+  generator<int> value(seed);
+  for (std::size_t p = 0; p < pixels; ++p)
+  {
+    samples[4 * p]     = std::uint8_t(value(0, 255));
+    samples[4 * p + 1] = std::uint8_t(value(0, 127));
+    samples[4 * p + 2] = std::uint8_t(value(128, 255));
+    samples[4 * p + 3] = 7;
+  }
+  return samples;
+}
+
+//! The RGBA tests of MultiHistogramEven<4, 3> and MultiHistogramRange<4, 3>: 0, 1, 1000 and 2^20 + 7
+//! pixels (1-D), and 1080 rows of 1920 pixels 7744 bytes apart whose padding, 100, would count in
+//! every channel (2-D); each through the cuda::std::array form and the C-array form, into poisoned
+//! histograms of 256 counters, against the references of R, G and B.
+//! call(d_temp, bytes, d_samples, histograms, c_arrays, row_pixels, rows, row_stride_bytes) is a
+//! cudaError_t, the 1-D call where rows == 0.
+template <typename ReferenceT, typename CallT>
+void check_rgba(std::uint64_t seed, const std::vector<ReferenceT>& references, CallT call)
+{
+  const std::size_t max_pixels           = (std::size_t(1) << 20) + 7;
+  const std::vector<std::uint8_t> pixels = rgba_pixels(max_pixels, seed);
+  device_buffer<int> d_r(256);
+  device_buffer<int> d_g(256);
+  device_buffer<int> d_b(256);
+  const ::cuda::std::array<int*, 3> histograms = {d_r.data(), d_g.data(), d_b.data()};
+  const auto run_and_check = [&](const std::vector<std::uint8_t>& samples, const std::uint8_t* d_samples,
+                                 std::size_t row_pixels, std::size_t rows, std::size_t stride)
+  {
+    for (const bool c_arrays : {false, true})
+    {
+      INFO((c_arrays ? "C arrays" : "cuda::std::array"));
+      d_r.poison();
+      d_g.poison();
+      d_b.poison();
+      run_histogram([&](void* d_temp, std::size_t& bytes)
+                    { return call(d_temp, bytes, d_samples, histograms, c_arrays, row_pixels, rows, stride); });
+      const device_buffer<int>* outputs[3] = {&d_r, &d_g, &d_b};
+      for (int c = 0; c < 3; ++c)
+      {
+        INFO("channel " << c);
+        check_histogram(reference_channel_histogram<4>(samples, c, row_pixels, rows == 0 ? 1 : rows,
+                                                       rows == 0 ? 4 * row_pixels : stride, references[std::size_t(c)]),
+                        *outputs[c]);
+      }
+    }
+  };
+
+  SECTION("1-D, std::array and C-array forms")
+  {
+    const device_buffer<std::uint8_t> d_pixels(pixels);
+    for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), max_pixels})
+    {
+      INFO(n << " pixels");
+      run_and_check(pixels, d_pixels.data(), n, 0, 0);
+    }
+  }
+  SECTION("2-D, 1080 rows of 1920 pixels 7744 bytes apart (padding 100: it would count in every channel)")
+  {
+    const std::size_t row_pixels = 1920;
+    const std::size_t rows       = 1080;
+    const std::size_t stride     = 4 * row_pixels + 64;
+    std::vector<std::uint8_t> image(rows * stride, 100);
+    for (std::size_t row = 0; row < rows; ++row)
+    {
+      // The rows take the pixels in turn, from the start again where they run out.
+      const std::size_t from = 4 * row * row_pixels % (pixels.size() - 4 * row_pixels);
+      std::copy(pixels.begin() + std::ptrdiff_t(from), pixels.begin() + std::ptrdiff_t(from + 4 * row_pixels),
+                image.begin() + std::ptrdiff_t(row * stride));
+    }
+    const device_buffer<std::uint8_t> d_image(image);
+    run_and_check(image, d_image.data(), row_pixels, rows, stride);
+  }
+}
+
 } // namespace strata_test

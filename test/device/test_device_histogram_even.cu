@@ -409,120 +409,39 @@ TEST_CASE("MultiHistogramEven<4, 3> of RGBA pixels counts R, G and B in 256 bins
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(1205);
   INFO("seed " << seed);
-  // R uniform, G in [0, 127], B in [128, 255], A always 7 (bin 7 of R and G would show it);
   // B's levels are [16, 240), R's and G's [0, 256).
-  const std::size_t max_pixels = (std::size_t(1) << 20) + 7;
-  std::vector<std::uint8_t> pixels(4 * max_pixels);
-  strata_test::generator<int> value(seed);
-  for (std::size_t p = 0; p < max_pixels; ++p)
-  {
-    pixels[4 * p]     = std::uint8_t(value(0, 255));
-    pixels[4 * p + 1] = std::uint8_t(value(0, 127));
-    pixels[4 * p + 2] = std::uint8_t(value(128, 255));
-    pixels[4 * p + 3] = 7;
-  }
   const cuda::std::array<int, 3> num_levels = {257, 257, 257};
   const cuda::std::array<int, 3> lower      = {0, 0, 16};
   const cuda::std::array<int, 3> upper      = {256, 256, 240};
-  const auto references                     = [&]
+  std::vector<strata_test::even_reference<std::uint8_t, int>> references;
+  for (int c = 0; c < 3; ++c)
   {
-    std::vector<strata_test::even_reference<std::uint8_t, int>> r;
-    for (int c = 0; c < 3; ++c)
-    {
-      r.emplace_back(lower[c], upper[c], num_levels[c]);
-    }
-    return r;
-  }();
-  device_buffer<int> d_r(256);
-  device_buffer<int> d_g(256);
-  device_buffer<int> d_b(256);
-  const auto check =
-      [&](const std::vector<std::uint8_t>& samples, std::size_t row_pixels, std::size_t rows, std::size_t row_stride)
-  {
-    const device_buffer<int>* outputs[3] = {&d_r, &d_g, &d_b};
-    for (int c = 0; c < 3; ++c)
-    {
-      INFO("channel " << c);
-      strata_test::check_histogram(strata_test::reference_channel_histogram<4>(samples, c, row_pixels, rows, row_stride,
-                                                                               references[std::size_t(c)]),
-                                   *outputs[c]);
-    }
-  };
-  const auto poison = [&]
-  {
-    d_r.poison();
-    d_g.poison();
-    d_b.poison();
-  };
-
-  SECTION("1-D, std::array and C-array forms")
-  {
-    const device_buffer<std::uint8_t> d_pixels(pixels);
-    const std::uint8_t* d_samples = d_pixels.data();
-    for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), max_pixels})
-    {
-      INFO(n << " pixels");
-      poison();
-      strata_test::run_histogram(
-          [&](void* d_temp, std::size_t& bytes)
-          {
-            return strata::DeviceHistogram::MultiHistogramEven<4, 3>(
-                d_temp, bytes, d_samples, cuda::std::array<int*, 3>{d_r.data(), d_g.data(), d_b.data()}, num_levels,
-                lower, upper, static_cast<int>(n));
-          });
-      check(pixels, n, 1, 4 * n);
-      poison();
-      int* histograms[3]    = {d_r.data(), d_g.data(), d_b.data()};
-      const int levels_c[3] = {num_levels[0], num_levels[1], num_levels[2]};
-      const int lower_c[3]  = {lower[0], lower[1], lower[2]};
-      const int upper_c[3]  = {upper[0], upper[1], upper[2]};
-      strata_test::run_histogram(
-          [&](void* d_temp, std::size_t& bytes)
-          {
-            return strata::DeviceHistogram::MultiHistogramEven<4, 3>(d_temp, bytes, d_samples, histograms, levels_c,
-                                                                     lower_c, upper_c, static_cast<std::int64_t>(n));
-          });
-      check(pixels, n, 1, 4 * n);
-    }
+    references.emplace_back(lower[c], upper[c], num_levels[c]);
   }
-  SECTION("2-D, 1080 rows of 1920 pixels 7744 bytes apart (padding 100: it would count in every channel)")
-  {
-    const std::size_t row_pixels = 1920;
-    const std::size_t rows       = 1080;
-    const std::size_t stride     = 4 * row_pixels + 64;
-    std::vector<std::uint8_t> image(rows * stride, 100);
-    for (std::size_t row = 0; row < rows; ++row)
-    {
-      // The rows take the pixels in turn, from the start again where they run out.
-      const std::size_t from = 4 * row * row_pixels % (pixels.size() - 4 * row_pixels);
-      std::copy(pixels.begin() + std::ptrdiff_t(from), pixels.begin() + std::ptrdiff_t(from + 4 * row_pixels),
-                image.begin() + std::ptrdiff_t(row * stride));
-    }
-    const device_buffer<std::uint8_t> d_image(image);
-    const std::uint8_t* d_samples = d_image.data();
-    poison();
-    strata_test::run_histogram(
-        [&](void* d_temp, std::size_t& bytes)
+  strata_test::check_rgba(
+      seed, references,
+      [&](void* d_temp, std::size_t& bytes, const std::uint8_t* d_samples, cuda::std::array<int*, 3> histograms,
+          bool c_arrays, std::size_t row_pixels, std::size_t rows, std::size_t stride) -> cudaError_t
+      {
+        using strata::DeviceHistogram;
+        if (!c_arrays)
         {
-          return strata::DeviceHistogram::MultiHistogramEven<4, 3>(
-              d_temp, bytes, d_samples, cuda::std::array<int*, 3>{d_r.data(), d_g.data(), d_b.data()}, num_levels,
-              lower, upper, static_cast<int>(row_pixels), static_cast<int>(rows), stride);
-        });
-    check(image, row_pixels, rows, stride);
-    poison();
-    int* histograms[3]    = {d_r.data(), d_g.data(), d_b.data()};
-    const int levels_c[3] = {num_levels[0], num_levels[1], num_levels[2]};
-    const int lower_c[3]  = {lower[0], lower[1], lower[2]};
-    const int upper_c[3]  = {upper[0], upper[1], upper[2]};
-    strata_test::run_histogram(
-        [&](void* d_temp, std::size_t& bytes)
-        {
-          return strata::DeviceHistogram::MultiHistogramEven<4, 3>(d_temp, bytes, d_samples, histograms, levels_c,
-                                                                   lower_c, upper_c, static_cast<int>(row_pixels),
-                                                                   static_cast<int>(rows), stride);
-        });
-    check(image, row_pixels, rows, stride);
-  }
+          return rows == 0
+                     ? DeviceHistogram::MultiHistogramEven<4, 3>(d_temp, bytes, d_samples, histograms, num_levels,
+                                                                 lower, upper, int(row_pixels))
+                     : DeviceHistogram::MultiHistogramEven<4, 3>(d_temp, bytes, d_samples, histograms, num_levels,
+                                                                 lower, upper, int(row_pixels), int(rows), stride);
+        }
+        int* histograms_c[3]  = {histograms[0], histograms[1], histograms[2]};
+        const int levels_c[3] = {num_levels[0], num_levels[1], num_levels[2]};
+        const int lower_c[3]  = {lower[0], lower[1], lower[2]};
+        const int upper_c[3]  = {upper[0], upper[1], upper[2]};
+        return rows == 0
+                   ? DeviceHistogram::MultiHistogramEven<4, 3>(d_temp, bytes, d_samples, histograms_c, levels_c,
+                                                               lower_c, upper_c, std::int64_t(row_pixels))
+                   : DeviceHistogram::MultiHistogramEven<4, 3>(d_temp, bytes, d_samples, histograms_c, levels_c,
+                                                               lower_c, upper_c, int(row_pixels), int(rows), stride);
+      });
 }
 
 namespace
