@@ -14,6 +14,7 @@
 
 #include "common/output_iterators.cuh"
 #include "common/streams.cuh"
+#include "common/behaviour.cuh"
 #include "common/test_common.cuh"
 #include "device_adjacent_difference_checks.cuh"
 
@@ -30,7 +31,9 @@ namespace
 {
 using strata_test::adjacent_slack;
 using strata_test::both_sides;
+using strata_test::check_rejected;
 using strata_test::device_buffer;
+using strata_test::query_bytes;
 using strata_test::side;
 using u32 = std::uint32_t;
 
@@ -103,25 +106,6 @@ private:
   device_buffer<u32> in_;
   device_buffer<u32> out_;
 };
-
-//! CHECKs that `call()` returns cudaErrorInvalidValue and that no buffer changed.
-template <typename CallT>
-void check_rejected(const adjacent_buffers& buffers, CallT call)
-{
-  const std::vector<std::vector<u32>> before = buffers.state();
-  CHECK(call() == cudaErrorInvalidValue);
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-  CHECK(buffers.state() == before);
-}
-
-//! The bytes of temporary storage `call` asks for at `n` items.
-std::size_t query_bytes(const adjacent_call& call, const adjacent_args& args, std::int64_t n)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call.run(nullptr, bytes, args, n, nullptr));
-  CHECK(bytes >= 1);
-  return bytes;
-}
 
 //! `rounds` adjacent differences of side `s` in a row, each of the result of the one before.
 std::vector<u32> repeated_difference(std::vector<u32> items, side s, int rounds)

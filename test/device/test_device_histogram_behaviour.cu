@@ -18,6 +18,7 @@
 #include <cuda/std/type_traits>
 
 #include "common/streams.cuh"
+#include "common/behaviour.cuh"
 #include "common/test_common.cuh"
 #include "device_histogram_checks.cuh"
 
@@ -32,7 +33,9 @@
 
 namespace
 {
+using strata_test::check_rejected;
 using strata_test::device_buffer;
+using strata_test::query_bytes;
 
 //! What a call may use. Single-channel functions take channel 0 of the arrays and row_pixels
 //! samples per row; the multi-channel ones are <4, 3> (pixels of four floats, three counted).
@@ -242,16 +245,6 @@ private:
   device_buffer<int> histograms_;
 };
 
-//! CHECKs that `call()` returns cudaErrorInvalidValue and that no buffer changed.
-template <typename CallT>
-void check_rejected(const histogram_buffers& buffers, CallT call)
-{
-  const std::vector<std::vector<unsigned char>> before = buffers.state();
-  CHECK(call() == cudaErrorInvalidValue);
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-  CHECK(buffers.state() == before);
-}
-
 //! CHECKs that `args` are rejected in both phases: the size query and, with temporary storage,
 //! the run.
 void check_rejected_both_phases(const histogram_buffers& buffers, const histogram_call& call,
@@ -263,14 +256,6 @@ void check_rejected_both_phases(const histogram_buffers& buffers, const histogra
   check_rejected(buffers, [&] { return call.run(d_temp, run_bytes, args, nullptr); });
 }
 
-//! The bytes of temporary storage `call` asks for.
-std::size_t query_bytes(const histogram_call& call, const histogram_args& args)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call.run(nullptr, bytes, args, nullptr));
-  CHECK(bytes >= 1);
-  return bytes;
-}
 } // namespace
 
 TEST_CASE("DeviceHistogram size queries touch no device data and launch nothing", "[device][histogram]")

@@ -13,6 +13,7 @@
 #include <strata/device/dispatch/dispatch_batch_memcpy.cuh>
 
 #include "common/streams.cuh"
+#include "common/behaviour.cuh"
 #include "common/test_common.cuh"
 #include "device_memcpy_checks.cuh"
 
@@ -28,6 +29,7 @@ namespace
 using strata_test::device_buffer;
 using strata_test::layout;
 using strata_test::placement;
+using strata_test::query_bytes;
 
 //! The iterators of a batched call (a bad-argument case sets each of them to null in turn).
 struct batch_args
@@ -159,15 +161,6 @@ private:
 
 using memcpy_batch = batch<std::uint8_t, std::uint32_t>;
 using copy_batch   = batch<int, int>;
-
-//! The bytes of temporary storage `call` asks for at `n` buffers.
-std::size_t query_bytes(const call_fn& call, const batch_args& args, std::int64_t n)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call(nullptr, bytes, args, n, nullptr));
-  CHECK(bytes >= 1);
-  return bytes;
-}
 
 //! CHECKs that `call()` returns cudaErrorInvalidValue and that nothing was written.
 template <typename BatchT, typename CallT>

@@ -18,6 +18,7 @@
 #include <strata/iterator/transform_input_iterator.cuh>
 
 #include "common/streams.cuh"
+#include "common/behaviour.cuh"
 #include "common/test_common.cuh"
 #include "device_runs_checks.cuh"
 #include "device_select_checks.cuh"
@@ -33,10 +34,12 @@
 
 namespace
 {
+using strata_test::check_rejected;
 using strata_test::counting_iterator;
 using strata_test::device_buffer;
 using strata_test::divided_iterator;
 using strata_test::equal_op;
+using strata_test::query_bytes;
 using strata_test::run_shape;
 
 //! The device pointers a call may use. For Encode, `aggregates` receives the run lengths; for
@@ -198,24 +201,6 @@ private:
   device_buffer<int> num_;
 };
 
-//! CHECKs that `call()` returns cudaErrorInvalidValue and that no buffer changed.
-template <typename CallT>
-void check_rejected(const runs_buffers& buffers, CallT call)
-{
-  const std::vector<std::vector<int>> before = buffers.state();
-  CHECK(call() == cudaErrorInvalidValue);
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-  CHECK(buffers.state() == before);
-}
-
-//! The bytes of temporary storage `call` asks for at `n` items.
-std::size_t query_bytes(const runs_call& call, const runs_args& args, std::int64_t n)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call.run(nullptr, bytes, args, n, nullptr));
-  CHECK(bytes >= 1);
-  return bytes;
-}
 } // namespace
 
 TEST_CASE("DeviceReduce::ReduceByKey and DeviceRunLengthEncode with no items write a zero count and nothing else",

@@ -17,6 +17,7 @@
 #include <strata/iterator/transform_input_iterator.cuh>
 
 #include "common/streams.cuh"
+#include "common/behaviour.cuh"
 #include "common/test_common.cuh"
 #include "device_segmented_reduce_checks.cuh"
 
@@ -35,8 +36,10 @@
 
 namespace
 {
+using strata_test::check_rejected;
 using strata_test::device_buffer;
 using strata_test::device_segments;
+using strata_test::query_bytes;
 using strata_test::segment_layout;
 
 using pair_t = strata::KeyValuePair<int, int>;
@@ -208,25 +211,6 @@ private:
   device_buffer<int> end_;
   device_buffer<unsigned char> out_;
 };
-
-//! CHECKs that `call()` returns cudaErrorInvalidValue and that no buffer changed.
-template <typename CallT>
-void check_rejected(const segment_buffers& buffers, CallT call)
-{
-  const std::vector<std::vector<unsigned char>> before = buffers.state();
-  CHECK(call() == cudaErrorInvalidValue);
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-  CHECK(buffers.state() == before);
-}
-
-//! The bytes of temporary storage `call` asks for at `n` segments.
-std::size_t query_bytes(const segment_call& call, const segment_args& args, std::int64_t n)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call.run(nullptr, bytes, args, n, nullptr));
-  CHECK(bytes >= 1);
-  return bytes;
-}
 
 //! A policy hub of DeviceSegmentedReduce's shape (a hub of CUB's, holding AgentReducePolicy ones,
 //! does not fit strata's chunked reduction) with small chunks: 64 threads, 2 chunks a warp, chunks of at

@@ -10,6 +10,7 @@
 #include <strata/device/device_select.cuh>
 
 #include "common/streams.cuh"
+#include "common/behaviour.cuh"
 #include "common/test_common.cuh"
 #include "device_select_checks.cuh"
 
@@ -22,7 +23,9 @@
 
 namespace
 {
+using strata_test::check_rejected;
 using strata_test::device_buffer;
+using strata_test::query_bytes;
 using strata_test::select_percent;
 
 //! The device pointers a call may use. Where a function has fewer outputs, `out` is d_out,
@@ -228,24 +231,6 @@ private:
   device_buffer<int> num_;
 };
 
-//! CHECKs that `call()` returns cudaErrorInvalidValue and that no buffer changed.
-template <typename CallT>
-void check_rejected(const select_buffers& buffers, CallT call)
-{
-  const std::vector<std::vector<int>> before = buffers.state();
-  CHECK(call() == cudaErrorInvalidValue);
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-  CHECK(buffers.state() == before);
-}
-
-//! The bytes of temporary storage `call` asks for at `n` items.
-std::size_t query_bytes(const select_call& call, const select_args& args, std::int64_t n)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call.run(nullptr, bytes, args, n, nullptr));
-  CHECK(bytes >= 1);
-  return bytes;
-}
 } // namespace
 
 TEST_CASE("DeviceSelect and DevicePartition with no items write zero counts and nothing else",
