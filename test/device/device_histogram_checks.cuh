@@ -644,4 +644,28 @@ void check_rgba(std::uint64_t seed, const std::vector<ReferenceT>& references, C
   }
 }
 
+//! The channel layouts of the channel-limit tests: bins adding up to just below and above the
+//! policy's lane and shared limits over 2, 3 and 4 active channels (of 2 or 4), on 300007 pixels.
+//! Calls check(channels, active, bins, pixels, seed), channels and active as integral_constants.
+template <typename CheckT>
+void for_each_channel_limit(std::uint64_t seed, CheckT check)
+{
+  using policy_t          = histogram_policy_t<std::uint16_t, unsigned, 4, 3>;
+  constexpr std::size_t n = 300007;
+  const int shared_bins   = policy_t::SHARED_BINS;
+  const int lane_bins     = policy_t::LANE_BINS;
+  using c2                = std::integral_constant<int, 2>;
+  using c3                = std::integral_constant<int, 3>;
+  using c4                = std::integral_constant<int, 4>;
+  check(c2{}, c2{}, ::cuda::std::array<int, 2>{4096, 4096}, n, seed);
+  check(c2{}, c2{}, ::cuda::std::array<int, 2>{4096, 4097}, n, seed + 1);
+  check(c2{}, c2{}, split_bins<2>(shared_bins), n, seed + 2);
+  check(c2{}, c2{}, split_bins<2>(shared_bins + 1), n, seed + 3);
+  check(c4{}, c3{}, split_bins<3>(shared_bins), n, seed + 4);
+  check(c4{}, c3{}, split_bins<3>(shared_bins + 1), n, seed + 5);
+  check(c4{}, c4{}, split_bins<4>(lane_bins), n, seed + 6);
+  check(c4{}, c4{}, split_bins<4>(lane_bins + 1), n, seed + 7);
+  check(c4{}, c3{}, split_bins<3>(lane_bins), n, seed + 8);
+}
+
 } // namespace strata_test

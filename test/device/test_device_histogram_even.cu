@@ -34,7 +34,6 @@ using strata_test::device_buffer;
 using strata_test::histogram_types;
 using strata_test::low_byte;
 using strata_test::quarter;
-using strata_test::split_bins;
 
 using even_types =
     std::tuple<histogram_types<std::uint8_t, int, int>, histogram_types<std::uint8_t, float, float>,
@@ -482,19 +481,9 @@ TEST_CASE("MultiHistogramEven with the channels' bins adding up to both sides of
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(1207);
   INFO("seed " << seed);
-  using policy_t        = strata_test::histogram_policy_t<std::uint16_t, unsigned, 4, 3>;
-  const std::size_t n   = 300007;
-  const int shared_bins = policy_t::SHARED_BINS;
-  const int lane_bins   = policy_t::LANE_BINS;
-  check_multi_even<2, 2>({4096, 4096}, n, seed);
-  check_multi_even<2, 2>({4096, 4097}, n, seed + 1);
-  check_multi_even<2, 2>(split_bins<2>(shared_bins), n, seed + 2);
-  check_multi_even<2, 2>(split_bins<2>(shared_bins + 1), n, seed + 3);
-  check_multi_even<4, 3>(split_bins<3>(shared_bins), n, seed + 4);
-  check_multi_even<4, 3>(split_bins<3>(shared_bins + 1), n, seed + 5);
-  check_multi_even<4, 4>(split_bins<4>(lane_bins), n, seed + 6);
-  check_multi_even<4, 4>(split_bins<4>(lane_bins + 1), n, seed + 7);
-  check_multi_even<4, 3>(split_bins<3>(lane_bins), n, seed + 8);
+  strata_test::for_each_channel_limit(
+      seed, [](auto channels, auto active, const auto& bins, std::size_t n, std::uint64_t s)
+      { check_multi_even<decltype(channels)::value, decltype(active)::value>(bins, n, s); });
 }
 
 TEST_CASE("HistogramEven and MultiHistogramEven read samples off 16-byte boundaries and rows of every alignment",
