@@ -7,7 +7,9 @@
 //   3. finds where its buckets start with a search of its sorted keys (DeviceFor::Bulk with
 //      strata::LowerBound) and exchanges the bucket sizes (ncclSend / ncclRecv); the host reads
 //      them, since NCCL needs the counts of the exchange on the host,
-//   4. sends bucket q to GPU q and receives one sorted run from every GPU,
+//   4. sends bucket q to GPU q and receives one sorted run from every GPU (each send starts on a
+//      16-byte boundary, a few keys before the bucket where need be, since NCCL copies aligned
+//      buffers much faster),
 //   5. merges the runs in rounds of pairs (DeviceMerge).
 // GPU p then holds the p-th range of the keys, sorted; equal keys keep the order of the GPUs and
 // of their positions (the sort is stable). The program prints the time of each phase (the slowest
@@ -183,7 +185,8 @@ struct Gpu
   std::int64_t* starts_d = nullptr; // parts
   std::int64_t* counts_d = nullptr; // parts: sent to each GPU
   std::int64_t* received_d = nullptr; // parts: received from each GPU
-  std::int64_t* host = nullptr;  // pinned: starts, counts, received (3 parts)
+  std::int64_t* received_starts_d = nullptr; // parts: where those buckets start on their GPUs
+  std::int64_t* host = nullptr;  // pinned: starts, counts, received, received starts (4 parts)
   KeyT* run_keys[2]     = {nullptr, nullptr}; // the received runs, then the merge rounds' buffers
   value_t* run_values[2] = {nullptr, nullptr};
   int result = 0; // which of run_keys holds the result
@@ -302,6 +305,8 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
     {
       EXAMPLE_NCCL(ncclSend(gpu.counts_d + q, 1, ncclInt64, q, gpu.comm, gpu.stream));
       EXAMPLE_NCCL(ncclRecv(gpu.received_d + q, 1, ncclInt64, q, gpu.comm, gpu.stream));
+      EXAMPLE_NCCL(ncclSend(gpu.starts_d + q, 1, ncclInt64, q, gpu.comm, gpu.stream));
+      EXAMPLE_NCCL(ncclRecv(gpu.received_starts_d + q, 1, ncclInt64, q, gpu.comm, gpu.stream));
     }
   }
   EXAMPLE_NCCL(ncclGroupEnd());
@@ -314,6 +319,8 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
                                   cudaMemcpyDeviceToHost, gpu.stream));
     EXAMPLE_CHECK(cudaMemcpyAsync(gpu.host + 2 * parts, gpu.received_d, sizeof(std::int64_t) * std::size_t(parts),
                                   cudaMemcpyDeviceToHost, gpu.stream));
+    EXAMPLE_CHECK(cudaMemcpyAsync(gpu.host + 3 * parts, gpu.received_starts_d,
+                                  sizeof(std::int64_t) * std::size_t(parts), cudaMemcpyDeviceToHost, gpu.stream));
     EXAMPLE_CHECK(cudaEventRecord(gpu.events[3], gpu.stream));
   }
   for (auto& gpu : gpus)
@@ -323,9 +330,14 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
   }
   nvtxRangePop();
 
-  // 4. Bucket q of every GPU to GPU q, into its receive buffer in the order of the senders.
+  // 4. Bucket q of every GPU to GPU q, into its receive buffer in the order of the senders. Each
+  //    send starts on a multiple of `align` items (16 bytes of values, 16 or 32 of keys): leads[q][p]
+  //    items of sender p's previous bucket come first and are skipped where the run is read.
   nvtxRangePushA("keys exchanged");
+  constexpr std::int64_t align = 4;
   std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(parts));
+  std::vector<std::vector<std::int64_t>> slots(static_cast<std::size_t>(parts));
+  std::vector<std::vector<std::int64_t>> leads(static_cast<std::size_t>(parts));
   for (int q = 0; q < parts; ++q)
   {
     auto& gpu = gpus[std::size_t(q)];
@@ -337,6 +349,11 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
     }
     offsets[std::size_t(q)] = distributed_sort::ReceiveOffsets(counts, parts, q);
     gpu.received_total      = offsets[std::size_t(q)].back();
+    for (int p = 0; p < parts; ++p)
+    {
+      leads[std::size_t(q)].push_back(gpu.host[3 * parts + p] % align);
+    }
+    slots[std::size_t(q)] = distributed_sort::AlignedSlots(received, leads[std::size_t(q)], align);
     EXAMPLE_CHECK(cudaSetDevice(gpu.device));
     for (int b = 0; b < 2; ++b)
     {
@@ -344,14 +361,14 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
       {
         EXAMPLE_CHECK(cudaFreeAsync(gpu.run_keys[b], gpu.stream));
       }
-      gpu.run_keys[b] = allocate<KeyT>(gpu.received_total, gpu.stream);
+      gpu.run_keys[b] = allocate<KeyT>(slots[std::size_t(q)].back(), gpu.stream);
       if (options.pairs)
       {
         if (gpu.run_values[b] != nullptr)
         {
           EXAMPLE_CHECK(cudaFreeAsync(gpu.run_values[b], gpu.stream));
         }
-        gpu.run_values[b] = allocate<value_t>(gpu.received_total, gpu.stream);
+        gpu.run_values[b] = allocate<value_t>(slots[std::size_t(q)].back(), gpu.stream);
       }
     }
   }
@@ -363,14 +380,15 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
     const std::int64_t* counts = gpu.host + parts;
     for (int q = 0; q < parts; ++q)
     {
-      const std::size_t send    = std::size_t(counts[q]);
-      const std::size_t receive = std::size_t(gpu.host[2 * parts + q]);
-      const std::int64_t at     = offsets[std::size_t(p)][std::size_t(q)];
-      EXAMPLE_NCCL(ncclSend(gpu.sorted + starts[q], send, nccl_type<KeyT>(), q, gpu.comm, gpu.stream));
+      const std::int64_t from   = starts[q] - starts[q] % align;
+      const std::size_t send    = std::size_t(counts[q] + starts[q] % align);
+      const std::size_t receive = std::size_t(gpu.host[2 * parts + q] + leads[std::size_t(p)][std::size_t(q)]);
+      const std::int64_t at     = slots[std::size_t(p)][std::size_t(q)];
+      EXAMPLE_NCCL(ncclSend(gpu.sorted + from, send, nccl_type<KeyT>(), q, gpu.comm, gpu.stream));
       EXAMPLE_NCCL(ncclRecv(gpu.run_keys[0] + at, receive, nccl_type<KeyT>(), q, gpu.comm, gpu.stream));
       if (options.pairs)
       {
-        EXAMPLE_NCCL(ncclSend(gpu.sorted_values + starts[q], send, nccl_type<value_t>(), q, gpu.comm, gpu.stream));
+        EXAMPLE_NCCL(ncclSend(gpu.sorted_values + from, send, nccl_type<value_t>(), q, gpu.comm, gpu.stream));
         EXAMPLE_NCCL(ncclRecv(gpu.run_values[0] + at, receive, nccl_type<value_t>(), q, gpu.comm, gpu.stream));
       }
     }
@@ -390,20 +408,30 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
     auto& gpu = gpus[std::size_t(q)];
     EXAMPLE_CHECK(cudaSetDevice(gpu.device));
     int from = 0;
+    bool first_round = true;
     for (const auto& round : distributed_sort::MergeRounds(offsets[std::size_t(q)]))
     {
       const int to = 1 - from;
-      for (const distributed_sort::Merge& m : round)
+      for (std::size_t i = 0; i < round.size(); ++i)
       {
+        const distributed_sort::Merge& m = round[i];
         const std::int64_t left = m.middle - m.first;
         const std::int64_t right = m.last - m.middle;
+        // Where the two inputs start: the first round reads runs 2i and 2i + 1 in their slots.
+        std::int64_t a_at = m.first;
+        std::int64_t b_at = m.middle;
+        if (first_round)
+        {
+          a_at = slots[std::size_t(q)][2 * i] + leads[std::size_t(q)][2 * i];
+          b_at = right == 0 ? a_at : slots[std::size_t(q)][2 * i + 1] + leads[std::size_t(q)][2 * i + 1];
+        }
         if (right == 0)
         {
-          EXAMPLE_CHECK(cudaMemcpyAsync(gpu.run_keys[to] + m.first, gpu.run_keys[from] + m.first,
+          EXAMPLE_CHECK(cudaMemcpyAsync(gpu.run_keys[to] + m.first, gpu.run_keys[from] + a_at,
                                         sizeof(KeyT) * std::size_t(left), cudaMemcpyDeviceToDevice, gpu.stream));
           if (options.pairs)
           {
-            EXAMPLE_CHECK(cudaMemcpyAsync(gpu.run_values[to] + m.first, gpu.run_values[from] + m.first,
+            EXAMPLE_CHECK(cudaMemcpyAsync(gpu.run_values[to] + m.first, gpu.run_values[from] + a_at,
                                           sizeof(value_t) * std::size_t(left), cudaMemcpyDeviceToDevice, gpu.stream));
           }
           continue;
@@ -411,10 +439,10 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
         std::size_t bytes = 0;
         if (options.pairs)
         {
-          const KeyT* a = gpu.run_keys[from] + m.first;
-          const KeyT* b = gpu.run_keys[from] + m.middle;
-          const value_t* va = gpu.run_values[from] + m.first;
-          const value_t* vb = gpu.run_values[from] + m.middle;
+          const KeyT* a = gpu.run_keys[from] + a_at;
+          const KeyT* b = gpu.run_keys[from] + b_at;
+          const value_t* va = gpu.run_values[from] + a_at;
+          const value_t* vb = gpu.run_values[from] + b_at;
           EXAMPLE_CHECK(strata::DeviceMerge::MergePairs(nullptr, bytes, a, va, left, b, vb, right,
                                                         gpu.run_keys[to] + m.first, gpu.run_values[to] + m.first,
                                                         cuda::std::less<>{}, gpu.stream));
@@ -425,8 +453,8 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
         }
         else
         {
-          const KeyT* a = gpu.run_keys[from] + m.first;
-          const KeyT* b = gpu.run_keys[from] + m.middle;
+          const KeyT* a = gpu.run_keys[from] + a_at;
+          const KeyT* b = gpu.run_keys[from] + b_at;
           EXAMPLE_CHECK(strata::DeviceMerge::MergeKeys(nullptr, bytes, a, left, b, right, gpu.run_keys[to] + m.first,
                                                        cuda::std::less<>{}, gpu.stream));
           reserve_temp(gpu, bytes);
@@ -435,6 +463,7 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
         }
       }
       from = to;
+      first_round = false;
     }
     gpu.result = from;
     EXAMPLE_CHECK(cudaEventRecord(gpu.events[5], gpu.stream));
@@ -455,7 +484,7 @@ template <typename KeyT>
 double all_to_all_ms(std::vector<Gpu<KeyT>>& gpus, bool pairs)
 {
   const int parts         = int(gpus.size());
-  const std::size_t share = std::size_t(gpus[0].n / parts);
+  const std::size_t share = std::size_t(gpus[0].n / parts / 4 * 4); // 16-byte aligned parts, as in step 4
   double slowest          = 0;
   for (int trial = 0; trial < 2; ++trial) // the first warms NCCL's connections up
   {
@@ -678,12 +707,13 @@ int run(const Options& options, const std::vector<int>& devices)
     gpu.starts_d        = allocate<std::int64_t>(parts, gpu.stream);
     gpu.counts_d        = allocate<std::int64_t>(parts, gpu.stream);
     gpu.received_d      = allocate<std::int64_t>(parts, gpu.stream);
+    gpu.received_starts_d = allocate<std::int64_t>(parts, gpu.stream);
     if (options.pairs)
     {
       gpu.values        = allocate<value_t>(gpu.n, gpu.stream);
       gpu.sorted_values = allocate<value_t>(gpu.n, gpu.stream);
     }
-    EXAMPLE_CHECK(cudaMallocHost(&gpu.host, sizeof(std::int64_t) * 3 * std::size_t(parts)));
+    EXAMPLE_CHECK(cudaMallocHost(&gpu.host, sizeof(std::int64_t) * 4 * std::size_t(parts)));
     for (cudaEvent_t& event : gpu.events)
     {
       EXAMPLE_CHECK(cudaEventCreate(&event));
@@ -761,7 +791,8 @@ int run(const Options& options, const std::vector<int>& devices)
     for (void* p : {static_cast<void*>(gpu.keys), static_cast<void*>(gpu.sorted), static_cast<void*>(gpu.samples),
                     static_cast<void*>(gpu.gathered), static_cast<void*>(gpu.gathered_sorted),
                     static_cast<void*>(gpu.starts_d), static_cast<void*>(gpu.counts_d),
-                    static_cast<void*>(gpu.received_d), static_cast<void*>(gpu.values),
+                    static_cast<void*>(gpu.received_d), static_cast<void*>(gpu.received_starts_d),
+                    static_cast<void*>(gpu.values),
                     static_cast<void*>(gpu.sorted_values), static_cast<void*>(gpu.run_keys[0]),
                     static_cast<void*>(gpu.run_keys[1]), static_cast<void*>(gpu.run_values[0]),
                     static_cast<void*>(gpu.run_values[1]), gpu.temp})

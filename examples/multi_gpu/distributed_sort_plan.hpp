@@ -70,6 +70,23 @@ inline std::vector<std::int64_t> ReceiveOffsets(const std::vector<std::int64_t>&
   return offsets;
 }
 
+//! Where the runs that a GPU receives land when every send starts on a multiple of `align` items
+//! (NCCL copies buffers that start on 16-byte boundaries much faster): sender p sends leads[p] items
+//! before its bucket too (its bucket start modulo align), so its run is [slots[p] + leads[p],
+//! slots[p] + leads[p] + received[p]); every slot starts on a multiple of align. The last entry is
+//! the size the receive buffer needs.
+inline std::vector<std::int64_t> AlignedSlots(const std::vector<std::int64_t>& received,
+                                              const std::vector<std::int64_t>& leads, std::int64_t align)
+{
+  std::vector<std::int64_t> slots{0};
+  for (std::size_t p = 0; p < received.size(); ++p)
+  {
+    const std::int64_t end = slots.back() + leads[p] + received[p];
+    slots.push_back((end + align - 1) / align * align);
+  }
+  return slots;
+}
+
 //! One merge of a round: [first, middle) and [middle, last) of the round's input, both sorted, into
 //! [first, last) of its output; a copy where middle == last (an odd run out).
 struct Merge

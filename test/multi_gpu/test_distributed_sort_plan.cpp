@@ -1,7 +1,7 @@
 // The host-side arithmetic of the distributed sort (examples/multi_gpu/distributed_sort_plan.hpp):
-// sample and splitter positions, bucket starts, receive offsets and merge rounds, and the whole
-// plan run on the host for P simulated GPUs of random keys, against one std::stable_sort. Host
-// only: the example itself needs NCCL and GPUs.
+// sample and splitter positions, bucket starts, receive offsets, aligned receive slots and merge
+// rounds, and the whole plan run on the host for P simulated GPUs of random keys, against one
+// std::stable_sort. Host only: the example itself needs NCCL and GPUs.
 #include "common/harness.cuh"
 
 #include "../../examples/multi_gpu/distributed_sort_plan.hpp"
@@ -116,6 +116,56 @@ TEST_CASE("Receive offsets scan the counts sent to one GPU; merge rounds join it
       std::vector<std::pair<int, int>> expected = runs;
       std::stable_sort(expected.begin(), expected.end(), by_key);
       CHECK(in == expected);
+    }
+  }
+}
+
+TEST_CASE("Aligned receive slots start on multiples of the alignment and hold each run whole", "[multi_gpu]")
+{
+  const std::uint64_t seed = strata_test::seed(2103);
+  INFO("seed " << seed);
+  std::mt19937_64 engine(seed);
+  for (const std::int64_t align : {1, 2, 4})
+  {
+    for (int parts = 1; parts <= 9; ++parts)
+    {
+      INFO(parts << " senders, alignment " << align);
+      // Each sender's sorted part (values = sender * 1000 + position) and the start and size of
+      // the bucket it sends; it sends from the aligned position at or below the start.
+      const std::size_t n = static_cast<std::size_t>(parts);
+      std::vector<std::int64_t> received(n), leads(n), starts(n);
+      for (int p = 0; p < parts; ++p)
+      {
+        starts[std::size_t(p)]   = std::int64_t(engine() % 40);
+        received[std::size_t(p)] = std::int64_t(engine() % 30); // empty runs too
+        leads[std::size_t(p)]    = starts[std::size_t(p)] % align;
+      }
+      const std::vector<std::int64_t> slots = ds::AlignedSlots(received, leads, align);
+      REQUIRE(slots.size() == std::size_t(parts) + 1);
+      std::vector<std::int64_t> buffer(std::size_t(slots.back()), -1);
+      for (int p = 0; p < parts; ++p)
+      {
+        const std::size_t i = std::size_t(p);
+        CHECK(slots[i] % align == 0);
+        CHECK(slots[i + 1] >= slots[i] + leads[i] + received[i]);
+        CHECK(slots[i + 1] < slots[i] + leads[i] + received[i] + align);
+        // The send: leads[p] + received[p] items from starts[p] - leads[p], itself aligned.
+        const std::int64_t from = starts[i] - leads[i];
+        CHECK(from % align == 0);
+        for (std::int64_t k = 0; k < leads[i] + received[i]; ++k)
+        {
+          CHECK(buffer[std::size_t(slots[i] + k)] == -1); // no two sends overlap
+          buffer[std::size_t(slots[i] + k)] = p * 1000 + from + k;
+        }
+      }
+      for (int p = 0; p < parts; ++p)
+      {
+        const std::size_t i = std::size_t(p);
+        for (std::int64_t k = 0; k < received[i]; ++k)
+        {
+          CHECK(buffer[std::size_t(slots[i] + leads[i] + k)] == p * 1000 + starts[i] + k);
+        }
+      }
     }
   }
 }
