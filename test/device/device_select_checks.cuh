@@ -2,8 +2,13 @@
 // 16-byte record, the sizes and selection fractions every function runs at, seeded inputs (random
 // items with NaN, signed zeros and infinities; runs of equal items for Unique), the predicates and
 // the equality operator, host references built from std algorithms, the two-phase call, and
-// checks that compare outputs byte for byte and find every write outside the expected items.
+// checks that compare outputs byte for byte and find every write outside the expected items; and
+// for the cases of more than 2^31 items, inputs from a periodic table and checks of outputs of
+// many GiB, piece by piece.
 #pragma once
+
+#include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
 
 #include "common/test_common.cuh"
 
@@ -513,6 +518,74 @@ void check_counts(const device_buffer<NumT>& d_num, const std::vector<std::size_
     CHECK(static_cast<std::uint64_t>(num[i]) == static_cast<std::uint64_t>(expected[i]));
   }
   check_untouched(num, expected.size(), num.size());
+}
+
+// Cases of more than 2^31 items.
+
+//! The period of their inputs: a prime, so that positions 2^31 or 2^32 apart (a position cut to 31
+//! or 32 bits) fall on different entries of the table.
+inline constexpr std::int64_t large_period = 65521;
+
+//! Item i of those cases: table[i % large_period], a byte of a seeded random table in device
+//! memory, so that inputs of many GiB take none and the expected outputs repeat with the period.
+struct periodic_byte
+{
+  const std::uint8_t* table;
+  __host__ __device__ std::uint8_t operator()(std::int64_t i) const
+  {
+    return table[i % large_period];
+  }
+};
+
+using periodic_iterator =
+    strata::TransformInputIterator<std::uint8_t, periodic_byte, strata::CountingInputIterator<std::int64_t>>;
+
+//! The items table[i % large_period] for i = 0, 1, ... (`d_table` in device memory).
+inline periodic_iterator periodic_bytes(const std::uint8_t* d_table)
+{
+  return periodic_iterator(strata::CountingInputIterator<std::int64_t>(0), periodic_byte{d_table});
+}
+
+//! SKIPs the case unless the GPU has `bytes` free and 256 MiB more.
+inline void require_free_memory(std::size_t bytes)
+{
+  std::size_t free_bytes  = 0;
+  std::size_t total_bytes = 0;
+  STRATA_TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t needed = bytes + (std::size_t(256) << 20);
+  if (free_bytes < needed)
+  {
+    SKIP("the case needs " << needed / (1 << 20) << " MiB of GPU memory; " << free_bytes / (1 << 20)
+                           << " MiB are free");
+  }
+}
+
+//! CHECKs every item of d_items[0, count) (integers) against expected(i), called for i = 0, 1, ...
+//! in turn (so that it may keep a running state, such as i % large_period). The items come to the
+//! host in pieces of 2^26: outputs of many GiB.
+template <typename T, typename ExpectedT>
+void check_large(const T* d_items, std::size_t count, ExpectedT&& expected)
+{
+  constexpr std::size_t piece = std::size_t(1) << 26;
+  std::vector<T> host(std::min(count, piece));
+  std::size_t mismatches = 0;
+  std::ostringstream first;
+  for (std::size_t at = 0; at < count; at += piece)
+  {
+    const std::size_t items = std::min(piece, count - at);
+    STRATA_TEST_CUDA(cudaMemcpy(host.data(), d_items + at, items * sizeof(T), cudaMemcpyDeviceToHost));
+    for (std::size_t k = 0; k < items; ++k)
+    {
+      const T item = expected(at + k);
+      if (host[k] != item && mismatches++ == 0)
+      {
+        first << "[" << at + k << "] expected " << +item << ", got " << +host[k];
+      }
+    }
+  }
+  INFO(mismatches << " of " << count << " items differ, the first " << first.str() << " (rerun with --rng-seed "
+                  << Catch::getSeed() << ")");
+  CHECK(mismatches == 0);
 }
 } // namespace strata_test
 

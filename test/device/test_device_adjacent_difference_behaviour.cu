@@ -7,7 +7,8 @@
 // four times in a row on each, so each call must see the one before it); counts of type int,
 // int64_t and uint32_t, and the defaults of the operator and the stream; inputs from a
 // CountingInputIterator and a TransformInputIterator, outputs through an output iterator that
-// transforms what it stores.
+// transforms what it stores; and all four over 2^32 - 1 (a uint32_t count) and 2^32 + 2^21 + 5
+// (an int64_t count) uint8 items ([slow]; 4 GiB of GPU memory).
 #include <strata/device/device_adjacent_difference.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 #include <strata/iterator/transform_input_iterator.cuh>
@@ -403,4 +404,95 @@ TEST_CASE("DeviceAdjacentDifference reads a TransformInputIterator and writes th
                               });
     }
   }
+}
+
+TEST_CASE("DeviceAdjacentDifference over more than 2^31 and 2^32 uint8 items", "[device][adjacent_difference][slow]")
+{
+  // Items from a periodic_iterator (a random table of prime period): no input memory. Each copying
+  // form writes 2^32 - 1 items (a uint32_t count: 32-bit offsets, the last tile ending at the
+  // largest count they hold) and 2^32 + 2^21 + 5 items (an int64_t count: 64-bit offsets) into one
+  // buffer, and the in-place form of the other side then runs on what it wrote (the pointer and
+  // vector path; its tile edges saved first). Every item of the buffer is checked, the poison
+  // after the items too.
+  STRATA_TEST_REQUIRE_GPU();
+  if (strata_test::under_sanitizer())
+  {
+    SUCCEED("2^32 items under compute-sanitizer would take hours; the sizes below 2^21 run there");
+    return;
+  }
+  using strata_test::large_period;
+  const std::uint64_t seed = strata_test::seed(1223);
+  INFO("seed " << seed);
+  const std::size_t largest = (std::size_t(1) << 32) + (std::size_t(1) << 21) + 5;
+  strata_test::require_free_memory(largest + adjacent_slack + (std::size_t(16) << 20));
+  const std::vector<std::uint8_t> x = strata_test::random_vector<std::uint8_t>(std::size_t(large_period), seed);
+  const device_buffer<std::uint8_t> d_table(x);
+  const strata_test::periodic_iterator in = strata_test::periodic_bytes(d_table.data());
+  device_buffer<std::uint8_t> d_data(largest + adjacent_slack);
+
+  // The item of period position r and its neighbours'; the differences every item but the first
+  // (left) or last (right) gets, and what two differences of opposite sides give inside.
+  const auto at = [&](std::int64_t r) { return x[std::size_t((r + large_period) % large_period)]; };
+  std::vector<std::uint8_t> left(x.size());
+  std::vector<std::uint8_t> right(x.size());
+  std::vector<std::uint8_t> both(x.size());
+  for (std::int64_t r = 0; r < large_period; ++r)
+  {
+    left[std::size_t(r)]  = std::uint8_t(at(r) - at(r - 1));
+    right[std::size_t(r)] = std::uint8_t(at(r) - at(r + 1));
+    both[std::size_t(r)]  = std::uint8_t(2 * at(r) - at(r - 1) - at(r + 1));
+  }
+  // CHECKs d_data: `inside` by period position for items 1 to n - 2, `first` and `last` at 0 and
+  // n - 1, the poison after n.
+  const auto check_data = [&](std::size_t n, const std::vector<std::uint8_t>& inside, std::uint8_t first,
+                              std::uint8_t last)
+  {
+    std::size_t r = 0;
+    strata_test::check_large(d_data.data(), d_data.size(),
+                             [&](std::size_t i)
+                             {
+                               const std::uint8_t item = inside[r];
+                               r                       = r + 1 == inside.size() ? 0 : r + 1;
+                               return i == 0       ? first
+                                      : i + 1 == n ? last
+                                      : i < n      ? item
+                                                   : strata_test::poison_byte;
+                             });
+  };
+  const auto run = [&](auto count, side s, bool copy)
+  {
+    strata_test::run_two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return copy ? strata_test::subtract_copy(s, d_temp, bytes, in, d_data.data(), count)
+                      : strata_test::subtract_in_place(s, d_temp, bytes, d_data.data(), count);
+        });
+  };
+  const auto check_count = [&](auto count)
+  {
+    const std::size_t n      = std::size_t(count);
+    const std::int64_t tail  = std::int64_t(n % std::size_t(large_period));
+    const std::uint8_t x0    = at(0);
+    const std::uint8_t x1    = at(1);
+    const std::uint8_t xlast = at(tail - 1);
+    const std::uint8_t xprev = at(tail - 2);
+    {
+      INFO("SubtractLeftCopy, then SubtractRight in place, num_items " << n);
+      d_data.poison();
+      run(count, side::left, true);
+      check_data(n, left, x0, std::uint8_t(xlast - xprev));
+      run(count, side::right, false);
+      check_data(n, both, std::uint8_t(2 * x0 - x1), std::uint8_t(xlast - xprev));
+    }
+    {
+      INFO("SubtractRightCopy, then SubtractLeft in place, num_items " << n);
+      d_data.poison();
+      run(count, side::right, true);
+      check_data(n, right, std::uint8_t(x0 - x1), xlast);
+      run(count, side::left, false);
+      check_data(n, both, std::uint8_t(x0 - x1), std::uint8_t(2 * xlast - xprev));
+    }
+  };
+  check_count(std::uint32_t(0xFFFFFFFFu));
+  check_count(std::int64_t(largest));
 }
