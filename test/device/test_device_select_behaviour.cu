@@ -5,7 +5,9 @@
 // negative count, a null pointer where items are read or written, a null count output (even
 // without items) and too little temporary storage give cudaErrorInvalidValue and write nothing;
 // the second phase works inside a CUDA graph and on two streams at once; and DeviceSelect::If and
-// DevicePartition::If over more than 2^31 uint8 items ([slow]; 4 GiB of GPU memory).
+// DevicePartition::If over more than 2^31 uint8 items ([slow]; 4 GiB of GPU memory); and
+// DeviceSelect::Unique keeping more than 2^32 and UniqueByKey more than 2^31 of 2^32 + 2^21 + 5
+// generated uint8 keys ([slow]; 4.1 GiB).
 #include <strata/device/device_partition.cuh>
 #include <strata/device/device_select.cuh>
 
@@ -18,6 +20,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -501,5 +505,151 @@ TEST_CASE("DeviceSelect::If and DevicePartition::If over more than 2^31 uint8 it
     STRATA_TEST_CUDA(cudaDeviceSynchronize());
     strata_test::check_counts(d_num, {selected});
     CHECK(count_mismatches(true) == 0);
+  }
+}
+
+namespace
+{
+using strata_test::large_period;
+
+//! A table of keys of period large_period in runs: period position j repeats the key before it
+//! where `repeats` positions chosen at random say so (never 0 nor the last, so that every period
+//! begins a run), every other key differs from the one before. `heads`: the positions that begin
+//! runs, in order.
+struct periodic_runs
+{
+  std::vector<std::uint8_t> keys;
+  std::vector<std::size_t> heads;
+
+  //! The runs that begin among the first n positions of the periodic sequence.
+  std::size_t selected(std::size_t n) const
+  {
+    const std::size_t period = std::size_t(large_period);
+    const std::size_t rest   = n % period;
+    return n / period * heads.size()
+         + std::size_t(std::lower_bound(heads.begin(), heads.end(), rest) - heads.begin());
+  }
+};
+
+periodic_runs make_periodic_runs(std::size_t repeats, std::uint64_t seed)
+{
+  const std::size_t period = std::size_t(large_period);
+  std::mt19937_64 engine(seed);
+  std::vector<std::size_t> positions(period - 2);
+  std::iota(positions.begin(), positions.end(), std::size_t(1));
+  std::shuffle(positions.begin(), positions.end(), engine);
+  std::vector<bool> repeat(period, false);
+  for (std::size_t k = 0; k < repeats; ++k)
+  {
+    repeat[positions[k]] = true;
+  }
+  periodic_runs runs;
+  runs.keys.resize(period);
+  runs.keys[0] = std::uint8_t(engine());
+  for (std::size_t j = 1; j < period; ++j)
+  {
+    std::uint8_t key = runs.keys[j - 1];
+    // The last key differs from the next period's first too.
+    while (!repeat[j] && (key == runs.keys[j - 1] || (j + 1 == period && key == runs.keys[0])))
+    {
+      key = std::uint8_t(engine());
+    }
+    runs.keys[j] = key;
+  }
+  for (std::size_t j = 0; j < period; ++j)
+  {
+    if (!repeat[j])
+    {
+      runs.heads.push_back(j);
+    }
+  }
+  return runs;
+}
+} // namespace
+
+TEST_CASE("DeviceSelect::Unique and UniqueByKey keep more than 2^32 and 2^31 of 2^32 + 2^21 + 5 uint8 keys",
+          "[device][select][slow]")
+{
+  // Keys (and values) from periodic_iterators: no input memory. Unique's keys repeat at 16
+  // positions of each period (runs of 1 and 2): it keeps more than 2^32 of them, so that its count
+  // and output positions need 64 bits. UniqueByKey's repeat at about half (runs of 1 to a few):
+  // more than 2^31 keys and values kept, written to the two halves of one buffer. Every item of
+  // the buffer is checked, the poison around the outputs too.
+  STRATA_TEST_REQUIRE_GPU();
+  if (strata_test::under_sanitizer())
+  {
+    SUCCEED("2^32 items under compute-sanitizer would take hours; the sizes below 2^21 run there");
+    return;
+  }
+  const std::uint64_t seed = strata_test::seed(639);
+  INFO("seed " << seed);
+  const std::size_t n                 = (std::size_t(1) << 32) + (std::size_t(1) << 21) + 5;
+  const periodic_runs unique_runs     = make_periodic_runs(16, seed);
+  const periodic_runs by_key_runs     = make_periodic_runs(std::size_t(large_period) - 33500, seed + 1);
+  const std::vector<std::uint8_t> vals = strata_test::random_vector<std::uint8_t>(std::size_t(large_period), seed + 2);
+  const std::size_t unique_selected   = unique_runs.selected(n);
+  const std::size_t by_key_selected   = by_key_runs.selected(n);
+  REQUIRE(unique_selected > (std::size_t(1) << 32));
+  REQUIRE(by_key_selected > (std::size_t(1) << 31));
+  const std::size_t half  = by_key_selected + strata_test::select_slack; // where UniqueByKey's values go
+  const std::size_t slots = std::max(unique_selected + strata_test::select_slack, 2 * half);
+  strata_test::require_free_memory(slots + (std::size_t(64) << 20));
+  const device_buffer<std::uint8_t> d_unique_keys(unique_runs.keys);
+  const device_buffer<std::uint8_t> d_by_key_keys(by_key_runs.keys);
+  const device_buffer<std::uint8_t> d_values(vals);
+  device_buffer<std::uint8_t> d_out(slots);
+  device_buffer<std::int64_t> d_num(2);
+
+  {
+    INFO("DeviceSelect::Unique: " << unique_selected << " of " << n << " keys");
+    d_out.poison();
+    d_num.poison();
+    strata_test::run_two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return strata::DeviceSelect::Unique(d_temp, bytes, strata_test::periodic_bytes(d_unique_keys.data()),
+                                              d_out.data(), d_num.data(), std::int64_t(n));
+        });
+    strata_test::check_counts(d_num, {unique_selected});
+    std::size_t h = 0; // the head of output i, in the period
+    strata_test::check_large(d_out.data(), slots,
+                             [&](std::size_t i)
+                             {
+                               if (i >= unique_selected)
+                               {
+                                 return strata_test::poison_byte;
+                               }
+                               const std::uint8_t key = unique_runs.keys[unique_runs.heads[h]];
+                               h                      = h + 1 == unique_runs.heads.size() ? 0 : h + 1;
+                               return key;
+                             });
+  }
+  {
+    INFO("DeviceSelect::UniqueByKey: " << by_key_selected << " of " << n << " keys, values from " << half);
+    d_out.poison();
+    d_num.poison();
+    strata_test::run_two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return strata::DeviceSelect::UniqueByKey(
+              d_temp, bytes, strata_test::periodic_bytes(d_by_key_keys.data()),
+              strata_test::periodic_bytes(d_values.data()), d_out.data(), d_out.data() + half, d_num.data(),
+              std::int64_t(n));
+        });
+    strata_test::check_counts(d_num, {by_key_selected});
+    std::size_t h = 0;
+    strata_test::check_large(d_out.data(), slots,
+                             [&](std::size_t i)
+                             {
+                               h                = i == half ? 0 : h;
+                               const bool keys  = i < half;
+                               if ((keys ? i : i - half) >= by_key_selected)
+                               {
+                                 return strata_test::poison_byte;
+                               }
+                               const std::size_t head = by_key_runs.heads[h];
+                               h                      = h + 1 == by_key_runs.heads.size() ? 0 : h + 1;
+                               return keys ? by_key_runs.keys[head] : vals[head];
+                             });
   }
 }
