@@ -24,17 +24,21 @@ function(strata_manifest_add target label)
     "${label} $<JOIN:$<TARGET_PROPERTY:${target},STRATA_SANITIZERS>,$<COMMA>> $<TARGET_FILE:${target}>$<$<BOOL:$<TARGET_PROPERTY:${target},STRATA_SANITIZE_PER_CASE>>: per-case>")
 endfunction()
 
+# The exit status of a test program or example whose every case skipped (no GPU): CTest reports
+# it as SKIPPED. No failure produces it (test/common/main.cpp maps any failure to 1).
+set(STRATA_SKIP_RETURN_CODE 77)
+
 # strata_add_test(<name> LABEL <label> SOURCES <files...>)
-# One Catch2 program per test file; CTest treats Catch2's exit code 4 (every case skipped,
-# e.g. no GPU) as SKIPPED.
+# One Catch2 program per test file, with strata's main (test/common/main.cpp): 1 on any failure,
+# 77 when every case skipped (e.g. no GPU), which CTest reports as SKIPPED.
 function(strata_add_test name)
   cmake_parse_arguments(arg "" "LABEL" "SOURCES" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
-  target_link_libraries(${name} PRIVATE strata::strata strata_test_common Catch2::Catch2WithMain)
+  target_link_libraries(${name} PRIVATE strata::strata strata_test_common strata_test_main)
   strata_target_warnings(${name})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/test")
   add_test(NAME ${name} COMMAND ${name})
-  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 4 LABELS "${arg_LABEL}")
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${STRATA_SKIP_RETURN_CODE} LABELS "${arg_LABEL}")
   strata_manifest_add(${name} ${arg_LABEL})
 endfunction()
 
@@ -60,14 +64,14 @@ function(strata_write_test_manifest_now)
 endfunction()
 
 # strata_add_example(<name> <source>): built with warnings as errors and run by CTest
-# (label "example"); an example exits with 4 when no GPU is present.
+# (label "example"); an example exits with 77 when no GPU is present.
 function(strata_add_example name source)
   add_executable(${name} ${source})
   target_link_libraries(${name} PRIVATE strata::strata)
   strata_target_warnings(${name})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/examples")
   add_test(NAME example.${name} COMMAND ${name})
-  set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 LABELS example)
+  set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE ${STRATA_SKIP_RETURN_CODE} LABELS example)
   strata_manifest_add(${name} example)
 endfunction()
 

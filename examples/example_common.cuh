@@ -18,13 +18,13 @@
     }                                                                                                                  \
   } while (false)
 
-//! Exits with status 4 (reported as "skipped" by CTest) when the machine has no CUDA device.
+//! Exits with status 77 (reported as "skipped" by CTest) when the machine has no CUDA device.
 inline void example_require_gpu()
 {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
   {
     std::printf("no CUDA device: example skipped\n");
-    std::exit(4);
+    std::exit(77);
   }
 }

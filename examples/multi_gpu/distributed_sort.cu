@@ -18,7 +18,7 @@
 //
 // Usage: example_multi_gpu_distributed_sort [--keys-per-gpu N] [--gpus P] [--u64] [--pairs]
 //                                           [--repeat R]
-// N defaults to 2^22, P to every visible GPU. Exits with 4 where there is no GPU.
+// N defaults to 2^22, P to every visible GPU. Exits with 77 where there is no GPU.
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_radix_sort.cuh>

@@ -1,0 +1,1 @@
+// nothing: the fake programs write their launch logs themselves
