@@ -6,8 +6,9 @@
 // a null iterator of each of the three on the second call with buffers, and one byte too little
 // temporary storage give cudaErrorInvalidValue and write nothing; an empty batch writes nothing,
 // null iterators or not; temporary storage at an odd address works; the second phase works inside
-// a CUDA graph and on two streams at once; and detail::DispatchBatchMemcpy runs with CUB's
-// template parameter lists, CopyAlg::Memcpy and CopyAlg::Copy.
+// a CUDA graph and on two streams at once; detail::DispatchBatchMemcpy runs with CUB's template
+// parameter lists, CopyAlg::Memcpy and CopyAlg::Copy; and batches of more than 2^32 bytes (or
+// items) holding a buffer of more than 2^31 ([slow]; 4 GiB of GPU memory).
 #include <strata/device/device_copy.cuh>
 #include <strata/device/device_memcpy.cuh>
 #include <strata/device/dispatch/dispatch_batch_memcpy.cuh>
@@ -16,10 +17,14 @@
 #include "common/behaviour.cuh"
 #include "common/test_common.cuh"
 #include "device_memcpy_checks.cuh"
+#include "device_select_checks.cuh"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -387,4 +392,223 @@ TEST_CASE("detail::DispatchBatchMemcpy runs with CUB's template parameter lists"
         });
     b.check_copied();
   }
+}
+
+namespace
+{
+//! The arena of the cases of more than 2^32 bytes: 4 GiB and 4 MiB.
+constexpr std::size_t large_arena = (std::size_t(1) << 32) + (std::size_t(1) << 22);
+
+//! What the batches of those cases copy in all: 2^32 + 2^21 + 5 units.
+constexpr std::int64_t large_total = (std::int64_t(1) << 32) + (std::int64_t(1) << 21) + 5;
+
+//! Destination offsets of buffers of `sizes` laid out in the arena in reverse order (the cost
+//! line's first buffer last), with random gaps of 0 to 40 units before each.
+std::vector<std::size_t> reversed_with_gaps(const std::vector<std::int64_t>& sizes, std::mt19937_64& engine)
+{
+  std::uniform_int_distribution<std::size_t> gap(0, 40);
+  std::vector<std::size_t> dst(sizes.size());
+  std::size_t cursor = 0;
+  for (std::size_t b = sizes.size(); b-- > 0;)
+  {
+    cursor += gap(engine);
+    dst[b] = cursor;
+    cursor += std::size_t(sizes[b]);
+  }
+  REQUIRE(cursor + 64 <= large_arena);
+  return dst;
+}
+} // namespace
+
+TEST_CASE("DeviceMemcpy::Batched copies more than 2^32 bytes in one batch and a buffer of more than 2^31 bytes",
+          "[device][memcpy][slow]")
+{
+  // First a batch of 2^32 + 2^21 + 5 bytes: buffers of 32 to 64 MiB between small ones (0 to 300
+  // bytes), each read from a random offset of a 64 MiB random source, written in reverse order
+  // with gaps into a 4 GiB arena (the cost line's first buffer at its end); int64 sizes. Then one
+  // buffer of 2^31 + 2^20 + 3 bytes (a uint32 size, more than an int holds) from the start of the
+  // arena to its second half. The whole arena is checked after each call, gaps included.
+  STRATA_TEST_REQUIRE_GPU();
+  if (strata_test::under_sanitizer())
+  {
+    SUCCEED("4 GiB of copies under compute-sanitizer would take hours; batches up to 32 MiB run there");
+    return;
+  }
+  const std::uint64_t seed = strata_test::seed(761);
+  INFO("seed " << seed);
+  constexpr std::size_t source_bytes = (std::size_t(1) << 26) + 4093;
+  strata_test::require_free_memory(large_arena + source_bytes + (std::size_t(64) << 20));
+  std::mt19937_64 engine(seed);
+  const std::vector<std::uint8_t> source = strata_test::random_vector<std::uint8_t>(source_bytes, seed + 1);
+  std::vector<std::int64_t> sizes;
+  std::int64_t total = 0;
+  std::uniform_int_distribution<std::int64_t> large(std::int64_t(1) << 25, std::int64_t(1) << 26);
+  std::uniform_int_distribution<std::int64_t> small(0, 300);
+  while (total < large_total)
+  {
+    const std::int64_t size = std::min(sizes.size() % 2 == 0 ? large(engine) : small(engine), large_total - total);
+    sizes.push_back(size);
+    total += size;
+  }
+  std::vector<std::size_t> src(sizes.size());
+  for (std::size_t b = 0; b < sizes.size(); ++b)
+  {
+    src[b] = std::uniform_int_distribution<std::size_t>(0, source_bytes - std::size_t(sizes[b]))(engine);
+  }
+  const std::vector<std::size_t> dst = reversed_with_gaps(sizes, engine);
+  const device_buffer<std::uint8_t> d_source(source);
+  device_buffer<std::uint8_t> d_arena(large_arena);
+  std::vector<const void*> srcs(sizes.size());
+  std::vector<void*> dsts(sizes.size());
+  for (std::size_t b = 0; b < sizes.size(); ++b)
+  {
+    srcs[b] = d_source.data() + src[b];
+    dsts[b] = d_arena.data() + dst[b];
+  }
+  const device_buffer<const void*> d_srcs(srcs);
+  const device_buffer<void*> d_dsts(dsts);
+  const device_buffer<std::int64_t> d_sizes(sizes);
+
+  // The arena after the batch: each buffer's source bytes at its destination, poison elsewhere.
+  const auto after_batch = [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
+  {
+    std::memset(out, strata_test::copy_poison, bytes);
+    for (std::size_t b = 0; b < sizes.size(); ++b)
+    {
+      const std::size_t lo = std::max(first, dst[b]);
+      const std::size_t hi = std::min(first + bytes, dst[b] + std::size_t(sizes[b]));
+      if (lo < hi)
+      {
+        std::memcpy(out + (lo - first), source.data() + src[b] + (lo - dst[b]), hi - lo);
+      }
+    }
+  };
+  {
+    INFO(sizes.size() << " buffers of " << total << " bytes in all");
+    strata_test::poison_arena(d_arena);
+    two_phase(
+        [&](void* d_temp, std::size_t& bytes, cudaStream_t stream)
+        {
+          return strata::DeviceMemcpy::Batched(d_temp, bytes, d_srcs.data(), d_dsts.data(), d_sizes.data(),
+                                               std::int64_t(sizes.size()), stream);
+        });
+    strata_test::check_large_arena(d_arena.data(), d_arena.size(), after_batch);
+  }
+  // Then the buffer of more than 2^31 bytes, three times: to destinations 0, 8 and 3 bytes past a
+  // multiple of 16 from its source (16-byte words, 4-byte words, words cut from pairs). Its source
+  // is never written: each copy overwrites the one before where they overlap.
+  const std::size_t length = (std::size_t(1) << 31) + (std::size_t(1) << 20) + 3;
+  const std::size_t from   = 1 + std::size_t(seed % 61);
+  std::vector<std::size_t> copied_to;
+  for (const std::size_t shift : {std::size_t(0), std::size_t(8), std::size_t(3)})
+  {
+    const std::size_t to = from + length + (shift + 16 - length % 16) % 16 + 16;
+    INFO("one buffer of " << length << " bytes from arena byte " << from << " to " << to);
+    const device_buffer<const void*> d_from(std::vector<const void*>{d_arena.data() + from});
+    const device_buffer<void*> d_to(std::vector<void*>{d_arena.data() + to});
+    const device_buffer<std::uint32_t> d_length(std::vector<std::uint32_t>{std::uint32_t(length)});
+    two_phase(
+        [&](void* d_temp, std::size_t& bytes, cudaStream_t stream)
+        {
+          return strata::DeviceMemcpy::Batched(d_temp, bytes, d_from.data(), d_to.data(), d_length.data(),
+                                               std::int64_t(1), stream);
+        });
+    copied_to.push_back(to);
+    strata_test::check_large_arena(d_arena.data(), d_arena.size(),
+                                   [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
+                                   {
+                                     after_batch(first, bytes, out);
+                                     for (const std::size_t at : copied_to)
+                                     {
+                                       const std::size_t lo = std::max(first, at);
+                                       const std::size_t hi = std::min(first + bytes, at + length);
+                                       if (lo < hi)
+                                       {
+                                         after_batch(from + (lo - at), hi - lo, out + (lo - first));
+                                       }
+                                     }
+                                   });
+  }
+}
+
+TEST_CASE("DeviceCopy::Batched copies more than 2^32 items in one batch and a range of more than 2^31",
+          "[device][copy][slow]")
+{
+  // uint8 ranges from periodic_iterators that start at random positions past 2^32 (no input
+  // memory): ranges of up to 128 Mi items around one of 2^31 + 2^20 + 3 (its part of the cost line
+  // crossing 2^31 and 2^32), 2^32 + 2^21 + 5 items in all, int64 sizes, written in reverse order
+  // with gaps into a 4 GiB arena through pointers. The whole arena is checked, gaps included.
+  STRATA_TEST_REQUIRE_GPU();
+  if (strata_test::under_sanitizer())
+  {
+    SUCCEED("4 GiB of copies under compute-sanitizer would take hours; batches up to 16 MiB run there");
+    return;
+  }
+  using strata_test::large_period;
+  const std::uint64_t seed = strata_test::seed(763);
+  INFO("seed " << seed);
+  strata_test::require_free_memory(large_arena + (std::size_t(64) << 20));
+  std::mt19937_64 engine(seed);
+  const std::vector<std::uint8_t> table = strata_test::random_vector<std::uint8_t>(std::size_t(large_period), seed + 1);
+  constexpr std::int64_t big = (std::int64_t(1) << 31) + (std::int64_t(1) << 20) + 3;
+  // Ranges up to just below 2^31 items, the large one (to just past 2^32), ranges up to the total.
+  std::vector<std::int64_t> sizes;
+  std::int64_t total = 0;
+  std::uniform_int_distribution<std::int64_t> size(0, std::int64_t(1) << 27);
+  for (const std::int64_t until : {(std::int64_t(1) << 31) - (std::int64_t(1) << 19) - 7, large_total})
+  {
+    while (total < until)
+    {
+      sizes.push_back(std::min(size(engine), until - total));
+      total += sizes.back();
+    }
+    if (until != large_total)
+    {
+      sizes.push_back(big);
+      total += big;
+    }
+  }
+  std::vector<std::int64_t> starts(sizes.size());
+  for (std::int64_t& start : starts)
+  {
+    start = std::uniform_int_distribution<std::int64_t>(std::int64_t(1) << 32, std::int64_t(1) << 40)(engine);
+  }
+  const std::vector<std::size_t> dst = reversed_with_gaps(sizes, engine);
+  const device_buffer<std::uint8_t> d_table(table);
+  device_buffer<std::uint8_t> d_arena(large_arena);
+  std::vector<strata_test::periodic_iterator> inputs;
+  std::vector<std::uint8_t*> outputs;
+  for (std::size_t r = 0; r < sizes.size(); ++r)
+  {
+    inputs.push_back(strata_test::periodic_bytes(d_table.data()) + starts[r]);
+    outputs.push_back(d_arena.data() + dst[r]);
+  }
+  const device_buffer<strata_test::periodic_iterator> d_inputs(inputs);
+  const device_buffer<std::uint8_t*> d_outputs(outputs);
+  const device_buffer<std::int64_t> d_sizes(sizes);
+  INFO(sizes.size() << " ranges of " << total << " items in all");
+  strata_test::poison_arena(d_arena);
+  two_phase(
+      [&](void* d_temp, std::size_t& bytes, cudaStream_t stream)
+      {
+        return strata::DeviceCopy::Batched(d_temp, bytes, d_inputs.data(), d_outputs.data(), d_sizes.data(),
+                                           std::int64_t(sizes.size()), stream);
+      });
+  strata_test::check_large_arena(
+      d_arena.data(), d_arena.size(),
+      [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
+      {
+        std::memset(out, strata_test::copy_poison, bytes);
+        for (std::size_t r = 0; r < sizes.size(); ++r)
+        {
+          const std::size_t lo = std::max(first, dst[r]);
+          const std::size_t hi = std::min(first + bytes, dst[r] + std::size_t(sizes[r]));
+          std::size_t at       = lo < hi ? std::size_t((starts[r] + std::int64_t(lo - dst[r])) % large_period) : 0;
+          for (std::size_t k = lo; k < hi; ++k)
+          {
+            out[k - first] = table[at];
+            at             = at + 1 == table.size() ? 0 : at + 1;
+          }
+        }
+      });
 }
