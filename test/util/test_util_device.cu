@@ -147,6 +147,16 @@ TEST_CASE("PtxVersion: the compiled architecture the runtime runs", "[util][devi
   CHECK(current_cached == by_ordinal);
 }
 
+// PtxVersion only asks the runtime about EmptyKernel; a launch of it must work as well (CUB users
+// launch theirs, e.g. to initialise a context), and lets the sanitizer runs reach every kernel.
+TEST_CASE("EmptyKernel launches and does nothing", "[util][device][gpu]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  strata::detail::EmptyKernel<void><<<2, 64>>>();
+  strata_test::check_launch();
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+}
+
 TEST_CASE("SmVersion: the compute capability", "[util][device][gpu]")
 {
   STRATA_TEST_REQUIRE_GPU();
