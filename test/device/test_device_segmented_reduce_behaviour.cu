@@ -9,8 +9,9 @@
 // temporary storage at an odd address works; the second phase works inside a CUDA graph and on two
 // streams at once; DispatchSegmentedReduce computes with CUB's defaults, with an AccumT wider than
 // the items, and with a user's policy hub of small chunks (many chunk borders in every segment);
-// and Sum and ArgMax over more than 2^31 and 2^32 input items from an iterator, with int64 and
-// uint32 offsets ([slow]).
+// Sum and ArgMax over more than 2^31 and 2^32 input items from an iterator, with int64 and uint32
+// offsets ([slow]); and Reduce, Min, Max, ArgMin (int64 keys) and ArgMax over 2^32 + 2^21 + 5 int8
+// items in device memory (16-byte vector loads), with int64 and uint32 offsets ([slow]; 4 GiB).
 #include <strata/device/device_segmented_reduce.cuh>
 #include <strata/device/dispatch/dispatch_segmented_reduce.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
@@ -30,6 +31,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -607,4 +609,270 @@ TEST_CASE("DeviceSegmentedReduce::Sum and ArgMax over more than 2^31 and 2^32 it
   const segment_layout short_ones{
       "", {two31 + 5, two32 - 5000, two32 - 700}, {two31 + 800, two32 - 1, two32 - 1}, false};
   check(short_ones, std::uint32_t{}, true);
+}
+
+namespace
+{
+//! The period of the device-memory input of the large case below (a prime: positions 2^31 or
+//! 2^32 apart hold different items).
+constexpr std::uint64_t int8_period = 65521;
+
+//! out[i] = table[i % int8_period] for i in [0, n).
+__global__ void fill_periodic(std::int8_t* out, std::uint64_t n, const std::int8_t* table)
+{
+  const std::uint64_t threads = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += threads)
+  {
+    out[i] = table[i % int8_period];
+  }
+}
+
+//! The input of that case on the host side: a periodic table of items in [-100, 100] with a few
+//! items replaced by extremes no table item has (`planted`).
+struct planted_input
+{
+  std::vector<std::int8_t> table;
+  std::map<std::int64_t, std::int8_t> planted;
+  std::vector<std::int64_t> prefix; // prefix[r]: the sum of table[0, r)
+  std::int64_t period_sum;
+
+  std::int8_t at(std::int64_t i) const
+  {
+    const auto p = planted.find(i);
+    return p != planted.end() ? p->second : table[std::size_t(std::uint64_t(i) % int8_period)];
+  }
+  //! The sum of the items [0, x).
+  std::int64_t sum_to(std::int64_t x) const
+  {
+    const auto period = std::int64_t(int8_period);
+    std::int64_t sum  = x / period * period_sum + prefix[std::size_t(x % period)];
+    for (auto p = planted.begin(); p != planted.end() && p->first < x; ++p)
+    {
+      sum += p->second - table[std::size_t(p->first % period)];
+    }
+    return sum;
+  }
+  //! The first position of the smallest (`less`: a < b) or largest (`less`: a > b) item of the
+  //! non-empty [b, e): every table item lies in the first period of it (or a period after a
+  //! planted one there; no two are a period apart), the planted ones anywhere.
+  template <typename LessT>
+  std::int64_t first_extreme(std::int64_t b, std::int64_t e, LessT less) const
+  {
+    const auto period = std::int64_t(int8_period);
+    std::int64_t best = b;
+    for (std::int64_t i = b + 1; i < std::min(e, b + period); ++i)
+    {
+      best = less(at(i), at(best)) ? i : best;
+    }
+    for (auto p = planted.lower_bound(b); p != planted.end() && p->first < e; ++p)
+    {
+      best = less(p->second, at(best)) ? p->first : best;
+      if (p->first < b + period && p->first + period < e)
+      {
+        best = less(at(p->first + period), at(best)) ? p->first + period : best;
+      }
+    }
+    return best;
+  }
+};
+} // namespace
+
+TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory", "[device][segmented_reduce][slow]")
+{
+  // A pointer input, so that parts of segments are read as 16-byte vectors at positions past 2^31
+  // and 2^32 (the other large case reads an iterator): a periodic table of items with extremes no
+  // table item has planted past 2^31 and 2^32, at a segment's last item and at the input's. Reduce
+  // (a sum in int64 from an initial value that shows), Min, Max and ArgMin with a KeyValuePair of
+  // int64 keys (a minimum more than 2^31 items into a segment, twice: the first counts) over
+  // segments of more than 2^31 items, across 2^31 and 2^32, past 2^32, at odd positions, empty and
+  // reversed, with int64 offsets; ArgMax (int keys) over those of fewer than 2^31 items; Min and
+  // Max with uint32 offsets up to 2^32 - 1.
+  STRATA_TEST_REQUIRE_GPU();
+  if (strata_test::under_sanitizer())
+  {
+    SUCCEED("2^32 items under compute-sanitizer would take hours; the type tests' segments run there");
+    return;
+  }
+  const std::uint64_t seed = strata_test::seed(1313);
+  INFO("seed " << seed);
+  constexpr std::int64_t two31 = std::int64_t(1) << 31;
+  constexpr std::int64_t two32 = std::int64_t(1) << 32;
+  constexpr std::int64_t n     = two32 + (std::int64_t(1) << 21) + 5;
+  std::size_t free_bytes  = 0;
+  std::size_t total_bytes = 0;
+  STRATA_TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < std::size_t(n) + (std::size_t(256) << 20))
+  {
+    SKIP("the input of " << n << " items needs " << (std::size_t(n) >> 20) << " MiB of GPU memory and 256 more; "
+                         << (free_bytes >> 20) << " MiB are free");
+  }
+
+  planted_input input;
+  input.table = strata_test::random_vector<std::int8_t>(std::size_t(int8_period), seed, -100, 100);
+  input.planted = {{5, -127},
+                   {two31 - 3, 127},
+                   {two31 + 80, -128},
+                   {two31 + 3 + (1 << 19), -128},
+                   {two32 - 2, -128},
+                   {two32 + 916, -128},
+                   {two32 + 2000, 127},
+                   {n - 1, 127}};
+  input.prefix.assign(1, 0);
+  for (const std::int8_t item : input.table)
+  {
+    input.prefix.push_back(input.prefix.back() + item);
+  }
+  input.period_sum = input.prefix.back();
+  const device_buffer<std::int8_t> d_table(input.table);
+  device_buffer<std::int8_t> d_in(static_cast<std::size_t>(n));
+  fill_periodic<<<1024, 256>>>(d_in.data(), std::uint64_t(n), d_table.data());
+  strata_test::check_launch();
+  for (const auto& [position, item] : input.planted)
+  {
+    STRATA_TEST_CUDA(cudaMemcpy(d_in.data() + position, &item, 1, cudaMemcpyHostToDevice));
+  }
+  const std::int8_t* in = d_in.data();
+
+  const segment_layout wide{"",
+                            {3, two31 - 1000, two32 - 5000, two32 + 17, two32 + 1, two32 + 100, 3 * (two31 / 2) + 5,
+                             n - 40, two31 + (1 << 20) + 8, two32 + (1 << 20) + 1},
+                            {3 + two31 + (1 << 20) + 5, two31 + 1000, two32 + 3000, two32 + 917, two32 + 1, two32 + 50,
+                             n, n, n - 7, two32 + (1 << 20) + 34},
+                            false};
+  // The segments of fewer than 2^31 items (ArgMax's int keys count them).
+  segment_layout narrow{"", {}, {}, false};
+  for (std::size_t s = 0; s < wide.begin.size(); ++s)
+  {
+    if (wide.end[s] - wide.begin[s] < two31)
+    {
+      narrow.begin.push_back(wide.begin[s]);
+      narrow.end.push_back(wide.end[s]);
+    }
+  }
+  const segment_layout below_two32{
+      "", {5, two31 + 7, two32 - 3, two31 - 1000, 7}, {two32 - 1, two32 - 1, two32 - 1, two31 + 1000, 7}, false};
+
+  const auto less    = [](std::int8_t a, std::int8_t b) { return a < b; };
+  const auto greater = [](std::int8_t a, std::int8_t b) { return a > b; };
+  // The smallest or largest item of each segment (`empty` for an empty one), and where it first is.
+  const auto extremes = [&](const segment_layout& layout, auto order, std::int8_t empty,
+                            std::vector<std::int64_t>* keys = nullptr)
+  {
+    std::vector<int> items;
+    for (std::size_t s = 0; s < layout.begin.size(); ++s)
+    {
+      const std::int64_t b = layout.begin[s];
+      const std::int64_t e = layout.end[s];
+      const std::int64_t at = e > b ? input.first_extreme(b, e, order) : b - 1;
+      items.push_back(e > b ? input.at(at) : empty);
+      if (keys != nullptr)
+      {
+        keys->push_back(at - b);
+      }
+    }
+    return items;
+  };
+  const auto as_ints = [](const std::vector<std::int8_t>& items) { return std::vector<int>(items.begin(), items.end()); };
+  const auto run_min_max = [&](const segment_layout& layout, auto offset)
+  {
+    const device_segments<decltype(offset)> d_segments(layout);
+    const std::int64_t segments = layout.segments();
+    {
+      INFO("Min");
+      const std::vector<std::int8_t> out = strata_test::run_segmented<std::int8_t>(
+          segments,
+          [&](void* d_temp, std::size_t& bytes, std::int8_t* d_out) {
+            return strata::DeviceSegmentedReduce::Min(d_temp, bytes, in, d_out, segments, d_segments.begin(),
+                                                      d_segments.end());
+          });
+      strata_test::check_equal(extremes(layout, less, 127), as_ints(out));
+    }
+    {
+      INFO("Max");
+      const std::vector<std::int8_t> out = strata_test::run_segmented<std::int8_t>(
+          segments,
+          [&](void* d_temp, std::size_t& bytes, std::int8_t* d_out) {
+            return strata::DeviceSegmentedReduce::Max(d_temp, bytes, in, d_out, segments, d_segments.begin(),
+                                                      d_segments.end());
+          });
+      strata_test::check_equal(extremes(layout, greater, -128), as_ints(out));
+    }
+  };
+
+  {
+    INFO("int64 offsets");
+    const device_segments<std::int64_t> d_segments(wide);
+    const std::int64_t segments = wide.segments();
+    {
+      INFO("Reduce: plus in int64 from 1000000007");
+      constexpr std::int64_t init = 1000000007;
+      const std::vector<std::int64_t> out = strata_test::run_segmented<std::int64_t>(
+          segments,
+          [&](void* d_temp, std::size_t& bytes, std::int64_t* d_out)
+          {
+            return strata::DeviceSegmentedReduce::Reduce(d_temp, bytes, in, d_out, segments, d_segments.begin(),
+                                                         d_segments.end(), cuda::std::plus<>{}, init);
+          });
+      std::vector<std::int64_t> expected;
+      for (std::size_t s = 0; s < wide.begin.size(); ++s)
+      {
+        const std::int64_t b = wide.begin[s];
+        const std::int64_t e = wide.end[s];
+        expected.push_back(init + (e > b ? input.sum_to(e) - input.sum_to(b) : 0));
+      }
+      strata_test::check_equal(expected, out);
+    }
+    {
+      INFO("ArgMin into KeyValuePair<int64_t, int8_t>");
+      using PairT                  = strata::KeyValuePair<std::int64_t, std::int8_t>;
+      const std::vector<PairT> out = strata_test::run_segmented<PairT>(
+          segments,
+          [&](void* d_temp, std::size_t& bytes, PairT* d_out) {
+            return strata::DeviceSegmentedReduce::ArgMin(d_temp, bytes, in, d_out, segments, d_segments.begin(),
+                                                         d_segments.end());
+          });
+      std::vector<std::int64_t> expected_keys;
+      const std::vector<int> expected_items = extremes(wide, less, 127, &expected_keys);
+      std::vector<std::int64_t> keys;
+      std::vector<int> items;
+      for (std::size_t s = 0; s < out.size(); ++s)
+      {
+        // An empty segment gives {1, the largest int8}, as CUB documents.
+        expected_keys[s] = wide.end[s] > wide.begin[s] ? expected_keys[s] : 1;
+        keys.push_back(out[s].key);
+        items.push_back(out[s].value);
+      }
+      strata_test::check_equal(expected_keys, keys);
+      strata_test::check_equal(expected_items, items);
+    }
+    run_min_max(wide, std::int64_t{});
+  }
+  {
+    INFO("int64 offsets, segments of fewer than 2^31 items: ArgMax into KeyValuePair<int, int8_t>");
+    const device_segments<std::int64_t> d_segments(narrow);
+    const std::int64_t segments = narrow.segments();
+    using PairT                 = strata::KeyValuePair<int, std::int8_t>;
+    const std::vector<PairT> out = strata_test::run_segmented<PairT>(
+        segments,
+        [&](void* d_temp, std::size_t& bytes, PairT* d_out) {
+          return strata::DeviceSegmentedReduce::ArgMax(d_temp, bytes, in, d_out, segments, d_segments.begin(),
+                                                       d_segments.end());
+        });
+    std::vector<std::int64_t> expected_keys;
+    const std::vector<int> expected_items = extremes(narrow, greater, -128, &expected_keys);
+    std::vector<std::int64_t> keys;
+    std::vector<int> items;
+    for (std::size_t s = 0; s < out.size(); ++s)
+    {
+      expected_keys[s] = narrow.end[s] > narrow.begin[s] ? expected_keys[s] : 1;
+      keys.push_back(out[s].key);
+      items.push_back(out[s].value);
+    }
+    strata_test::check_equal(expected_keys, keys);
+    strata_test::check_equal(expected_items, items);
+  }
+  {
+    INFO("uint32 offsets up to 2^32 - 1");
+    run_min_max(below_two32, std::uint32_t{});
+  }
 }
