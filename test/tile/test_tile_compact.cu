@@ -104,7 +104,7 @@ void check_compact(std::uint64_t salt)
   const std::vector<T> in = strata_test::random_vector<T>(n, seed + 1);
   std::vector<int> slots(n, -1);
   std::vector<int> counts(tiles, 0);
-  std::vector<T> expected_out = strata_test::poisoned<T>(n);
+  std::vector<T> expected_out      = strata_test::poisoned<T>(n);
   std::vector<int> expected_owners = strata_test::poisoned<int>(n);
   for (std::size_t t = 0; t < tiles; ++t)
   {
@@ -117,13 +117,27 @@ void check_compact(std::uint64_t salt)
       bool keep = false;
       switch (kinds[t])
       {
-      case keep_none: keep = false; break;
-      case keep_one: keep = i == lone; break;
-      case keep_a_third: keep = engine() % 3 == 0; break;
-      case keep_all_but_one: keep = i != lone; break;
-      case keep_all: keep = true; break;
-      case partition_style: keep = engine() % 2 == 0; break;
-      default: keep = true; break;
+      case keep_none:
+        keep = false;
+        break;
+      case keep_one:
+        keep = i == lone;
+        break;
+      case keep_a_third:
+        keep = engine() % 3 == 0;
+        break;
+      case keep_all_but_one:
+        keep = i != lone;
+        break;
+      case keep_all:
+        keep = true;
+        break;
+      case partition_style:
+        keep = engine() % 2 == 0;
+        break;
+      default:
+        keep = true;
+        break;
       }
       (keep ? kept : rejected).push_back(i);
     }
@@ -139,10 +153,10 @@ void check_compact(std::uint64_t salt)
     counts[t] = static_cast<int>(order.size());
     for (std::size_t k = 0; k < order.size(); ++k)
     {
-      const std::size_t item                   = t * TILE + static_cast<std::size_t>(order[k]);
-      slots[item]                              = static_cast<int>(k);
-      expected_out[t * TILE + k]               = in[item];
-      expected_owners[t * TILE + k]            = static_cast<int>(k % BT);
+      const std::size_t item        = t * TILE + static_cast<std::size_t>(order[k]);
+      slots[item]                   = static_cast<int>(k);
+      expected_out[t * TILE + k]    = in[item];
+      expected_owners[t * TILE + k] = static_cast<int>(k % BT);
     }
   }
   strata_test::device_buffer<T> d_in(in);

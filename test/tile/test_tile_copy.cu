@@ -81,7 +81,8 @@ void run_byte_copies(const byte_copies& copies, const unsigned char* src, const 
   }
   const std::vector<unsigned char> actual = d_dst.download();
   // Bytes compare as ints, so that a mismatch prints as a number.
-  strata_test::check_equal(std::vector<int>(expected.begin(), expected.end()), std::vector<int>(actual.begin(), actual.end()));
+  strata_test::check_equal(std::vector<int>(expected.begin(), expected.end()),
+                           std::vector<int>(actual.begin(), actual.end()));
 }
 
 //! Every (source, destination) alignment modulo 16 at every length, each copy in a slot of its own
@@ -107,8 +108,8 @@ void check_every_alignment(std::uint64_t salt)
       }
     }
   }
-  const auto arena                         = static_cast<std::size_t>(slot);
-  const std::vector<unsigned char> source  = strata_test::random_vector<unsigned char>(arena, seed);
+  const auto arena                        = static_cast<std::size_t>(slot);
+  const std::vector<unsigned char> source = strata_test::random_vector<unsigned char>(arena, seed);
   strata_test::device_buffer<unsigned char> d_src(source);
   run_byte_copies<UNROLL>(copies, d_src.data(), source, arena);
 }
@@ -122,8 +123,9 @@ void check_sources_at_allocation_end(std::uint64_t salt)
   const long long lengths[] = {16, 17, 18, 19, 20, 31, 33, 64, 100, 1000};
   for (int a = 0; a < 16; ++a)
   {
-    const long long size                    = 4096 + a;
-    const std::vector<unsigned char> source = strata_test::random_vector<unsigned char>(static_cast<std::size_t>(size), seed + static_cast<std::uint64_t>(a));
+    const long long size = 4096 + a;
+    const std::vector<unsigned char> source =
+        strata_test::random_vector<unsigned char>(static_cast<std::size_t>(size), seed + static_cast<std::uint64_t>(a));
     strata_test::device_buffer<unsigned char> d_src(source);
     byte_copies copies;
     long long slot = 0;

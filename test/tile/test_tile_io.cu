@@ -1,14 +1,14 @@
 // Tests of strata/tile/tile_io.cuh: ValidItems, and TileIo in each arrangement the agents use
-// (vectors striped over the block or over each warp, 16 one-byte vectors, CUB's striped items,
-// blocked items, vectors of two with items converted on the way in and out). Each block moves its
-// own tile: LoadFull/StoreFull on whole tiles from aligned pointers (16-byte vectors) and from
-// pointers misaligned by one item and by half a vector (items one at a time in the same layout),
-// LoadPartial (with and without filler) and StorePartial at every valid count from 0 to a tile.
-// Every thread's registers are checked against the layout written out from TileIo's
-// documentation, the outputs in full (past `valid` the poison must stay); partial inputs are packed
-// so that the last tile's items end their allocation (memcheck sees a read past `valid`).
-// Iterators: a CountingInputIterator and a TransformInputIterator in, a transforming output
-// iterator and a DiscardOutputIterator out.
+// (vectors striped over the block or over each warp, 16 one-byte vectors, 8 bfloat16 vectors, CUB's
+// striped items, blocked items, vectors of two int64, vectors of two with items converted on the
+// way in and out). Each block moves its own tile: LoadFull/StoreFull on whole tiles from aligned
+// pointers (vectors) and from pointers misaligned by one item and by half a vector (items one at
+// a time in the same layout), LoadPartial (with and without filler) and StorePartial at every
+// valid count from 0 to a tile. Every thread's registers are checked against the layout written
+// out from TileIo's documentation, the outputs in full (past `valid` the poison must stay);
+// partial inputs are packed so that the last tile's items end their allocation (memcheck sees a
+// read past `valid`). Iterators: a CountingInputIterator and a TransformInputIterator in, a
+// transforming output iterator and a DiscardOutputIterator out.
 #include <strata/iterator/counting_input_iterator.cuh>
 #include <strata/iterator/discard_output_iterator.cuh>
 #include <strata/iterator/transform_input_iterator.cuh>
@@ -39,9 +39,9 @@ enum io_mode : int
 //! vector-aligned.
 template <int BT, int IPT, int VEC, int STRIPE, strata::CacheLoadModifier MODIFIER, typename ItemT, typename InputIt,
           typename OutputIt>
-__global__ void __launch_bounds__(BT) io_kernel(InputIt in, const long long* in_starts, OutputIt out, const int* valid,
-                                                int mode, ItemT filler, ItemT sentinel, ItemT* regs, int* indices,
-                                                int* aligned)
+__global__ void __launch_bounds__(BT)
+    io_kernel(InputIt in, const long long* in_starts, OutputIt out, const int* valid, int mode, ItemT filler,
+              ItemT sentinel, ItemT* regs, int* indices, int* aligned)
 {
   using IoT       = tile::TileIo<BT, IPT, VEC, STRIPE>;
   const int tid   = static_cast<int>(threadIdx.x);
@@ -95,15 +95,15 @@ template <int BT, int IPT, int VEC, int STRIPE, typename InT, typename ItemT = I
           strata::CacheLoadModifier MODIFIER = strata::LOAD_DEFAULT>
 struct io_case
 {
-  static constexpr int threads                      = BT;
-  static constexpr int items                        = IPT;
-  static constexpr int vec                          = VEC;
-  static constexpr int stripe                       = STRIPE;
-  static constexpr int tile                         = BT * IPT;
+  static constexpr int threads                        = BT;
+  static constexpr int items                          = IPT;
+  static constexpr int vec                            = VEC;
+  static constexpr int stripe                         = STRIPE;
+  static constexpr int tile                           = BT * IPT;
   static constexpr strata::CacheLoadModifier modifier = MODIFIER;
-  using in_t                                        = InT;
-  using item_t                                      = ItemT;
-  using out_t                                       = OutT;
+  using in_t                                          = InT;
+  using item_t                                        = ItemT;
+  using out_t                                         = OutT;
 };
 
 //! What one launch gives back.
@@ -189,20 +189,21 @@ std::vector<int> input_offsets()
 template <typename Case>
 void check_full_tiles(std::uint64_t salt)
 {
-  using InT          = typename Case::in_t;
-  using ItemT        = typename Case::item_t;
-  using OutT         = typename Case::out_t;
-  constexpr int TILE = Case::tile;
+  using InT           = typename Case::in_t;
+  using ItemT         = typename Case::item_t;
+  using OutT          = typename Case::out_t;
+  constexpr int TILE  = Case::tile;
   constexpr int TILES = 3;
-  const auto seed    = strata_test::seed(salt);
-  INFO("seed " << seed << ", " << Case::threads << " threads x " << Case::items << " items, vectors of "
-                << Case::vec << ", striped over " << Case::stripe);
+  const auto seed     = strata_test::seed(salt);
+  INFO("seed " << seed << ", " << Case::threads << " threads x " << Case::items << " items, vectors of " << Case::vec
+               << ", striped over " << Case::stripe);
   for (const int in_offset : input_offsets<Case>())
   {
     for (const int out_offset : input_offsets<Case>())
     {
       INFO("input offset " << in_offset << ", output offset " << out_offset << " items");
-      const std::vector<InT> input = strata_test::random_vector<InT>(static_cast<std::size_t>(in_offset + TILES * TILE), seed);
+      const std::vector<InT> input =
+          strata_test::random_vector<InT>(static_cast<std::size_t>(in_offset + TILES * TILE), seed);
       strata_test::device_buffer<InT> d_in(input);
       strata_test::device_buffer<OutT> d_out(static_cast<std::size_t>(out_offset + TILES * TILE + 16));
       d_out.poison();
@@ -225,7 +226,8 @@ void check_full_tiles(std::uint64_t salt)
       }
       strata_test::check_equal(expected_out, d_out.download());
       // The vector path is taken exactly where the pointer allows it (here: the tile's start).
-      const bool vectors_in = Case::vec > 1 && strata_test::host_aligned(d_in.data() + in_offset, sizeof(InT) * Case::vec);
+      const bool vectors_in =
+          Case::vec > 1 && strata_test::host_aligned(d_in.data() + in_offset, sizeof(InT) * Case::vec);
       const bool vectors_out =
           Case::vec > 1 && strata_test::host_aligned(d_out.data() + out_offset, sizeof(OutT) * Case::vec);
       CHECK(vectors_in == (Case::vec > 1 && in_offset == 0));
@@ -252,8 +254,8 @@ void check_partial_tiles(std::uint64_t salt)
   constexpr int TILE  = Case::tile;
   constexpr int TILES = TILE + 1;
   const auto seed     = strata_test::seed(salt);
-  INFO("seed " << seed << ", " << Case::threads << " threads x " << Case::items << " items, vectors of "
-                << Case::vec << ", striped over " << Case::stripe);
+  INFO("seed " << seed << ", " << Case::threads << " threads x " << Case::items << " items, vectors of " << Case::vec
+               << ", striped over " << Case::stripe);
   // valid[b] = TILE - b: the last two tiles hold one item and none, at the allocation's end.
   std::vector<int> valid;
   std::vector<long long> starts;
@@ -310,13 +312,15 @@ void check_tile_io(std::uint64_t salt)
 // Vectors striped over the block (AgentReduce), over each warp (AgentAdjacentDifference, with
 // LOAD_LDG), 16 one-byte vectors a thread, CUB's striped items of a 12-byte type, blocked items
 // (the segmented sort's thread-per-segment rows), vectors of two 2-byte items held as int and
-// stored as int64.
+// stored as int64, eight bfloat16 a vector, three rows of two int64 in a one-warp block.
 using case_block_vectors = io_case<64, 8, 4, 64, std::int32_t>;
 using case_warp_vectors  = io_case<64, 8, 4, 32, float, float, float, strata::LOAD_LDG>;
 using case_byte_vectors  = io_case<32, 16, 16, 32, std::uint8_t>;
 using case_striped       = io_case<96, 4, 1, 96, strata_test::custom_t>;
 using case_blocked       = io_case<64, 3, 1, 1, double>;
 using case_converted     = io_case<64, 6, 2, 32, std::uint16_t, std::int32_t, std::int64_t>;
+using case_half_vectors  = io_case<64, 8, 8, 64, __nv_bfloat16>;
+using case_pair_vectors  = io_case<32, 6, 2, 32, std::int64_t>;
 } // namespace
 
 TEST_CASE("ValidItems: a whole tile, or what is left of the input for its last tile", "[tile][io]")
@@ -361,6 +365,18 @@ TEST_CASE("TileIo: blocked items (groups of one thread)", "[tile][io]")
   check_tile_io<case_blocked>(5);
 }
 
+TEST_CASE("TileIo: eight 2-byte floating-point items a vector", "[tile][io]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  check_tile_io<case_half_vectors>(8);
+}
+
+TEST_CASE("TileIo: three rows of two int64 a thread, one warp", "[tile][io]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  check_tile_io<case_pair_vectors>(9);
+}
+
 TEST_CASE("TileIo: items converted on the way in and out", "[tile][io]")
 {
   STRATA_TEST_REQUIRE_GPU();
@@ -384,20 +400,21 @@ TEST_CASE("TileIo: iterators in and out move one item at a time in the same layo
 
   SECTION("CountingInputIterator in, a pointer out (whose stores may be vectors)")
   {
-    using Case                 = case_block_vectors;
-    const std::int32_t base    = static_cast<std::int32_t>(seed % 100000) - 50000;
-    const auto input_at        = [&](long long i) { return static_cast<std::int32_t>(base + i); };
+    using Case              = case_block_vectors;
+    const std::int32_t base = static_cast<std::int32_t>(seed % 100000) - 50000;
+    const auto input_at     = [&](long long i) { return static_cast<std::int32_t>(base + i); };
     strata_test::device_buffer<std::int32_t> d_out(static_cast<std::size_t>(TILES * 512));
     for (const int mode : {mode_full, mode_partial_filler, mode_partial_keep})
     {
       INFO("mode " << mode);
       const std::vector<int>& valid = mode == mode_full ? full : partial;
       d_out.poison();
-      const io_result<std::int32_t> result = run_io<Case>(strata::CountingInputIterator<std::int32_t>(base), starts,
-                                                          d_out.data(), valid, mode, std::int32_t{-7}, std::int32_t{-9});
-      strata_test::check_equal(
-          expected_regs<Case>(starts, valid, input_at, mode == mode_partial_filler ? std::int32_t{-7} : std::int32_t{-9}),
-          result.regs);
+      const io_result<std::int32_t> result =
+          run_io<Case>(strata::CountingInputIterator<std::int32_t>(base), starts, d_out.data(), valid, mode,
+                       std::int32_t{-7}, std::int32_t{-9});
+      strata_test::check_equal(expected_regs<Case>(starts, valid, input_at,
+                                                   mode == mode_partial_filler ? std::int32_t{-7} : std::int32_t{-9}),
+                               result.regs);
       std::vector<std::int32_t> expected_out = strata_test::poisoned<std::int32_t>(d_out.size());
       for (int b = 0; b < TILES; ++b)
       {
@@ -416,15 +433,15 @@ TEST_CASE("TileIo: iterators in and out move one item at a time in the same layo
 
   SECTION("TransformInputIterator in, a transforming output iterator out")
   {
-    using Case = io_case<64, 8, 4, 32, std::int64_t>;
+    using Case                            = io_case<64, 8, 4, 32, std::int64_t>;
     const std::vector<std::int32_t> input = strata_test::random_vector<std::int32_t>(TILES * 512, seed);
     strata_test::device_buffer<std::int32_t> d_in(input);
     strata_test::device_buffer<std::int64_t> d_out(static_cast<std::size_t>(TILES * 512));
     const auto input_at = [&](long long i) { return strata_test::square{}(input[static_cast<std::size_t>(i)]); };
-    const strata::TransformInputIterator<std::int64_t, strata_test::square, const std::int32_t*> in(d_in.data(),
-                                                                                                    strata_test::square{});
-    const strata_test::transform_output<std::int64_t, strata_test::three_x_plus_one> out(d_out.data(),
-                                                                                         strata_test::three_x_plus_one{});
+    const strata::TransformInputIterator<std::int64_t, strata_test::square, const std::int32_t*> in(
+        d_in.data(), strata_test::square{});
+    const strata_test::transform_output<std::int64_t, strata_test::three_x_plus_one> out(
+        d_out.data(), strata_test::three_x_plus_one{});
     for (const int mode : {mode_full, mode_partial_filler, mode_partial_keep})
     {
       INFO("mode " << mode);
@@ -432,9 +449,9 @@ TEST_CASE("TileIo: iterators in and out move one item at a time in the same layo
       d_out.poison();
       const io_result<std::int64_t> result =
           run_io<Case>(in, starts, out, valid, mode, std::int64_t{-70}, std::int64_t{-90});
-      strata_test::check_equal(
-          expected_regs<Case>(starts, valid, input_at, mode == mode_partial_filler ? std::int64_t{-70} : std::int64_t{-90}),
-          result.regs);
+      strata_test::check_equal(expected_regs<Case>(starts, valid, input_at,
+                                                   mode == mode_partial_filler ? std::int64_t{-70} : std::int64_t{-90}),
+                               result.regs);
       std::vector<std::int64_t> expected_out = strata_test::poisoned<std::int64_t>(d_out.size());
       for (int b = 0; b < TILES; ++b)
       {
@@ -453,7 +470,7 @@ TEST_CASE("TileIo: iterators in and out move one item at a time in the same layo
 
   SECTION("a pointer in (whose loads may be vectors), DiscardOutputIterator out")
   {
-    using Case = case_block_vectors;
+    using Case                            = case_block_vectors;
     const std::vector<std::int32_t> input = strata_test::random_vector<std::int32_t>(TILES * 512, seed);
     strata_test::device_buffer<std::int32_t> d_in(input);
     const auto input_at = [&](long long i) { return input[static_cast<std::size_t>(i)]; };
@@ -464,9 +481,9 @@ TEST_CASE("TileIo: iterators in and out move one item at a time in the same layo
       const io_result<std::int32_t> result =
           run_io<Case>(static_cast<const std::int32_t*>(d_in.data()), starts, strata::DiscardOutputIterator<>(), valid,
                        mode, std::int32_t{-7}, std::int32_t{-9});
-      strata_test::check_equal(
-          expected_regs<Case>(starts, valid, input_at, mode == mode_partial_filler ? std::int32_t{-7} : std::int32_t{-9}),
-          result.regs);
+      strata_test::check_equal(expected_regs<Case>(starts, valid, input_at,
+                                                   mode == mode_partial_filler ? std::int32_t{-7} : std::int32_t{-9}),
+                               result.regs);
       if (mode == mode_full)
       {
         strata_test::check_equal(std::vector<int>{1, 0, 1, 0, 1, 0}, result.aligned);

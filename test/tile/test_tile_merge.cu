@@ -210,7 +210,8 @@ void check_two_ranges(const std::vector<int>& counts1, const std::vector<int>& c
     packed += counts1[static_cast<std::size_t>(b)];
     starts2.push_back(b * TILE);
   }
-  const std::vector<std::int16_t> items1 = strata_test::random_vector<std::int16_t>(static_cast<std::size_t>(packed), seed);
+  const std::vector<std::int16_t> items1 =
+      strata_test::random_vector<std::int16_t>(static_cast<std::size_t>(packed), seed);
   const int base = static_cast<int>(seed % 100000);
   strata_test::device_buffer<std::int16_t> d_items1(items1);
   strata_test::device_buffer<int> d_counts1(counts1);
@@ -220,10 +221,9 @@ void check_two_ranges(const std::vector<int>& counts1, const std::vector<int>& c
   strata_test::device_buffer<int> d_out(static_cast<std::size_t>(blocks * TILE));
   d_out.poison();
   const int sentinel = -123456789;
-  two_ranges_kernel<BT, IPT, FULL><<<blocks, BT>>>(static_cast<const std::int16_t*>(d_items1.data()),
-                                                   strata::CountingInputIterator<int>(base), d_counts1.data(),
-                                                   d_counts2.data(), d_starts1.data(), d_starts2.data(), sentinel,
-                                                   d_out.data());
+  two_ranges_kernel<BT, IPT, FULL>
+      <<<blocks, BT>>>(static_cast<const std::int16_t*>(d_items1.data()), strata::CountingInputIterator<int>(base),
+                       d_counts1.data(), d_counts2.data(), d_starts1.data(), d_starts2.data(), sentinel, d_out.data());
   strata_test::check_launch();
   std::vector<int> expected;
   for (int b = 0; b < blocks; ++b)
@@ -277,8 +277,8 @@ __global__ void __launch_bounds__(BT)
                d_splits != nullptr ? d_splits + t : nullptr, split_begin, split_end, compare_op);
   found[2 * (t * BT + threadIdx.x)]     = split_begin;
   found[2 * (t * BT + threadIdx.x) + 1] = split_end;
-  const int from1      = int(split_end - split_begin);
-  const OffsetT begin2 = tile_begin - split_begin;
+  const int from1                       = int(split_end - split_begin);
+  const OffsetT begin2                  = tile_begin - split_begin;
   if (valid == TILE)
   {
     merge.template Merge<true>(keys1 + split_begin, values_at(values1, split_begin), from1, keys2 + begin2,
@@ -297,16 +297,16 @@ __global__ void __launch_bounds__(BT)
 template <int BT, int IPT, typename ValueT, typename KeyT, typename CompareOp>
 void check_tile_merge(const std::vector<KeyT>& a, const std::vector<KeyT>& b, CompareOp compare)
 {
-  using OffsetT         = std::uint32_t;
-  constexpr bool PAIRS  = !std::is_same_v<ValueT, strata::NullType>;
-  constexpr int TILE    = BT * IPT;
-  const std::size_t n   = a.size() + b.size();
-  const int tiles       = static_cast<int>((n + TILE - 1) / TILE);
+  using OffsetT        = std::uint32_t;
+  constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
+  constexpr int TILE   = BT * IPT;
+  const std::size_t n  = a.size() + b.size();
+  const int tiles      = static_cast<int>((n + TILE - 1) / TILE);
   INFO(a.size() << " + " << b.size() << " keys, tiles of " << BT << " x " << IPT << (PAIRS ? ", with values" : ""));
   const auto origins                  = merge_origins(a, b, compare);
   const std::vector<long long> splits = splits_of(origins);
   // Values: where the item came from (first input: its index, second: count1 + its index).
-  std::vector<KeyT> expected_keys = strata_test::poisoned<KeyT>(n + 16);
+  std::vector<KeyT> expected_keys  = strata_test::poisoned<KeyT>(n + 16);
   std::vector<int> expected_values = strata_test::poisoned<int>(n + 16);
   for (std::size_t i = 0; i < n; ++i)
   {
@@ -356,8 +356,8 @@ void check_tile_merge(const std::vector<KeyT>& a, const std::vector<KeyT>& b, Co
     {
       tile_merge_kernel<BT, IPT><<<tiles, BT>>>(
           static_cast<const KeyT*>(d_a.data()), static_cast<const int*>(d_values1.data()), OffsetT(a.size()),
-          static_cast<const KeyT*>(d_b.data()), static_cast<const int*>(d_values2.data()), OffsetT(b.size()),
-          splits_in, d_keys_out.data(), d_values_out.data(), compare, d_found.data());
+          static_cast<const KeyT*>(d_b.data()), static_cast<const int*>(d_values2.data()), OffsetT(b.size()), splits_in,
+          d_keys_out.data(), d_values_out.data(), compare, d_found.data());
     }
     else
     {
@@ -385,7 +385,8 @@ void check_tile_merge_shapes(std::uint64_t salt, CompareOp compare)
   INFO("seed " << seed);
   std::uint64_t s = seed;
   // Keys from a small range: ties within and across both inputs and across tile edges.
-  const auto few_keys = [&](std::size_t count) { return sorted(strata_test::random_vector<KeyT>(count, ++s, 0, 15), compare); };
+  const auto few_keys = [&](std::size_t count)
+  { return sorted(strata_test::random_vector<KeyT>(count, ++s, 0, 15), compare); };
   const std::size_t counts[][2] = {{0, 1},
                                    {1, 0},
                                    {0, TILE},
@@ -424,10 +425,10 @@ TEST_CASE("WarpMergePath: every split of two sorted ranges", "[tile][merge]")
   STRATA_TEST_REQUIRE_GPU();
   const auto seed = strata_test::seed(1);
   INFO("seed " << seed);
-  std::uint64_t s = seed;
+  std::uint64_t s     = seed;
   const auto few_keys = [&](std::size_t count)
   { return sorted(strata_test::random_vector<std::int32_t>(count, ++s, 0, 7), less_op{}); };
-  const std::size_t counts[][2] = {{0, 0},     {0, 7},      {7, 0},     {1, 1},     {33, 31},
+  const std::size_t counts[][2] = {{0, 0},      {0, 7},      {7, 0},       {1, 1},      {33, 31},
                                    {100, 1000}, {1000, 100}, {1024, 1024}, {5000, 3001}};
   for (const auto& count : counts)
   {
@@ -437,13 +438,17 @@ TEST_CASE("WarpMergePath: every split of two sorted ranges", "[tile][merge]")
   }
   // All keys equal; disjoint ranges either way round.
   check_merge_path_all<std::uint32_t>(std::vector<std::int32_t>(500, 5), std::vector<std::int32_t>(300, 5), less_op{});
-  const std::vector<std::int32_t> low  = sorted(strata_test::random_vector<std::int32_t>(700, ++s, -900, -100), less_op{});
-  const std::vector<std::int32_t> high = sorted(strata_test::random_vector<std::int32_t>(900, ++s, 100, 900), less_op{});
+  const std::vector<std::int32_t> low =
+      sorted(strata_test::random_vector<std::int32_t>(700, ++s, -900, -100), less_op{});
+  const std::vector<std::int32_t> high =
+      sorted(strata_test::random_vector<std::int32_t>(900, ++s, 100, 900), less_op{});
   check_merge_path_all<std::uint32_t>(low, high, less_op{});
   check_merge_path_all<std::uint32_t>(high, low, less_op{});
   // Descending int64 keys with int64 offsets.
-  const std::vector<std::int64_t> down_a = sorted(strata_test::random_vector<std::int64_t>(2000, ++s, -5, 5), greater_op{});
-  const std::vector<std::int64_t> down_b = sorted(strata_test::random_vector<std::int64_t>(1500, ++s, -5, 5), greater_op{});
+  const std::vector<std::int64_t> down_a =
+      sorted(strata_test::random_vector<std::int64_t>(2000, ++s, -5, 5), greater_op{});
+  const std::vector<std::int64_t> down_b =
+      sorted(strata_test::random_vector<std::int64_t>(1500, ++s, -5, 5), greater_op{});
   check_merge_path_all<std::int64_t>(down_a, down_b, greater_op{});
 }
 
@@ -459,7 +464,7 @@ TEST_CASE("WarpMergePath: counts past 2^31 and 2^32 through iterators", "[tile][
 TEST_CASE("LoadTwoRanges: both ranges in order in shared memory, nothing past them", "[tile][merge]")
 {
   STRATA_TEST_REQUIRE_GPU();
-  const auto seed = strata_test::seed(3);
+  const auto seed    = strata_test::seed(3);
   constexpr int BT   = 64;
   constexpr int IPT  = 5;
   constexpr int TILE = BT * IPT;

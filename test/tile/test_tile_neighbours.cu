@@ -61,11 +61,11 @@ __global__ void neighbours_kernel(const T* in, const T* befores, const T* afters
 template <int BT, int IPT, int VEC, typename T>
 void check_neighbours(std::uint64_t salt)
 {
-  constexpr int BLOCKS     = 3;
-  constexpr int WARPS      = BLOCKS * BT / 32;
-  constexpr int PART       = 32 * IPT;
-  constexpr std::size_t N  = static_cast<std::size_t>(WARPS * PART);
-  const auto seed          = strata_test::seed(salt);
+  constexpr int BLOCKS    = 3;
+  constexpr int WARPS     = BLOCKS * BT / 32;
+  constexpr int PART      = 32 * IPT;
+  constexpr std::size_t N = static_cast<std::size_t>(WARPS * PART);
+  const auto seed         = strata_test::seed(salt);
   INFO("seed " << seed << ", " << IPT << " items a lane in vectors of " << VEC << ", " << sizeof(T) << "-byte items");
   const std::vector<T> in      = strata_test::random_vector<T>(N, seed);
   const std::vector<T> befores = strata_test::random_vector<T>(WARPS, seed + 1);

@@ -42,10 +42,10 @@ void check_prefetch(long long n, int b_offset, std::uint64_t salt)
 {
   const auto seed = strata_test::seed(salt);
   INFO("seed " << seed << ", " << n << " items, tiles of " << TILE_ITEMS << " x " << sizeof(T) << " bytes, "
-                << PREFETCH_TILES << " tiles ahead, second input misaligned by " << b_offset << " items");
-  const auto size                  = static_cast<std::size_t>(n);
-  const std::vector<T> a           = strata_test::random_vector<T>(size, seed);
-  const std::vector<T> b           = strata_test::random_vector<T>(size + static_cast<std::size_t>(b_offset), seed + 1);
+               << PREFETCH_TILES << " tiles ahead, second input misaligned by " << b_offset << " items");
+  const auto size        = static_cast<std::size_t>(n);
+  const std::vector<T> a = strata_test::random_vector<T>(size, seed);
+  const std::vector<T> b = strata_test::random_vector<T>(size + static_cast<std::size_t>(b_offset), seed + 1);
   strata_test::device_buffer<T> d_a(a);
   strata_test::device_buffer<T> d_b(b);
   strata_test::device_buffer<T> d_out(size + 1);
@@ -53,9 +53,9 @@ void check_prefetch(long long n, int b_offset, std::uint64_t salt)
   const int tiles = static_cast<int>((n + TILE_ITEMS - 1) / TILE_ITEMS);
   if (tiles > 0)
   {
-    prefetch_kernel<PREFETCH_TILES, TILE_ITEMS><<<tiles, block_threads>>>(
-        static_cast<const T*>(d_a.data()), static_cast<const T*>(d_b.data() + b_offset), static_cast<OffsetT>(n),
-        d_out.data());
+    prefetch_kernel<PREFETCH_TILES, TILE_ITEMS><<<tiles, block_threads>>>(static_cast<const T*>(d_a.data()),
+                                                                          static_cast<const T*>(d_b.data() + b_offset),
+                                                                          static_cast<OffsetT>(n), d_out.data());
     strata_test::check_launch();
   }
   std::vector<T> expected = strata_test::poisoned<T>(size + 1);
@@ -106,8 +106,8 @@ TEST_CASE("PrefetchAhead: no prefetch and an iterator input leave the loads alon
   STRATA_TEST_REQUIRE_GPU();
   const auto seed = strata_test::seed(5);
   INFO("seed " << seed);
-  constexpr int TILE    = 256;
-  const long long n     = 7 * TILE + 5;
+  constexpr int TILE                = 256;
+  const long long n                 = 7 * TILE + 5;
   const std::vector<std::int64_t> a = strata_test::random_vector<std::int64_t>(static_cast<std::size_t>(n), seed);
   strata_test::device_buffer<std::int64_t> d_a(a);
   strata_test::device_buffer<std::int64_t> d_out(static_cast<std::size_t>(n));

@@ -83,10 +83,9 @@ __global__ void __launch_bounds__(RowsT::BLOCK_THREADS)
 #pragma unroll
   for (int k = 0; k < IPT; ++k)
   {
-    const long long at =
-        tile_offset + warp * 32 * IPT + ((k / RowsT::VEC) * 32 + lane) * RowsT::VEC + k % RowsT::VEC;
-    heads[at] = static_cast<int>((runs.heads >> k) & 1u);
-    tails[at] = static_cast<int>((runs.tails >> k) & 1u);
+    const long long at = tile_offset + warp * 32 * IPT + ((k / RowsT::VEC) * 32 + lane) * RowsT::VEC + k % RowsT::VEC;
+    heads[at]          = static_cast<int>((runs.heads >> k) & 1u);
+    tails[at]          = static_cast<int>((runs.tails >> k) & 1u);
   }
   atomicAdd(&heads_in_tile, __popc(runs.heads));
   __syncthreads();
@@ -116,7 +115,8 @@ enum run_layout : int
 };
 
 //! Run lengths covering n items in `layout`.
-inline std::vector<long long> run_lengths(run_layout layout, long long n, int part, int tile_items, std::mt19937_64& engine)
+inline std::vector<long long> run_lengths(run_layout layout, long long n, int part, int tile_items,
+                                          std::mt19937_64& engine)
 {
   std::vector<long long> lengths;
   long long covered = 0;
@@ -125,12 +125,24 @@ inline std::vector<long long> run_lengths(run_layout layout, long long n, int pa
     long long length = 1;
     switch (layout)
     {
-    case runs_of_one: length = 1; break;
-    case runs_random: length = 1 + static_cast<long long>(engine() % 16); break;
-    case runs_of_a_part: length = part; break;
-    case runs_of_a_part_plus_minus_one: length = r % 2 == 0 ? part - 1 : part + 1; break;
-    case runs_of_a_tile_plus_minus_one: length = tile_items + (r % 3) - 1; break;
-    default: length = n; break;
+    case runs_of_one:
+      length = 1;
+      break;
+    case runs_random:
+      length = 1 + static_cast<long long>(engine() % 16);
+      break;
+    case runs_of_a_part:
+      length = part;
+      break;
+    case runs_of_a_part_plus_minus_one:
+      length = r % 2 == 0 ? part - 1 : part + 1;
+      break;
+    case runs_of_a_tile_plus_minus_one:
+      length = tile_items + (r % 3) - 1;
+      break;
+    default:
+      length = n;
+      break;
     }
     lengths.push_back(std::min(length, n - covered));
     covered += lengths.back();
@@ -152,8 +164,8 @@ void check_runs(KeysIt keys_in, const std::vector<KeyT>& keys, EqualityOpT equal
   d_heads.poison();
   d_tails.poison();
   d_edges.poison();
-  runs_kernel<RowsT, KeyT><<<tiles, RowsT::BLOCK_THREADS>>>(keys_in, n, equality_op, d_heads.data(), d_tails.data(),
-                                                          d_edges.data());
+  runs_kernel<RowsT, KeyT>
+      <<<tiles, RowsT::BLOCK_THREADS>>>(keys_in, n, equality_op, d_heads.data(), d_tails.data(), d_edges.data());
   strata_test::check_launch();
 
   std::vector<int> heads(slots, 0);
@@ -201,7 +213,7 @@ void check_runs_pointer(std::uint64_t salt, EqualityOpT equality_op, MakeKeys ma
     for (const long long n : large)
     {
       INFO("seed " << seed << ", " << n << " items, layout " << layout << ", tiles of " << TILE << ", vectors of "
-                    << RowsT::VEC);
+                   << RowsT::VEC);
       const std::vector<KeyT> keys =
           make_keys(run_lengths(static_cast<run_layout>(layout), n, PART, TILE, engine), engine);
       strata_test::device_buffer<KeyT> d_keys(keys);
@@ -213,7 +225,7 @@ void check_runs_pointer(std::uint64_t salt, EqualityOpT equality_op, MakeKeys ma
     for (const long long n : small)
     {
       INFO("seed " << seed << ", " << n << " items, layout " << layout << ", tiles of " << TILE << ", vectors of "
-                    << RowsT::VEC);
+                   << RowsT::VEC);
       const std::vector<KeyT> keys =
           make_keys(run_lengths(static_cast<run_layout>(layout), n, PART, TILE, engine), engine);
       strata_test::device_buffer<KeyT> d_keys(keys);
@@ -254,7 +266,8 @@ TEST_CASE("TileRuns: float keys with NaN runs and mixed-sign zeros", "[tile][run
                                      for (std::size_t r = 0; r < lengths.size(); ++r)
                                      {
                                        const unsigned kind = static_cast<unsigned>(engine() % 4);
-                                       const float value   = static_cast<float>(static_cast<int>(engine() % 2001) - 1000) + 0.5f;
+                                       const float value =
+                                           static_cast<float>(static_cast<int>(engine() % 2001) - 1000) + 0.5f;
                                        for (long long i = 0; i < lengths[r]; ++i)
                                        {
                                          keys.push_back(kind == 0   ? std::numeric_limits<float>::quiet_NaN()

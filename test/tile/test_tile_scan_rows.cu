@@ -24,8 +24,8 @@
 #include <vector>
 
 namespace tile = strata::detail::tile;
-using strata_test::affine_map;
 using strata_test::affine_compose;
+using strata_test::affine_map;
 
 //! A 32-bit word as an affine map (an odd factor, so that no composition collapses to a constant).
 struct to_affine
@@ -87,29 +87,28 @@ template <int BT, int IPT, typename AccumT, typename InputIt, tile::RowPrefixes 
 struct rows_case
 {
   static constexpr int vec = tile::VectorItems<IPT, 16, InputIt>();
-  using rows_t = tile::ScanTileRows<strata_test::rows_policy<BT, IPT, MODIFIER>, AccumT, vec, ROW_PREFIXES,
+  using rows_t             = tile::ScanTileRows<strata_test::rows_policy<BT, IPT, MODIFIER>, AccumT, vec, ROW_PREFIXES,
                                     tile::LookbackItems::IN_REGISTERS>;
-  using accum_t                    = AccumT;
-  using input_t                    = InputIt;
-  using scan_op_t                  = ScanOpT;
-  static constexpr bool inclusive  = INCLUSIVE;
-  static constexpr int tile_items  = BT * IPT;
-  static constexpr int warp_items  = 32 * IPT;
+  using accum_t            = AccumT;
+  using input_t            = InputIt;
+  using scan_op_t          = ScanOpT;
+  static constexpr bool inclusive = INCLUSIVE;
+  static constexpr int tile_items = BT * IPT;
+  static constexpr int warp_items = 32 * IPT;
 };
 
 //! Runs scan_kernel over `num_items` items of `in` (whose item i is input_at(i)) into `out_data`
 //! + out_offset and checks registers, indices, aggregates and results in full, first with the
 //! odd tiles given a prefix, then the even ones.
 template <typename Case, typename InputAt>
-void check_scan(typename Case::input_t in, InputAt input_at, long long num_items, int out_offset,
-                std::uint64_t seed)
+void check_scan(typename Case::input_t in, InputAt input_at, long long num_items, int out_offset, std::uint64_t seed)
 {
-  using AccumT        = typename Case::accum_t;
-  using RowsT         = typename Case::rows_t;
-  constexpr int BT    = RowsT::BLOCK_THREADS;
-  constexpr int IPT   = RowsT::ITEMS_PER_THREAD;
-  constexpr int TILE  = Case::tile_items;
-  const int tiles     = static_cast<int>((num_items + TILE - 1) / TILE);
+  using AccumT       = typename Case::accum_t;
+  using RowsT        = typename Case::rows_t;
+  constexpr int BT   = RowsT::BLOCK_THREADS;
+  constexpr int IPT  = RowsT::ITEMS_PER_THREAD;
+  constexpr int TILE = Case::tile_items;
+  const int tiles    = static_cast<int>((num_items + TILE - 1) / TILE);
   typename Case::scan_op_t op{};
   INFO(num_items << " items, output offset " << out_offset << ", " << BT << " threads x " << IPT
                  << " items, vectors of " << RowsT::VEC << (Case::inclusive ? ", inclusive" : ", exclusive"));
@@ -188,8 +187,8 @@ void check_scan(typename Case::input_t in, InputAt input_at, long long num_items
     strata_test::check_equal(expected_indices, d_indices.download());
     strata_test::check_equal(expected_aggregates, d_aggregates.download());
 
-    const std::vector<AccumT> out  = d_out.download();
-    std::vector<AccumT> expected   = strata_test::poisoned<AccumT>(out.size());
+    const std::vector<AccumT> out = d_out.download();
+    std::vector<AccumT> expected  = strata_test::poisoned<AccumT>(out.size());
     for (long long at = 0; at < num_items; ++at)
     {
       const int t                = static_cast<int>(at / TILE);
@@ -262,7 +261,8 @@ void check_scan_iterator(std::uint64_t salt)
   INFO("seed " << seed);
   for (const long long n : {1ll, Case::warp_items + 1ll, 2ll * Case::tile_items, 2ll * Case::tile_items + 5})
   {
-    const std::vector<std::uint32_t> words = strata_test::random_vector<std::uint32_t>(static_cast<std::size_t>(n), seed);
+    const std::vector<std::uint32_t> words =
+        strata_test::random_vector<std::uint32_t>(static_cast<std::size_t>(n), seed);
     strata_test::device_buffer<std::uint32_t> d_words(words);
     const typename Case::input_t in(d_words.data(), to_affine{});
     const auto input_at = [&](long long i) { return to_affine{}(words[static_cast<std::size_t>(i)]); };
@@ -272,16 +272,20 @@ void check_scan_iterator(std::uint64_t salt)
 
 using affine_input_t = const affine_map*;
 using affine_words_t = strata::TransformInputIterator<affine_map, to_affine, const std::uint32_t*>;
-using case_fold_inclusive = rows_case<128, 8, affine_map, affine_input_t, tile::RowPrefixes::FOLD, true, affine_compose>;
-using case_fold_exclusive = rows_case<128, 8, affine_map, affine_input_t, tile::RowPrefixes::FOLD, false, affine_compose>;
+using case_fold_inclusive =
+    rows_case<128, 8, affine_map, affine_input_t, tile::RowPrefixes::FOLD, true, affine_compose>;
+using case_fold_exclusive =
+    rows_case<128, 8, affine_map, affine_input_t, tile::RowPrefixes::FOLD, false, affine_compose>;
 using case_keep_inclusive = rows_case<96, 6, affine_map, affine_input_t, tile::RowPrefixes::KEEP, true, affine_compose>;
-using case_keep_exclusive = rows_case<96, 6, affine_map, affine_input_t, tile::RowPrefixes::KEEP, false, affine_compose>;
-using case_ranks = rows_case<128, 16, int, const std::uint16_t*, tile::RowPrefixes::FOLD, false, int_sum, strata::LOAD_LDG>;
-using case_one_warp = rows_case<32, 4, int, const int*, tile::RowPrefixes::KEEP, true, int_sum>;
+using case_keep_exclusive =
+    rows_case<96, 6, affine_map, affine_input_t, tile::RowPrefixes::KEEP, false, affine_compose>;
+using case_ranks =
+    rows_case<128, 16, int, const std::uint16_t*, tile::RowPrefixes::FOLD, false, int_sum, strata::LOAD_LDG>;
+using case_one_warp      = rows_case<32, 4, int, const int*, tile::RowPrefixes::KEEP, true, int_sum>;
 using case_iterator_keep = rows_case<64, 7, affine_map, affine_words_t, tile::RowPrefixes::KEEP, false, affine_compose>;
 using case_iterator_fold = rows_case<64, 7, affine_map, affine_words_t, tile::RowPrefixes::FOLD, true, affine_compose>;
 static_assert(case_fold_inclusive::vec == 2 && case_keep_exclusive::vec == 2 && case_ranks::vec == 8
-                && case_one_warp::vec == 4 && case_iterator_keep::vec == 1,
+                  && case_one_warp::vec == 4 && case_iterator_keep::vec == 1,
               "the vector widths the cases are meant to cover");
 
 //! A tile state that records what ScanTileRows publishes, and a look-back that records who asks
@@ -348,7 +352,8 @@ __global__ void __launch_bounds__(RowsT::BLOCK_THREADS)
   }
   else
   {
-    result = rows.template TilePrefix<recording_prefix_op>(items, shared_prefix, state, op, b, num_tiles, aggregates[b]);
+    result =
+        rows.template TilePrefix<recording_prefix_op>(items, shared_prefix, state, op, b, num_tiles, aggregates[b]);
   }
   results[b * BT + tid] = result;
 #pragma unroll
@@ -366,8 +371,8 @@ void check_lookback(int tiles, int num_tiles, std::uint64_t salt)
   constexpr int IPT = RowsT::ITEMS_PER_THREAD;
   const auto seed   = strata_test::seed(salt);
   INFO("seed " << seed << ", " << tiles << " tiles, " << (num_tiles == 0 ? "LookBack" : "TilePrefix"));
-  const auto n_tiles                     = static_cast<std::size_t>(tiles);
-  const std::vector<affine_map> items    = strata_test::random_words_as<affine_map>(n_tiles * BT * IPT, seed);
+  const auto n_tiles                       = static_cast<std::size_t>(tiles);
+  const std::vector<affine_map> items      = strata_test::random_words_as<affine_map>(n_tiles * BT * IPT, seed);
   const std::vector<affine_map> aggregates = strata_test::random_words_as<affine_map>(n_tiles, seed + 1);
   const std::vector<affine_map> exclusives = strata_test::random_words_as<affine_map>(n_tiles, seed + 2);
   std::vector<int> flags(n_tiles);
@@ -393,8 +398,8 @@ void check_lookback(int tiles, int num_tiles, std::uint64_t salt)
   STRATA_TEST_CUDA(cudaMemset(d_sets.data(), 0, d_sets.bytes()));
   STRATA_TEST_CUDA(cudaMemset(d_lanes.data(), 0, d_lanes.bytes()));
   STRATA_TEST_CUDA(cudaMemset(d_warps.data(), 0, d_warps.bytes()));
-  const recording_tile_state state{d_partials.data(), d_inclusives.data(), d_sets.data(),
-                                   d_exclusives.data(), d_lanes.data(),     d_warps.data()};
+  const recording_tile_state state{d_partials.data(),   d_inclusives.data(), d_sets.data(),
+                                   d_exclusives.data(), d_lanes.data(),      d_warps.data()};
   lookback_kernel<RowsT><<<tiles, BT>>>(state, d_items.data(), d_aggregates.data(), d_flags.data(), num_tiles,
                                         d_results.data(), d_regs.data());
   strata_test::check_launch();
@@ -418,7 +423,7 @@ void check_lookback(int tiles, int num_tiles, std::uint64_t salt)
     {
       if (!tile_zero || num_tiles > 1)
       {
-        expected_inclusives[t] = aggregates[t];
+        expected_inclusives[t]   = aggregates[t];
         expected_sets[2 * t + 1] = 1;
       }
     }
@@ -428,7 +433,7 @@ void check_lookback(int tiles, int num_tiles, std::uint64_t salt)
       expected_sets[2 * t] = 1;
       if (needs_prefix)
       {
-        expected_inclusives[t] = op(exclusives[t], aggregates[t]);
+        expected_inclusives[t]   = op(exclusives[t], aggregates[t]);
         expected_sets[2 * t + 1] = 1;
       }
     }
@@ -448,14 +453,15 @@ void check_lookback(int tiles, int num_tiles, std::uint64_t salt)
   strata_test::check_equal(items, d_regs.download());
 }
 
-using rows_parked = tile::ScanTileRows<strata_test::rows_policy<96, 6>, affine_map, 2, tile::RowPrefixes::FOLD,
+using rows_parked       = tile::ScanTileRows<strata_test::rows_policy<96, 6>, affine_map, 2, tile::RowPrefixes::FOLD,
                                        tile::LookbackItems::PARKED>;
 using rows_in_registers = tile::ScanTileRows<strata_test::rows_policy<64, 5>, affine_map, 1, tile::RowPrefixes::KEEP,
                                              tile::LookbackItems::IN_REGISTERS>;
 
 //! Block b takes a tile from the counter; every thread reports it.
 template <typename RowsT>
-__global__ void __launch_bounds__(RowsT::BLOCK_THREADS) next_tile_kernel(int num_tiles, unsigned int* counter, int* taken)
+__global__ void __launch_bounds__(RowsT::BLOCK_THREADS)
+    next_tile_kernel(int num_tiles, unsigned int* counter, int* taken)
 {
   __shared__ typename RowsT::TempStorage storage;
   RowsT rows(storage);

@@ -70,8 +70,7 @@ TEST_CASE("VectorOf: ITEMS consecutive items, aligned as one access of their siz
   STATIC_REQUIRE(alignof(tile::VectorOf<std::uint8_t, 16>) == 16);
 }
 
-TEST_CASE("PacksIntoVectors and PointerVectorItems: pointers to items that pack evenly, nothing else",
-          "[tile][vector]")
+TEST_CASE("PacksIntoVectors and PointerVectorItems: pointers to items that pack evenly, nothing else", "[tile][vector]")
 {
   STATIC_REQUIRE(tile::PacksIntoVectors<int*>());
   STATIC_REQUIRE(tile::PacksIntoVectors<const int*>());
