@@ -1,16 +1,23 @@
 // test/device/device_scan_checks.cuh: what the DeviceScan tests share: the sizes every function
 // runs at (around the tile size of the policy the H100 runs), one two-phase call into a poisoned
-// output, host references, and non-commutative operators.
+// output (with poisoned temporary storage), host references, a sampled check of outputs of more
+// than 2^31 items, and non-commutative operators.
 #pragma once
 
 #include <strata/device/device_scan.cuh>
 
 #include "common/test_common.cuh"
 
+#include <catch2/catch_get_random_seed.hpp>
+#include <catch2/catch_tostring.hpp>
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <sstream>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace strata_test
@@ -53,8 +60,16 @@ inline std::vector<std::size_t> scan_sizes(std::size_t tile, std::size_t availab
   return sizes;
 }
 
+//! The items the scan tests generate: as many as the largest of scan_sizes in this run (2^20
+//! under the sanitizers, where 2^24 + 13 is left out).
+inline std::size_t scan_input_items()
+{
+  return under_sanitizer() ? std::size_t(1) << 20 : scan_max_items;
+}
+
 //! Runs a two-phase device call `call(d_temp, bytes)` (size query, then the run with exactly that
-//! much storage) after poisoning `d_out`; returns all of `d_out`.
+//! much storage, poisoned: a run that relies on zeroed storage fails) after poisoning `d_out`;
+//! returns all of `d_out`.
 template <typename OutT, typename CallT>
 std::vector<OutT> run_scan(device_buffer<OutT>& d_out, CallT&& call)
 {
@@ -63,6 +78,7 @@ std::vector<OutT> run_scan(device_buffer<OutT>& d_out, CallT&& call)
   STRATA_TEST_CUDA(call(nullptr, bytes));
   REQUIRE(bytes >= 1);
   device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
   STRATA_TEST_CUDA(call(d_temp.data(), bytes));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
   return d_out.download();
@@ -84,6 +100,82 @@ void check_scan(const std::vector<T>& expected, const std::vector<T>& actual, st
   }
   INFO("bytes written past the last output");
   CHECK(written == 0);
+}
+
+//! The stride of check_sampled's sample of a large output: one item in 4097.
+inline constexpr std::uint64_t sample_stride = 4097;
+
+//! CHECKs an output too large to download (more than 2^31 items) against `expected(i)`, a closed
+//! form: every 4097th item (gathered on the device), the first and the last `window` items, the
+//! `window` items on both sides of every multiple of 2^31 below n (with `window` a few tiles, the
+//! tile boundaries near them), and that the items of d_out past n kept their poison.
+template <typename T, typename ExpectedF>
+void check_sampled(const device_buffer<T>& d_out, std::uint64_t n, std::uint64_t window, ExpectedF expected)
+{
+  REQUIRE(d_out.size() >= n);
+  std::size_t checked    = 0;
+  std::size_t mismatches = 0;
+  std::ostringstream report;
+  auto check_one = [&](std::uint64_t i, const T& actual)
+  {
+    ++checked;
+    const T want = expected(i);
+    if (!(actual == want))
+    {
+      if (mismatches < 8)
+      {
+        report << "  [" << i << "] expected " << Catch::Detail::stringify(want) << ", got "
+               << Catch::Detail::stringify(actual) << "\n";
+      }
+      ++mismatches;
+    }
+  };
+  const std::uint64_t strided = (n + sample_stride - 1) / sample_stride;
+  device_buffer<T> d_sample(strided);
+  STRATA_TEST_CUDA(cudaMemcpy2D(d_sample.data(), sizeof(T), d_out.data(), sample_stride * sizeof(T), sizeof(T), strided,
+                                cudaMemcpyDeviceToDevice));
+  const std::vector<T> sample = d_sample.download();
+  for (std::uint64_t k = 0; k < strided; ++k)
+  {
+    check_one(k * sample_stride, sample[k]);
+  }
+  // The windows: the head, the tail and around every multiple of 2^31.
+  window = std::min(window, n);
+
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = {{0, window}, {n - window, n}};
+  for (std::uint64_t boundary = std::uint64_t(1) << 31; boundary < n; boundary += std::uint64_t(1) << 31)
+  {
+    ranges.emplace_back(boundary - std::min(boundary, window), std::min(boundary + window, n));
+  }
+  for (const auto& [begin, end] : ranges)
+  {
+    std::vector<T> part(end - begin);
+    STRATA_TEST_CUDA(cudaMemcpy(part.data(), d_out.data() + begin, part.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    for (std::uint64_t i = begin; i < end; ++i)
+    {
+      check_one(i, part[i - begin]);
+    }
+  }
+  INFO(mismatches << " of " << checked << " sampled outputs differ (rerun with --rng-seed " << Catch::getSeed()
+                  << "):\n"
+                  << report.str());
+  CHECK(mismatches == 0);
+  std::vector<unsigned char> past((d_out.size() - n) * sizeof(T));
+  STRATA_TEST_CUDA(cudaMemcpy(past.data(), d_out.data() + n, past.size(), cudaMemcpyDeviceToHost));
+  INFO("bytes written past the last output");
+  CHECK(std::count(past.begin(), past.end(), poison_byte) == std::ptrdiff_t(past.size()));
+}
+
+//! Fills d[0, n) with `block` repeated (the items' pattern must repeat with the block's length),
+//! by copies from the host: inputs of a few GiB without a kernel of the library under test.
+template <typename T>
+void upload_repeated(T* d, std::uint64_t n, const std::vector<T>& block)
+{
+  for (std::uint64_t begin = 0; begin < n; begin += block.size())
+  {
+    const std::uint64_t count = std::min<std::uint64_t>(block.size(), n - begin);
+    STRATA_TEST_CUDA(cudaMemcpy(d + begin, block.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  }
 }
 
 //! a + b in the two's complement of T (integer sums that overflow wrap, as on the GPU).

@@ -276,7 +276,7 @@ TEMPLATE_LIST_TEST_CASE("DeviceFor::ForEach and ForEachN modify every item in pl
         break;
       default:
       {
-        // The two-phase forms (ForEachN with a 32-bit count).
+        // The two-phase forms (ForEachN with a 32-bit count, and, as CUB's, accepting a size of 0).
         std::size_t bytes = 0;
         STRATA_TEST_CUDA(strata::DeviceFor::ForEach(nullptr, bytes, first, first + n, affine_in_place{}));
         CHECK(bytes == 1);
@@ -287,8 +287,9 @@ TEMPLATE_LIST_TEST_CASE("DeviceFor::ForEach and ForEachN modify every item in pl
         }
         else
         {
+          std::size_t no_bytes = 0;
           STRATA_TEST_CUDA(
-              strata::DeviceFor::ForEachN(d_temp.data(), bytes, first, static_cast<int>(n), affine_in_place{}));
+              strata::DeviceFor::ForEachN(d_temp.data(), no_bytes, first, static_cast<int>(n), affine_in_place{}));
         }
         break;
       }
@@ -353,7 +354,8 @@ TEMPLATE_LIST_TEST_CASE("DeviceFor::ForEachCopy and ForEachCopyN hand every item
         std::size_t bytes = 0;
         STRATA_TEST_CUDA(strata::DeviceFor::ForEachCopyN(nullptr, bytes, first, n, op));
         strata_test::device_buffer<unsigned char> d_temp(bytes);
-        STRATA_TEST_CUDA(strata::DeviceFor::ForEachCopyN(d_temp.data(), bytes, first, n, op));
+        std::size_t run_bytes = offset == 1 ? 0 : bytes; // CUB's forms accept any size; so do strata's
+        STRATA_TEST_CUDA(strata::DeviceFor::ForEachCopyN(d_temp.data(), run_bytes, first, n, op));
         break;
       }
       }
@@ -461,7 +463,8 @@ TEST_CASE("DeviceFor::Bulk visits every index of the shape once", "[device][for]
       STRATA_TEST_CUDA(strata::DeviceFor::Bulk(nullptr, bytes, static_cast<int>(n), op));
       CHECK(bytes == 1);
       strata_test::device_buffer<unsigned char> d_temp(bytes);
-      STRATA_TEST_CUDA(strata::DeviceFor::Bulk(d_temp.data(), bytes, static_cast<int>(n), op));
+      std::size_t run_bytes = n % 2 == 0 ? 0 : bytes; // CUB's forms accept any size; so do strata's
+      STRATA_TEST_CUDA(strata::DeviceFor::Bulk(d_temp.data(), run_bytes, static_cast<int>(n), op));
       break;
     }
     case 1:
@@ -530,7 +533,8 @@ TEST_CASE("DeviceFor::ForEachInExtents visits every coordinate once, the last ex
       STRATA_TEST_CUDA(strata::DeviceFor::ForEachInExtents(nullptr, bytes, extents, op));
       CHECK(bytes == 1);
       strata_test::device_buffer<unsigned char> d_temp(bytes);
-      STRATA_TEST_CUDA(strata::DeviceFor::ForEachInExtents(d_temp.data(), bytes, extents, op));
+      std::size_t run_bytes = rows % 4 == 1 ? 0 : bytes; // CUB's forms accept any size; so do strata's
+      STRATA_TEST_CUDA(strata::DeviceFor::ForEachInExtents(d_temp.data(), run_bytes, extents, op));
     }
     STRATA_TEST_CUDA(cudaDeviceSynchronize());
     std::vector<std::int64_t> expected(4 * n + 4);
@@ -643,20 +647,25 @@ TEST_CASE("DeviceFor rejects bad arguments without touching the GPU (host)", "[d
         == cudaSuccess);
   CHECK(bytes == 1);
 
-  // Less temporary storage than the size query asked for.
+  // The second call accepts any temporary-storage size, 0 included (as CUB's; the runs with 0
+  // bytes are in the GPU tests above), but still checks the other arguments before any launch.
   unsigned char storage[1];
-  bytes = 0;
-  CHECK(strata::DeviceFor::ForEachN(storage, bytes, bogus, 1000, must_not_run{}) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceFor::ForEach(storage, bytes, bogus, bogus + 1000, must_not_run{}) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceFor::ForEachCopyN(storage, bytes, bogus, 1000, must_not_run{}) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceFor::ForEachCopy(storage, bytes, bogus, bogus + 1000, must_not_run{}) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceFor::Bulk(storage, bytes, 1000, must_not_run{}) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceFor::ForEachInExtents(storage, bytes, cuda::std::dextents<int, 1>(1000), must_not_run{})
-        == cudaErrorInvalidValue);
-  // Enough storage, but bad arguments: still rejected.
-  bytes = 1;
-  CHECK(strata::DeviceFor::ForEachN(storage, bytes, bogus, -1, must_not_run{}) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceFor::Bulk(storage, bytes, -1, must_not_run{}) == cudaErrorInvalidValue);
+  for (std::size_t run_bytes : {std::size_t(0), std::size_t(1)})
+  {
+    INFO("temp_storage_bytes " << run_bytes);
+    bytes = run_bytes;
+    CHECK(strata::DeviceFor::ForEachN(storage, bytes, bogus, -1, must_not_run{}) == cudaErrorInvalidValue);
+    CHECK(strata::DeviceFor::ForEach(storage, bytes, bogus + 5, bogus, must_not_run{}) == cudaErrorInvalidValue);
+    CHECK(strata::DeviceFor::ForEachCopyN(storage, bytes, null_items, 7, must_not_run{}) == cudaErrorInvalidValue);
+    CHECK(strata::DeviceFor::ForEachCopy(storage, bytes, bogus + 1, bogus, must_not_run{}) == cudaErrorInvalidValue);
+    CHECK(strata::DeviceFor::Bulk(storage, bytes, -1, must_not_run{}) == cudaErrorInvalidValue);
+    CHECK(strata::DeviceFor::ForEachInExtents(storage, bytes, cuda::std::dextents<int, 2>(-1, 5), must_not_run{})
+          == cudaErrorInvalidValue);
+    // No items: success, nothing launched.
+    CHECK(strata::DeviceFor::ForEachN(storage, bytes, bogus, 0, must_not_run{}) == cudaSuccess);
+    CHECK(strata::DeviceFor::Bulk(storage, bytes, 0, must_not_run{}) == cudaSuccess);
+    CHECK(bytes == run_bytes);
+  }
 }
 
 TEST_CASE("DeviceFor::ExtentsSize counts the indices of an index space (host)", "[device][for][host]")

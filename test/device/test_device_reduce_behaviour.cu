@@ -1,17 +1,48 @@
 // Tests of strata/device/device_reduce.cuh, part 3: how the calls behave rather than what they
 // compute: the size query touches no device data and launches nothing (it works on pointers that
 // must never be dereferenced, inside a stream capture that must stay empty); bad arguments give
-// cudaErrorInvalidValue; the second phase works inside a CUDA graph capture and on two streams at
-// once; more than 2^31 items reduce correctly ([slow]: 2 GiB buffers).
+// cudaErrorInvalidValue and leave the input, the outputs and the temporary storage as they were;
+// what one block reduces asks for one byte of temporary storage and runs with any size (as CUB's);
+// the second phase works inside a CUDA graph capture and on two streams at once; more than 2^31
+// items reduce correctly ([slow]: 2 GiB buffers).
 #include <strata/device/device_reduce.cuh>
 
+#include "common/behaviour.cuh"
 #include "common/streams.cuh"
 #include "common/test_common.cuh"
 #include "device_reduce_checks.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <tuple>
 #include <vector>
+
+namespace
+{
+//! What a refused DeviceReduce call must leave as it was: the input (random), the outputs (a
+//! value and an ArgMin / ArgMax index) and the temporary storage (all poisoned).
+struct reduce_buffers
+{
+  strata_test::device_buffer<std::int32_t> in;
+  strata_test::device_buffer<std::int32_t> out{1};
+  strata_test::device_buffer<std::int64_t> index{1};
+  strata_test::device_buffer<unsigned char> temp;
+
+  reduce_buffers(std::size_t n, std::size_t temp_bytes, std::uint64_t seed)
+      : in(strata_test::random_vector<std::int32_t>(n, seed))
+      , temp(temp_bytes)
+  {
+    out.poison();
+    index.poison();
+    temp.poison();
+  }
+  auto state() const
+  {
+    return std::make_tuple(in.download(), out.download(), index.download(), temp.download());
+  }
+};
+} // namespace
 
 TEST_CASE("DeviceReduce size queries touch no device data and launch nothing", "[device][reduce]")
 {
@@ -34,41 +65,98 @@ TEST_CASE("DeviceReduce size queries touch no device data and launch nothing", "
       });
 }
 
-TEST_CASE("DeviceReduce rejects bad arguments with cudaErrorInvalidValue", "[device][reduce]")
+TEST_CASE("DeviceReduce rejects bad arguments with cudaErrorInvalidValue and writes nothing", "[device][reduce]")
 {
   STRATA_TEST_REQUIRE_GPU();
-  const std::vector<std::int32_t> in(100000, 3);
+  const std::uint64_t seed = strata_test::seed(105);
+  INFO("seed " << seed);
+  // More items than one block reduces: the run needs temporary storage for its partials.
+  const int n            = 100000;
+  auto* const null_in    = static_cast<std::int32_t*>(nullptr);
+  auto* const null_out   = static_cast<std::int32_t*>(nullptr);
+  auto* const null_index = static_cast<std::int64_t*>(nullptr);
+  std::size_t bytes      = 0;
+  STRATA_TEST_CUDA(strata::DeviceReduce::Sum(nullptr, bytes, null_in, null_out, n));
+  std::size_t arg_bytes = 0;
+  STRATA_TEST_CUDA(strata::DeviceReduce::ArgMax(nullptr, arg_bytes, null_in, null_out, null_index, n));
+  REQUIRE(bytes > 1);
+  REQUIRE(arg_bytes > 1);
+  const std::size_t enough = std::max(bytes, arg_bytes);
+  const reduce_buffers buffers(std::size_t(n), enough, seed);
+  std::int32_t* const in    = buffers.in.data();
+  std::int32_t* const out   = buffers.out.data();
+  std::int64_t* const index = buffers.index.data();
+  void* const temp          = buffers.temp.data();
+  using strata_test::check_rejected;
+  {
+    INFO("too little temporary storage");
+    std::size_t too_few = bytes - 1;
+    check_rejected(buffers, [&] { return strata::DeviceReduce::Sum(temp, too_few, in, out, n); });
+    std::size_t too_few_arg = arg_bytes - 1;
+    check_rejected(buffers, [&] { return strata::DeviceReduce::ArgMax(temp, too_few_arg, in, out, index, n); });
+  }
+  {
+    INFO("a null output, with and without items");
+    std::size_t run_bytes = enough;
+    check_rejected(buffers, [&] { return strata::DeviceReduce::Sum(temp, run_bytes, in, null_out, n); });
+    check_rejected(buffers, [&] { return strata::DeviceReduce::Sum(temp, run_bytes, in, null_out, 0); });
+    check_rejected(buffers, [&] { return strata::DeviceReduce::ArgMax(temp, run_bytes, in, null_out, index, n); });
+    check_rejected(buffers, [&] { return strata::DeviceReduce::ArgMax(temp, run_bytes, in, out, null_index, n); });
+  }
+  {
+    INFO("a null input with items");
+    std::size_t run_bytes = enough;
+    check_rejected(buffers, [&] { return strata::DeviceReduce::Sum(temp, run_bytes, null_in, out, n); });
+    check_rejected(buffers, [&] { return strata::DeviceReduce::Min(temp, run_bytes, null_in, out, std::int64_t(n)); });
+    check_rejected(buffers, [&] { return strata::DeviceReduce::ArgMax(temp, run_bytes, null_in, out, index, n); });
+  }
+  {
+    INFO("a negative item count, in both phases");
+    std::size_t query = 0;
+    check_rejected(buffers, [&] { return strata::DeviceReduce::Sum(nullptr, query, in, out, -5); });
+    std::size_t run_bytes = enough;
+    check_rejected(buffers, [&] { return strata::DeviceReduce::Min(temp, run_bytes, in, out, std::int64_t(-1)); });
+    check_rejected(buffers, [&] { return strata::DeviceReduce::ArgMax(temp, run_bytes, in, out, index, -1); });
+  }
+}
+
+TEST_CASE("DeviceReduce needs no temporary storage for what one block reduces: one byte, any size accepted",
+          "[device][reduce]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(107);
+  INFO("seed " << seed);
+  // The largest input one block reduces on sm_90 (Sum of int32: its accumulator is int).
+  const int single_block = strata::detail::reduce::policy_hub<int, std::uint32_t, cuda::std::plus<>,
+                                                              std::int32_t>::Policy900::SINGLE_BLOCK_MAX_ITEMS;
+  const std::vector<std::int32_t> in =
+      strata_test::random_vector<std::int32_t>(std::size_t(single_block) + 1, seed, -1000.0, 1000.0);
   strata_test::device_buffer<std::int32_t> d_in(in);
   strata_test::device_buffer<std::int32_t> d_out(1);
+  // A buffer of its own for the runs: nothing may be written to it.
+  strata_test::device_buffer<unsigned char> d_temp(64);
+  d_temp.poison();
+  const std::vector<unsigned char> poisoned = d_temp.download();
+  for (int n : {0, 1, 1000, single_block})
+  {
+    INFO("num_items " << n);
+    std::size_t bytes = 0;
+    STRATA_TEST_CUDA(strata::DeviceReduce::Sum(nullptr, bytes, d_in.data(), d_out.data(), n));
+    CHECK(bytes == 1); // as CUB asks for a single tile
+    for (std::size_t run_bytes : {std::size_t(1), std::size_t(0)})
+    {
+      INFO("temp_storage_bytes " << run_bytes);
+      d_out.poison();
+      STRATA_TEST_CUDA(strata::DeviceReduce::Sum(d_temp.data(), run_bytes, d_in.data(), d_out.data(), n));
+      STRATA_TEST_CUDA(cudaDeviceSynchronize());
+      CHECK(d_out.download()[0] == std::accumulate(in.begin(), in.begin() + n, std::int32_t(0)));
+    }
+  }
+  CHECK(d_temp.download() == poisoned);
+  // One item more takes two passes, and temporary storage for the partials.
   std::size_t bytes = 0;
-  STRATA_TEST_CUDA(strata::DeviceReduce::Sum(nullptr, bytes, d_in.data(), d_out.data(), 100000));
-  strata_test::device_buffer<unsigned char> d_temp(bytes);
-
-  SECTION("too little temporary storage")
-  {
-    std::size_t too_few = bytes - 1;
-    CHECK(strata::DeviceReduce::Sum(d_temp.data(), too_few, d_in.data(), d_out.data(), 100000)
-          == cudaErrorInvalidValue);
-  }
-  SECTION("a null output")
-  {
-    CHECK(strata::DeviceReduce::Sum(d_temp.data(), bytes, d_in.data(), static_cast<std::int32_t*>(nullptr), 100000)
-          == cudaErrorInvalidValue);
-  }
-  SECTION("a null input with items")
-  {
-    CHECK(
-        strata::DeviceReduce::Sum(d_temp.data(), bytes, static_cast<const std::int32_t*>(nullptr), d_out.data(), 100000)
-        == cudaErrorInvalidValue);
-  }
-  SECTION("a negative item count")
-  {
-    std::size_t query = 0;
-    CHECK(strata::DeviceReduce::Sum(nullptr, query, d_in.data(), d_out.data(), -5) == cudaErrorInvalidValue);
-    CHECK(strata::DeviceReduce::Min(d_temp.data(), bytes, d_in.data(), d_out.data(), std::int64_t(-1))
-          == cudaErrorInvalidValue);
-  }
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  STRATA_TEST_CUDA(strata::DeviceReduce::Sum(nullptr, bytes, d_in.data(), d_out.data(), single_block + 1));
+  CHECK(bytes > 1);
 }
 
 TEST_CASE("DeviceReduce runs inside a CUDA graph and on two streams at once", "[device][reduce]")
@@ -87,7 +175,9 @@ TEST_CASE("DeviceReduce runs inside a CUDA graph and on two streams at once", "[
   std::size_t bytes = 0;
   STRATA_TEST_CUDA(strata::DeviceReduce::Sum(nullptr, bytes, d_a.data(), d_out.data(), n));
   strata_test::device_buffer<unsigned char> d_temp_a(bytes);
+  d_temp_a.poison();
   strata_test::device_buffer<unsigned char> d_temp_b(bytes);
+  d_temp_b.poison();
   const strata_test::stream_pair streams;
 
   SECTION("graph capture and replay")
@@ -139,6 +229,7 @@ TEMPLATE_TEST_CASE("DeviceReduce::Sum and Max over more than 2^31 items", "[devi
   std::size_t bytes = 0;
   STRATA_TEST_CUDA(strata::DeviceReduce::ArgMax(nullptr, bytes, d_in.data(), d_value.data(), d_index.data(), n));
   strata_test::device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
   STRATA_TEST_CUDA(strata::DeviceReduce::ArgMax(d_temp.data(), bytes, d_in.data(), d_value.data(), d_index.data(), n));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
   CHECK(d_index.download()[0] == top);

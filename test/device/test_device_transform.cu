@@ -2,15 +2,19 @@
 // bulk-copy path on sm_90; three of one size, the vector path; three of different item sizes,
 // the item-wise path), aligned and misaligned pointers (each path's fallback), in place, a fancy
 // input iterator, sizes from 0 to 2^24 + 13 with every item past the end left untouched, the
-// temporary-storage forms, and bad arguments.
+// temporary-storage forms, bad arguments (rejected, nothing written), and runs inside a CUDA
+// graph and on two streams at once.
 #include <strata/device/device_transform.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 
+#include "common/behaviour.cuh"
+#include "common/streams.cuh"
 #include "common/test_common.cuh"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 #include <vector>
 
 namespace
@@ -64,6 +68,35 @@ struct add_index
   __host__ __device__ std::int64_t operator()(std::int64_t a, std::int64_t index) const
   {
     return a * 2 + index;
+  }
+};
+
+//! What a refused DeviceTransform call must leave as it was: the inputs (random), the outputs and
+//! the temporary storage of the two-phase form (poisoned).
+struct transform_buffers
+{
+  strata_test::device_buffer<std::int32_t> in;
+  strata_test::device_buffer<std::int32_t> out;
+  strata_test::device_buffer<double> a;
+  strata_test::device_buffer<std::int64_t> b;
+  strata_test::device_buffer<double> out_a;
+  strata_test::device_buffer<unsigned char> temp{64};
+
+  transform_buffers(std::size_t n, std::uint64_t seed)
+      : in(strata_test::random_vector<std::int32_t>(n, seed))
+      , out(n)
+      , a(strata_test::random_vector<double>(n, seed + 1))
+      , b(strata_test::random_vector<std::int64_t>(n, seed + 2))
+      , out_a(n)
+  {
+    out.poison();
+    out_a.poison();
+    temp.poison();
+  }
+  auto state() const
+  {
+    return std::make_tuple(in.download(), out.download(), a.download(), b.download(), out_a.download(),
+                           temp.download());
   }
 };
 
@@ -244,18 +277,100 @@ TEST_CASE("DeviceTransform::Transform of a pointer and a counting iterator", "[d
       [&](std::size_t i) { return add_index{}(a[i], static_cast<std::int64_t>(i)); });
 }
 
-TEST_CASE("DeviceTransform::Transform rejects bad arguments", "[device][transform]")
+TEST_CASE("DeviceTransform::Transform rejects bad arguments and writes nothing", "[device][transform]")
 {
   STRATA_TEST_REQUIRE_GPU();
-  strata_test::device_buffer<std::int32_t> d(16);
-  CHECK(strata::DeviceTransform::Transform(d.data(), d.data(), -1, affine{}) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceTransform::Transform(static_cast<std::int32_t*>(nullptr), d.data(), 16, affine{})
-        == cudaErrorInvalidValue);
-  CHECK(strata::DeviceTransform::Transform(d.data(), static_cast<std::int32_t*>(nullptr), 16, affine{})
-        == cudaErrorInvalidValue);
+  const std::uint64_t seed = strata_test::seed(139);
+  INFO("seed " << seed);
+  const transform_buffers buffers(100003, seed);
+  std::int32_t* const in    = buffers.in.data();
+  std::int32_t* const out   = buffers.out.data();
+  double* const a           = buffers.a.data();
+  std::int64_t* const b     = buffers.b.data();
+  double* const out_a       = buffers.out_a.data();
+  void* const temp          = buffers.temp.data();
+  auto* const null_int32    = static_cast<std::int32_t*>(nullptr);
+  const std::size_t n       = 100003;
+  const std::int64_t n_long = 100003;
+  using strata::DeviceTransform;
+  using strata_test::check_rejected;
+  {
+    INFO("a negative item count");
+    check_rejected(buffers, [&] { return DeviceTransform::Transform(in, out, -1, affine{}); });
+    check_rejected(
+        buffers,
+        [&] { return DeviceTransform::Transform(cuda::std::make_tuple(a, b), out_a, std::int64_t(-5), weighted{}); });
+  }
+  {
+    INFO("a null input or output with items");
+    check_rejected(buffers, [&] { return DeviceTransform::Transform(null_int32, out, n, affine{}); });
+    check_rejected(buffers, [&] { return DeviceTransform::Transform(in, null_int32, n, affine{}); });
+    check_rejected(buffers,
+                   [&]
+                   {
+                     return DeviceTransform::Transform(cuda::std::make_tuple(a, static_cast<std::int64_t*>(nullptr)),
+                                                       out_a, n_long, weighted{});
+                   });
+  }
+  {
+    INFO("the temporary-storage form: its temporary storage untouched too");
+    std::size_t bytes = buffers.temp.size();
+    check_rejected(buffers,
+                   [&] {
+                     return DeviceTransform::Transform(temp, bytes, cuda::std::make_tuple(a, b), out_a,
+                                                       std::int64_t(-1), weighted{});
+                   });
+  }
   // No items: nothing to do, even with null pointers.
-  CHECK(strata::DeviceTransform::Transform(static_cast<std::int32_t*>(nullptr), static_cast<std::int32_t*>(nullptr), 0,
-                                           affine{})
-        == cudaSuccess);
+  CHECK(DeviceTransform::Transform(null_int32, null_int32, 0, affine{}) == cudaSuccess);
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
+}
+
+TEST_CASE("DeviceTransform::Transform runs inside a CUDA graph and on two streams at once", "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(149);
+  INFO("seed " << seed);
+  const std::size_t n                = 3000017;
+  const std::vector<std::int32_t> in = strata_test::random_vector<std::int32_t>(n, seed);
+  const auto a                       = strata_test::random_vector<double>(n, seed + 1, -1e6, 1e6);
+  const auto b                       = strata_test::random_vector<std::int64_t>(n, seed + 2, -1e12, 1e12);
+  std::vector<std::int32_t> expected(n);
+  std::vector<double> expected_a(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    expected[i]   = affine{}(in[i]);
+    expected_a[i] = weighted{}(a[i], b[i]);
+  }
+  strata_test::device_buffer<std::int32_t> d_in(in);
+  strata_test::device_buffer<std::int32_t> d_out(n);
+  strata_test::device_buffer<double> d_a(a);
+  strata_test::device_buffer<std::int64_t> d_b(b);
+  strata_test::device_buffer<double> d_out_a(n);
+  // One item, two inputs of one size (on sm_90 the bulk-copy path): different kernels at once.
+  auto run_one = [&](cudaStream_t stream)
+  { return strata::DeviceTransform::Transform(d_in.data(), d_out.data(), n, affine{}, stream); };
+  auto run_two = [&](cudaStream_t stream)
+  {
+    return strata::DeviceTransform::Transform(cuda::std::make_tuple(d_a.data(), d_b.data()), d_out_a.data(),
+                                              static_cast<std::int64_t>(n), weighted{}, stream);
+  };
+  const strata_test::stream_pair streams;
+
+  SECTION("graph capture and replay")
+  {
+    strata_test::check_graph_replay(
+        streams[0], run_one, [&] { d_out.poison(); }, [&] { strata_test::check_equal(expected, d_out.download()); });
+    strata_test::check_graph_replay(
+        streams[1], run_two, [&] { d_out_a.poison(); },
+        [&] { strata_test::check_equal(expected_a, d_out_a.download()); });
+  }
+  SECTION("two streams")
+  {
+    d_out.poison();
+    d_out_a.poison();
+    strata_test::run_on_two_streams(streams, run_one, run_two);
+    strata_test::check_equal(expected, d_out.download());
+    strata_test::check_equal(expected_a, d_out_a.download());
+  }
 }

@@ -108,13 +108,12 @@ STRATA_HOST_DEVICE bool ExtentsSize(const ExtentsT& extents, ::cuda::std::uint64
 //! Device-wide loops. Each call is one launch on `stream` (none for no items), applies the
 //! operator in no particular order and returns without waiting for it. The operator's return
 //! value, if any, is ignored. Item counts and shapes may be any integral type: 64-bit ones index
-//! more than 2^32 items. Returns cudaErrorInvalidValue for a negative count, shape or extent, a
-//! null pointer with items, or (forms with temporary storage) `temp_storage_bytes` below the
-//! size query's answer.
+//! more than 2^32 items. Returns cudaErrorInvalidValue for a negative count, shape or extent, or
+//! a null pointer with items.
 //!
 //! The forms with temporary storage follow CUB's two-phase convention, though they need none:
 //! the size query (`d_temp_storage == nullptr`) writes 1 to `temp_storage_bytes` and does
-//! nothing else.
+//! nothing else; the second call, as CUB's, accepts any `temp_storage_bytes` (0 too).
 //!
 //! \code
 //! // square every item in place
@@ -147,10 +146,10 @@ struct DeviceFor
                                                   OpT op, cudaStream_t stream = {})
   {
     static_assert(::cuda::std::is_integral_v<ShapeT>, "Bulk needs an integral shape");
-    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
-    if (error != cudaSuccess || d_temp_storage == nullptr)
+    detail::for_each::QueryNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (d_temp_storage == nullptr)
     {
-      return error;
+      return cudaSuccess;
     }
     return Bulk(shape, op, stream);
   }
@@ -174,10 +173,10 @@ struct DeviceFor
                                                       RandomAccessIteratorT first, NumItemsT num_items, OpT op,
                                                       cudaStream_t stream = {})
   {
-    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
-    if (error != cudaSuccess || d_temp_storage == nullptr)
+    detail::for_each::QueryNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (d_temp_storage == nullptr)
     {
-      return error;
+      return cudaSuccess;
     }
     return ForEachN(first, num_items, op, stream);
   }
@@ -201,10 +200,10 @@ struct DeviceFor
                                                      RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op,
                                                      cudaStream_t stream = {})
   {
-    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
-    if (error != cudaSuccess || d_temp_storage == nullptr)
+    detail::for_each::QueryNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (d_temp_storage == nullptr)
     {
-      return error;
+      return cudaSuccess;
     }
     return ForEach(first, last, op, stream);
   }
@@ -232,10 +231,10 @@ struct DeviceFor
                                                           RandomAccessIteratorT first, NumItemsT num_items, OpT op,
                                                           cudaStream_t stream = {})
   {
-    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
-    if (error != cudaSuccess || d_temp_storage == nullptr)
+    detail::for_each::QueryNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (d_temp_storage == nullptr)
     {
-      return error;
+      return cudaSuccess;
     }
     return ForEachCopyN(first, num_items, op, stream);
   }
@@ -255,10 +254,10 @@ struct DeviceFor
                                                          RandomAccessIteratorT first, RandomAccessIteratorT last,
                                                          OpT op, cudaStream_t stream = {})
   {
-    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
-    if (error != cudaSuccess || d_temp_storage == nullptr)
+    detail::for_each::QueryNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (d_temp_storage == nullptr)
     {
-      return error;
+      return cudaSuccess;
     }
     return ForEachCopy(first, last, op, stream);
   }
@@ -295,10 +294,10 @@ struct DeviceFor
   ForEachInExtents(void* d_temp_storage, size_t& temp_storage_bytes,
                    const ::cuda::std::extents<IndexType, Extents...>& extents, OpType op, cudaStream_t stream = {})
   {
-    const cudaError_t error = detail::for_each::CarveNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
-    if (error != cudaSuccess || d_temp_storage == nullptr)
+    detail::for_each::QueryNoTemporaryStorage(d_temp_storage, temp_storage_bytes);
+    if (d_temp_storage == nullptr)
     {
-      return error;
+      return cudaSuccess;
     }
     return ForEachInExtents(extents, op, stream);
   }

@@ -122,10 +122,12 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunArg(void* d_temp_storage, size_t& temp_st
 //! `d_temp_storage == nullptr` it only writes the bytes of temporary storage it needs to
 //! `temp_storage_bytes` (touching no device data, launching nothing); called again with that
 //! much storage it runs on `stream`. Functions return cudaErrorInvalidValue for a negative item
-//! count, a null input (with items) or output, or too little temporary storage. Item counts may be
-//! int, int64_t or size_t: more than 2^31 items work with a 64-bit count. The operators must be
-//! associative; results of floating-point sums may differ from a sequential sum by rounding, and
-//! may differ from run to run of different sizes, not between runs of the same call.
+//! count, a null input (with items) or output, or too little temporary storage. An input that one
+//! block reduces needs none: the size query asks for one byte, and the run accepts any size (as
+//! CUB's). Item counts may be int, int64_t or size_t: more than 2^31 items work with a 64-bit
+//! count. The operators must be associative; results of floating-point sums may differ from a
+//! sequential sum by rounding, and may differ from run to run of different sizes, not between
+//! runs of the same call.
 //!
 //! \code
 //! // 7 ints: {8, 6, 7, 5, 3, 0, 9}

@@ -90,6 +90,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunByKey(void* d_temp_storage, size_t& temp_
 //! `temp_storage_bytes` (touching no device data, launching nothing); called again with that much
 //! storage it runs on `stream`. Functions return cudaErrorInvalidValue for a negative item count,
 //! a null input or output (with items), or too little temporary storage; no items write nothing.
+//! Up to one tile of items needs no temporary storage: the size query asks for one byte, and the
+//! run accepts any size.
 //! Item counts may be int, int64_t or size_t: more than 2^31 items work with a 64-bit count.
 //!
 //! One pass over the data (decoupled look-back): every item is read once and written once. The

@@ -8,7 +8,6 @@
 #include <strata/tile/tile_io.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
-#include <strata/util_temporary_storage.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -51,12 +50,14 @@ namespace detail
 {
 namespace for_each
 {
-//! The temporary storage of a DeviceFor call: none, but the size query reports one byte (as
-//! every device call does) and a buffer smaller than that is rejected (cudaErrorInvalidValue).
-STRATA_RUNTIME_FUNCTION inline cudaError_t CarveNoTemporaryStorage(void* d_temp_storage, size_t& temp_storage_bytes)
+//! The temporary storage of a DeviceFor call: none. The size query (`d_temp_storage == nullptr`)
+//! reports one byte, as every device call does; the second call, as CUB's, accepts any size.
+STRATA_RUNTIME_FUNCTION inline void QueryNoTemporaryStorage(void* d_temp_storage, size_t& temp_storage_bytes)
 {
-  char* d_unused = nullptr;
-  return CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 0, 1));
+  if (d_temp_storage == nullptr)
+  {
+    temp_storage_bytes = 1;
+  }
 }
 } // namespace for_each
 } // namespace detail

@@ -213,11 +213,12 @@ struct DispatchReduce
 
     if (num_items <= OffsetT(detail::reduce::single_block_max_items_v<ActivePolicyT>))
     {
-      char* d_unused = nullptr; // one byte: the buffer pointer of the second call is never null
-      cudaError_t error = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_unused, 1));
-      if (error != cudaSuccess || d_temp_storage == nullptr)
+      // No temporary storage: the size query asks for one byte (the buffer pointer of the second
+      // call is then never null), and the second call, as CUB's, accepts whatever size it gets.
+      if (d_temp_storage == nullptr)
       {
-        return error;
+        temp_storage_bytes = 1;
+        return cudaSuccess;
       }
       return detail::LaunchKernel(false,
                                   DeviceReduceSingleTileKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, OffsetT,

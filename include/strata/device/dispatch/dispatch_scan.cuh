@@ -101,7 +101,8 @@ namespace scan
 {
 //! The host side of every single-pass algorithm: sizes and carves the temporary storage (a tile
 //! counter and the descriptors of TileStateT), and launches. No tiles launch nothing; one tile
-//! launches `launch(TileStateT{}, nullptr, 1, false)` alone; more launch DeviceScanInitKernel,
+//! launches `launch(TileStateT{}, nullptr, 1, false)` alone (neither needs temporary storage: one
+//! byte is reported, any size accepted); more launch DeviceScanInitKernel,
 //! then `launch(tile_state, d_tile_counter, num_tiles, programmatic)`: with `programmatic`, the
 //! single pass is a programmatic dependent launch (detail::LaunchKernel; its kernel calls
 //! detail::WaitForPrimaryGrid first), so that its blocks start while the initialization ends. That
@@ -121,13 +122,14 @@ STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_
 
   if (num_tiles <= 1)
   {
-    char* d_unused    = nullptr; // one byte: the buffer pointer of the second call is never null
-    cudaError_t error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 1));
-    if (error != cudaSuccess || d_temp_storage == nullptr || num_tiles == 0)
+    // No temporary storage: the size query asks for one byte (the buffer pointer of the second
+    // call is then never null), and the second call accepts whatever size it gets.
+    if (d_temp_storage == nullptr)
     {
-      return error;
+      temp_storage_bytes = 1;
+      return cudaSuccess;
     }
-    return launch(TileStateT{}, static_cast<unsigned int*>(nullptr), 1, false);
+    return num_tiles == 0 ? cudaSuccess : launch(TileStateT{}, static_cast<unsigned int*>(nullptr), 1, false);
   }
 
   size_t tile_state_bytes = 0;
