@@ -46,6 +46,7 @@ void run_split_arg(const T* d_in, std::size_t n, bool minimum, T& value, std::in
   STRATA_TEST_CUDA(call(nullptr));
   REQUIRE(bytes >= 1);
   device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
   STRATA_TEST_CUDA(call(d_temp.data()));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
   value = d_value.download()[0];

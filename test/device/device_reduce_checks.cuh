@@ -35,7 +35,8 @@ inline std::vector<std::size_t> reduce_sizes(std::size_t available)
 }
 
 //! Runs a two-phase device call `call(d_temp, bytes, d_out)` (size query, then the run with that
-//! much storage) into one poisoned OutputT and returns what it wrote.
+//! much storage, poisoned: a run that relies on zeroed storage fails) into one poisoned OutputT
+//! and returns what it wrote.
 template <typename OutputT, typename CallT>
 OutputT run_reduce(CallT&& call)
 {
@@ -45,6 +46,7 @@ OutputT run_reduce(CallT&& call)
   STRATA_TEST_CUDA(call(nullptr, bytes, d_out.data()));
   REQUIRE(bytes >= 1);
   device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
   STRATA_TEST_CUDA(call(d_temp.data(), bytes, d_out.data()));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
   return d_out.download()[0];

@@ -103,6 +103,7 @@ TEMPLATE_LIST_TEST_CASE("DeviceReduce::ArgMin and ArgMax report the first extrem
       };
       STRATA_TEST_CUDA(split(nullptr));
       strata_test::device_buffer<unsigned char> d_temp(bytes);
+      d_temp.poison();
       STRATA_TEST_CUDA(split(d_temp.data()));
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
 

@@ -3,7 +3,8 @@
 // 2-, 4- and 8-byte items (the vector loads' fallback), Sum of a CountingInputIterator and of a
 // TransformInputIterator over a misaligned pointer, results stored through an output iterator
 // that transforms them and through a DiscardOutputIterator; and Sum, Min and Max of __half and
-// __nv_bfloat16 (accumulated in their own type: inputs whose every partial sum is exact).
+// __nv_bfloat16 (accumulated in their own type: inputs whose every partial sum is exact), in one
+// block and over many tiles and blocks.
 #include <strata/device/device_reduce.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 #include <strata/iterator/discard_output_iterator.cuh>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace
@@ -36,6 +38,7 @@ std::vector<OutT> run_into_second(CallT&& call)
   STRATA_TEST_CUDA(call(nullptr, bytes, d_out.data() + 1));
   REQUIRE(bytes >= 1);
   strata_test::device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
   STRATA_TEST_CUDA(call(d_temp.data(), bytes, d_out.data() + 1));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
   return d_out.download();
@@ -130,6 +133,7 @@ TEST_CASE("DeviceReduce::Sum of iterators into iterators", "[device][reduce]")
       const strata::DiscardOutputIterator<> discard;
       STRATA_TEST_CUDA(strata::DeviceReduce::Sum(nullptr, bytes, d_in.data() + 1, discard, n));
       strata_test::device_buffer<unsigned char> d_temp(bytes);
+      d_temp.poison();
       STRATA_TEST_CUDA(strata::DeviceReduce::Sum(d_temp.data(), bytes, d_in.data() + 1, discard, n));
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
     }
@@ -176,5 +180,82 @@ TEMPLATE_TEST_CASE("DeviceReduce::Sum, Min and Max of 16-bit floating point", "[
                                               { return strata::DeviceReduce::Max(d_temp, bytes, first, d_out, n); });
       CHECK(strata_test::to_double(hi) == max);
     }
+  }
+}
+
+TEMPLATE_TEST_CASE("DeviceReduce::Sum, Min and Max of 16-bit floating point over many tiles", "[device][reduce]",
+                   __half, __nv_bfloat16)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using T                = TestType;
+  using PolicyT          = typename strata::detail::reduce::policy_hub<T, std::uint32_t, cuda::std::plus<>>::Policy900;
+  const std::size_t tile = std::size_t(PolicyT::ReducePolicy::BLOCK_THREADS) * PolicyT::ReducePolicy::ITEMS_PER_THREAD;
+  const std::uint64_t seed = strata_test::seed(509);
+  INFO("seed " << seed);
+  // One block of one tile and one more item, of several tiles, up to the single-block limit (65536
+  // on sm_90) and one past it (two passes), and large odd sizes; under the sanitizers up to 100003,
+  // the two-pass grid with a partial tile (the larger sizes only add blocks).
+  std::vector<std::size_t> sizes = {tile + 1, 4 * tile + 1, 65535, 65537, 100003};
+  if (!strata_test::under_sanitizer())
+  {
+    sizes.push_back(500009);
+    if (std::is_same_v<T, __half>)
+    {
+      sizes.push_back((std::size_t(1) << 20) + 1);
+    }
+  }
+  // A reduction adds any subsets of the items, so the sum of all |items| must be exact in T: up to
+  // 2^11 (__half) or 2^8 (__nv_bfloat16). Zeros but for one item in every half tile, of a value in
+  // [1, cap] that keeps the total of the largest size in range: every tile's sum is positive, so a
+  // tile dropped or reduced twice changes the result.
+  const int exact             = std::is_same_v<T, __half> ? 2048 : 256;
+  const std::size_t stride    = tile / 2;
+  const std::size_t max_picks = (sizes.back() + stride - 1) / stride;
+  const int cap               = int(std::size_t(exact) / max_picks);
+  REQUIRE(cap >= 1);
+  strata_test::generator<int> gen(seed);
+  for (std::size_t k = 0; k < sizes.size(); ++k)
+  {
+    const std::size_t n      = sizes[k];
+    const std::size_t offset = k % 2; // every other size misaligned: the loads' scalar fallback
+    INFO("num_items " << n << ", offset " << offset);
+    std::vector<T> sparse(n + offset, strata_test::from_double<T>(0.0));
+    int total = 0;
+    for (std::size_t begin = 0; begin < n; begin += stride)
+    {
+      const int value = gen(1, cap);
+      sparse[offset + begin + std::size_t(gen(0, double(std::min(stride, n - begin) - 1)))] =
+          strata_test::from_double<T>(value);
+      total += value;
+    }
+    REQUIRE(total <= exact);
+    // Min and Max: integers in [-100, 100] (exact in T) with the one -120 and the one 120 at
+    // random positions.
+    std::vector<T> mixed(n + offset);
+    for (T& x : mixed)
+    {
+      x = strata_test::from_double<T>(gen(-100, 100));
+    }
+    const std::size_t lowest  = std::size_t(gen(0, double(n - 1)));
+    const std::size_t highest = (lowest + 1 + std::size_t(gen(0, double(n - 2)))) % n;
+    mixed[offset + lowest]    = strata_test::from_double<T>(-120);
+    mixed[offset + highest]   = strata_test::from_double<T>(120);
+
+    const strata_test::device_buffer<T> d_sparse(sparse);
+    const strata_test::device_buffer<T> d_mixed(mixed);
+    const T* sparse_first = d_sparse.data() + offset;
+    const T* mixed_first  = d_mixed.data() + offset;
+    const T sum =
+        strata_test::run_reduce<T>([&](void* d_temp, std::size_t& bytes, T* d_out)
+                                   { return strata::DeviceReduce::Sum(d_temp, bytes, sparse_first, d_out, n); });
+    CHECK(strata_test::to_double(sum) == total);
+    const T lo =
+        strata_test::run_reduce<T>([&](void* d_temp, std::size_t& bytes, T* d_out)
+                                   { return strata::DeviceReduce::Min(d_temp, bytes, mixed_first, d_out, n); });
+    CHECK(strata_test::to_double(lo) == -120);
+    const T hi =
+        strata_test::run_reduce<T>([&](void* d_temp, std::size_t& bytes, T* d_out)
+                                   { return strata::DeviceReduce::Max(d_temp, bytes, mixed_first, d_out, n); });
+    CHECK(strata_test::to_double(hi) == 120);
   }
 }

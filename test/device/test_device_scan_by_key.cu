@@ -3,6 +3,7 @@
 // double and a custom struct with a non-commutative operator, with keys in runs of length 1,
 // random runs (mean length 8) and very long runs (2^20 items, across many tiles), a custom key
 // equality, and 8-, 32- and 64-bit keys. Sizes from 0 to 2^24 + 13; the largest runs twice.
+// Float and double values are small integers: the sums are exact and compared exactly.
 #include <strata/device/device_scan.cuh>
 
 #include "common/test_common.cuh"
@@ -102,7 +103,7 @@ struct equal_but_low_bits
 //! Runs `call(d_temp, bytes, d_keys, d_values, d_out, n)` at every size against `expected`.
 template <typename AccumT, typename KeyT, typename T, typename OutT, typename CallT>
 void check_all_sizes(const std::vector<KeyT>& keys, const std::vector<T>& values, const std::vector<OutT>& expected,
-                     CallT call, double rel_tol = 0.0)
+                     CallT call)
 {
   strata_test::device_buffer<KeyT> d_keys(keys);
   strata_test::device_buffer<T> d_values(values);
@@ -117,7 +118,7 @@ void check_all_sizes(const std::vector<KeyT>& keys, const std::vector<T>& values
       check_scan(expected,
                  run_scan(d_out, [&](void* d_temp, std::size_t& bytes)
                           { return call(d_temp, bytes, d_keys.data(), d_values.data(), d_out.data(), n); }),
-                 n, rel_tol);
+                 n);
     }
   }
 }
@@ -132,12 +133,23 @@ TEMPLATE_LIST_TEST_CASE("DeviceScan::ExclusiveSumByKey and InclusiveSumByKey", "
   using AccumT             = std::conditional_t<std::is_integral_v<T>, decltype(T{} + T{}), double>;
   const std::uint64_t seed = strata_test::seed(229);
   INFO("seed " << seed);
-  const std::vector<T> values = std::is_integral_v<T>
-                                    ? strata_test::random_vector<T>(strata_test::scan_max_items, seed)
-                                    : strata_test::random_vector<T>(strata_test::scan_max_items, seed, 0.0, 1.0);
-  // Segments of floating-point values are short except in the long-run case; its sums get about
-  // one rounding per tile of a 2^20-item segment.
-  const double tolerance = std::is_same_v<T, float> ? 1e-3 : std::is_same_v<T, double> ? 1e-11 : 0.0;
+  const std::size_t size = strata_test::scan_input_items();
+  // Floating point: integers in [1, 15], so that every sum within a segment (at most 15 * 2^20 <
+  // 2^24) is exact in float whatever the order, and the outputs are compared exactly: a dropped
+  // or doubled item moves a sum by at least 1.
+  std::vector<T> values(size);
+  if constexpr (std::is_integral_v<T>)
+  {
+    values = strata_test::random_vector<T>(size, seed);
+  }
+  else
+  {
+    const std::vector<int> integers = strata_test::random_vector<int>(size, seed, 1.0, 15.0);
+    for (std::size_t i = 0; i < size; ++i)
+    {
+      values[i] = T(integers[i]);
+    }
+  }
   for (runs r : {runs::single, runs::random, runs::long_})
   {
     INFO(describe(r));
@@ -150,13 +162,11 @@ TEMPLATE_LIST_TEST_CASE("DeviceScan::ExclusiveSumByKey and InclusiveSumByKey", "
     check_all_sizes<DeviceAccumT>(
         keys, values, exclusive,
         [](void* d_temp, std::size_t& bytes, const std::int32_t* d_keys, const T* d_values, T* d_out, std::size_t n)
-        { return strata::DeviceScan::ExclusiveSumByKey(d_temp, bytes, d_keys, d_values, d_out, n); },
-        tolerance);
+        { return strata::DeviceScan::ExclusiveSumByKey(d_temp, bytes, d_keys, d_values, d_out, n); });
     check_all_sizes<DeviceAccumT>(
         keys, values, inclusive,
         [](void* d_temp, std::size_t& bytes, const std::int32_t* d_keys, const T* d_values, T* d_out, std::size_t n)
-        { return strata::DeviceScan::InclusiveSumByKey(d_temp, bytes, d_keys, d_values, d_out, int(n)); },
-        tolerance);
+        { return strata::DeviceScan::InclusiveSumByKey(d_temp, bytes, d_keys, d_values, d_out, int(n)); });
   }
 }
 
@@ -167,7 +177,8 @@ TEMPLATE_TEST_CASE("DeviceScan::ExclusiveScanByKey with maximum and keys of seve
   using KeyT               = TestType;
   const std::uint64_t seed = strata_test::seed(233);
   INFO("seed " << seed);
-  const std::vector<std::int32_t> values = strata_test::random_vector<std::int32_t>(strata_test::scan_max_items, seed);
+  const std::vector<std::int32_t> values =
+      strata_test::random_vector<std::int32_t>(strata_test::scan_input_items(), seed);
   const std::int32_t init                = -7;
   for (runs r : {runs::single, runs::random, runs::long_})
   {
@@ -190,7 +201,7 @@ TEST_CASE("DeviceScan::InclusiveScanByKey and ExclusiveScanByKey of a non-commut
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(239);
   INFO("seed " << seed);
-  std::vector<custom_t> values = strata_test::random_vector<custom_t>(strata_test::scan_max_items, seed);
+  std::vector<custom_t> values = strata_test::random_vector<custom_t>(strata_test::scan_input_items(), seed);
   for (auto& x : values)
   {
     x.a |= 1;
@@ -243,6 +254,7 @@ TEST_CASE("DeviceScan::InclusiveSumByKey in place", "[device][scan][by_key]")
   STRATA_TEST_CUDA(
       strata::DeviceScan::InclusiveSumByKey(nullptr, bytes, d_keys.data(), d_data.data(), d_data.data(), n));
   strata_test::device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
   STRATA_TEST_CUDA(
       strata::DeviceScan::InclusiveSumByKey(d_temp.data(), bytes, d_keys.data(), d_data.data(), d_data.data(), n));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());

@@ -2,7 +2,9 @@
 // a dropped or duplicated item fails. ExclusiveSum and InclusiveSum of float and double items of
 // magnitude in [1, 1.25) and random sign, each output within an error bound derived from the input
 // (below), which the test first proves smaller than half of any item; and sums and maxima of
-// __half and __nv_bfloat16 over inputs whose every partial sum is exact, across many tiles.
+// __half and __nv_bfloat16 over items of +-1 and +-2 whose every sum of consecutive items is exact
+// (a bounded walk; every tile's sum non-zero, so a dropped or doubled tile prefix shows), compared
+// exactly across 257 tiles.
 #include <strata/device/device_scan.cuh>
 
 #include "common/test_common.cuh"
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <type_traits>
 #include <vector>
@@ -58,6 +61,38 @@ void check_within(const std::vector<long double>& expected, const std::vector<do
   }
   INFO(mismatches << " of " << n << " outputs out of bounds:\n" << report.str());
   CHECK(mismatches == 0);
+}
+
+//! n items of +-1 and +-2 (never 0) whose running sum, started at bound / 2, stays in [0, bound]:
+//! every sum of consecutive items is at most `bound` in magnitude. The last item of every `tile`
+//! items keeps that tile's sum from being 0, so that a tile prefix dropped or added twice moves
+//! every later output (as any dropped or doubled item does).
+std::vector<int> bounded_walk(std::size_t n, std::size_t tile, int bound, std::uint64_t seed)
+{
+  std::mt19937_64 engine(seed);
+  std::vector<int> items(n);
+  int prefix   = bound / 2;
+  int tile_sum = 0;
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    const int magnitude = int(engine() % 2) + 1;
+    int step            = engine() % 2 != 0 ? magnitude : -magnitude;
+    if (prefix + step < 0 || prefix + step > bound)
+    {
+      step = -step;
+    }
+    const bool tile_end = (i + 1) % tile == 0;
+    if (tile_end && tile_sum + step == 0)
+    {
+      // A step toward the middle instead: of its two magnitudes at most one cancels the sum.
+      const int toward = prefix < bound / 2 ? 1 : -1;
+      step             = tile_sum + toward == 0 ? 2 * toward : toward;
+    }
+    items[i] = step;
+    prefix += step;
+    tile_sum = tile_end ? 0 : tile_sum + step;
+  }
+  return items;
 }
 } // namespace
 
@@ -135,36 +170,36 @@ TEMPLATE_TEST_CASE("DeviceScan sums and maxima of __half and __nv_bfloat16", "[d
   STRATA_TEST_REQUIRE_GPU();
   using T                  = TestType;
   const std::size_t size   = (std::size_t(1) << 20) + 1;
+  const std::size_t tile   = strata_test::scan_tile_items<T>();
   const std::uint64_t seed = strata_test::seed(703);
   INFO("seed " << seed);
-  // Pairs (a, -a), a in [-2, 2], in random order: every sum of consecutive items is at most 4 in
-  // magnitude, hence exact in T whatever the order of the additions.
-  const std::vector<int> a = strata_test::random_vector<int>(size, seed, -2.0, 2.0);
-  std::vector<int> values(size);
-  for (std::size_t i = 0; i + 1 < size; i += 2)
-  {
-    values[i]     = a[i];
-    values[i + 1] = -a[i];
-  }
-  values[size - 1] = a[size - 1];
+  // The largest integer up to which T holds every integer: 2^11 (__half), 2^8 (__nv_bfloat16).
+  const int exact               = std::is_same_v<T, __half> ? 2048 : 256;
+  const std::vector<int> values = bounded_walk(size, tile, exact, seed);
   std::vector<T> in(size);
   std::transform(values.begin(), values.end(), in.begin(), [](int x) { return strata_test::from_double<T>(x); });
   std::vector<T> exclusive(size);
   std::vector<T> inclusive(size);
   std::vector<T> maximum(size);
-  int prefix  = 0;
-  int largest = values[0];
+  int prefix         = 0;
+  int lowest_prefix  = 0;
+  int highest_prefix = 0;
+  int largest        = values[0];
   for (std::size_t i = 0; i < size; ++i)
   {
     exclusive[i] = strata_test::from_double<T>(prefix);
     prefix += values[i];
-    largest      = std::max(largest, values[i]);
-    inclusive[i] = strata_test::from_double<T>(prefix);
-    maximum[i]   = strata_test::from_double<T>(largest);
+    largest        = std::max(largest, values[i]);
+    lowest_prefix  = std::min(lowest_prefix, prefix);
+    highest_prefix = std::max(highest_prefix, prefix);
+    inclusive[i]   = strata_test::from_double<T>(prefix);
+    maximum[i]     = strata_test::from_double<T>(largest);
   }
+  // Every sum of consecutive items is the difference of two prefixes: exact in T.
+  REQUIRE(highest_prefix - lowest_prefix <= exact);
   strata_test::device_buffer<T> d_in(in);
   strata_test::device_buffer<T> d_out(size);
-  for (std::size_t n : scan_sizes(strata_test::scan_tile_items<T>(), size))
+  for (std::size_t n : scan_sizes(tile, size))
   {
     INFO("num_items " << n);
     strata_test::check_scan(

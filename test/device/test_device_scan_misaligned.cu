@@ -236,6 +236,7 @@ TEST_CASE("DeviceScan of iterators into iterators", "[device][scan]")
       STRATA_TEST_CUDA(
           strata::DeviceScan::InclusiveScan(nullptr, bytes, d_in.data() + 1, discard, cuda::std::plus<>{}, n));
       strata_test::device_buffer<unsigned char> d_temp(bytes);
+      d_temp.poison();
       STRATA_TEST_CUDA(
           strata::DeviceScan::InclusiveScan(d_temp.data(), bytes, d_in.data() + 1, discard, cuda::std::plus<>{}, n));
       bytes = 0;
@@ -243,11 +244,13 @@ TEST_CASE("DeviceScan of iterators into iterators", "[device][scan]")
       STRATA_TEST_CUDA(
           strata::DeviceScan::InclusiveScanByKey(nullptr, bytes, keys, d_in.data() + 1, discard, cuda::maximum<>{}, n));
       strata_test::device_buffer<unsigned char> d_temp_by_key(bytes);
+      d_temp_by_key.poison();
       STRATA_TEST_CUDA(strata::DeviceScan::InclusiveScanByKey(d_temp_by_key.data(), bytes, keys, d_in.data() + 1,
                                                               discard, cuda::maximum<>{}, n));
       bytes = 0;
       STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveSum(nullptr, bytes, d_in.data() + 1, discard, n));
       strata_test::device_buffer<unsigned char> d_temp_sum(bytes);
+      d_temp_sum.poison();
       STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveSum(d_temp_sum.data(), bytes, d_in.data() + 1, discard, n));
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
     }

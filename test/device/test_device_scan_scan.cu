@@ -163,6 +163,7 @@ TEST_CASE("DeviceScan::ExclusiveScan reads a FutureValue when it runs", "[device
   STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveScan(nullptr, bytes, d_in.data(), d_out.data(), cuda::std::plus<>{},
                                                      strata::FutureValue<std::int32_t>(d_init.data()), n));
   strata_test::device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
   // The value is written on the stream after the call was made, before it runs.
   cudaStream_t stream;
   STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -198,6 +199,7 @@ TEST_CASE("DeviceScan::ExclusiveScan and InclusiveScan in place", "[device][scan
   std::size_t bytes = 0;
   STRATA_TEST_CUDA(strata::DeviceScan::InclusiveScan(nullptr, bytes, d_data.data(), cuda::maximum<>{}, n));
   strata_test::device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
   d_data.upload(in);
   STRATA_TEST_CUDA(strata::DeviceScan::InclusiveScan(d_temp.data(), bytes, d_data.data(), cuda::maximum<>{}, n));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
@@ -207,6 +209,7 @@ TEST_CASE("DeviceScan::ExclusiveScan and InclusiveScan in place", "[device][scan
   STRATA_TEST_CUDA(
       strata::DeviceScan::ExclusiveScan(nullptr, exclusive_bytes, d_data.data(), cuda::maximum<>{}, init, n));
   strata_test::device_buffer<unsigned char> d_exclusive_temp(exclusive_bytes);
+  d_exclusive_temp.poison();
   d_data.upload(in);
   STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveScan(d_exclusive_temp.data(), exclusive_bytes, d_data.data(),
                                                      cuda::maximum<>{}, init, n));

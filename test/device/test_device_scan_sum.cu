@@ -98,6 +98,7 @@ TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum in place", "[device][scan]"
   std::size_t bytes = 0;
   STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveSum(nullptr, bytes, d_data.data(), n));
   strata_test::device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison();
 
   d_data.upload(in);
   STRATA_TEST_CUDA(strata::DeviceScan::ExclusiveSum(d_temp.data(), bytes, d_data.data(), n));
