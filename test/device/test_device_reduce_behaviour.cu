@@ -120,7 +120,8 @@ TEST_CASE("DeviceReduce rejects bad arguments with cudaErrorInvalidValue and wri
   }
 }
 
-TEST_CASE("DeviceReduce needs no temporary storage for what one block reduces: one byte, any size accepted",
+TEST_CASE("DeviceReduce needs no temporary storage for what one block reduces: one byte, any size accepted, a null "
+          "input without items",
           "[device][reduce]")
 {
   STRATA_TEST_REQUIRE_GPU();
@@ -140,7 +141,7 @@ TEST_CASE("DeviceReduce needs no temporary storage for what one block reduces: o
   for (int n : {0, 1, 1000, single_block})
   {
     INFO("num_items " << n);
-    std::size_t bytes = 0;
+    std::size_t bytes = 12345; // the size query overwrites whatever it holds
     STRATA_TEST_CUDA(strata::DeviceReduce::Sum(nullptr, bytes, d_in.data(), d_out.data(), n));
     CHECK(bytes == 1); // as CUB asks for a single tile
     for (std::size_t run_bytes : {std::size_t(1), std::size_t(0)})
@@ -152,6 +153,13 @@ TEST_CASE("DeviceReduce needs no temporary storage for what one block reduces: o
       CHECK(d_out.download()[0] == std::accumulate(in.begin(), in.begin() + n, std::int32_t(0)));
     }
   }
+  // No items: the input is never read, so it may be null (as in CUB); the output gets 0.
+  d_out.poison();
+  std::size_t no_bytes = 0;
+  STRATA_TEST_CUDA(
+      strata::DeviceReduce::Sum(d_temp.data(), no_bytes, static_cast<std::int32_t*>(nullptr), d_out.data(), 0));
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  CHECK(d_out.download()[0] == 0);
   CHECK(d_temp.download() == poisoned);
   // One item more takes two passes, and temporary storage for the partials.
   std::size_t bytes = 0;

@@ -152,7 +152,9 @@ TEST_CASE("DeviceScan rejects bad arguments with cudaErrorInvalidValue and write
   }
 }
 
-TEST_CASE("DeviceScan needs no temporary storage for up to one tile: one byte, any size accepted", "[device][scan]")
+TEST_CASE("DeviceScan needs no temporary storage for up to one tile: one byte, any size accepted, null pointers "
+          "without items",
+          "[device][scan]")
 {
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(255);
@@ -187,7 +189,7 @@ TEST_CASE("DeviceScan needs no temporary storage for up to one tile: one byte, a
       {
         continue;
       }
-      std::size_t bytes = 0;
+      std::size_t bytes = 12345; // the size query overwrites whatever it holds
       STRATA_TEST_CUDA(is_by_key ? sum_by_key(nullptr, bytes, n) : sum(nullptr, bytes, n));
       CHECK(bytes == 1);
       for (std::size_t run_bytes : {std::size_t(1), std::size_t(0)})
@@ -200,6 +202,15 @@ TEST_CASE("DeviceScan needs no temporary storage for up to one tile: one byte, a
       }
     }
   }
+  // No items: nothing is read or written, so the pointers may be null (as in CUB).
+  auto* const null_items = static_cast<std::int32_t*>(nullptr);
+  std::size_t no_bytes   = 0;
+  CHECK(strata::DeviceScan::ExclusiveSum(d_temp.data(), no_bytes, null_items, null_items, std::size_t(0))
+        == cudaSuccess);
+  CHECK(
+      strata::DeviceScan::ExclusiveSumByKey(d_temp.data(), no_bytes, null_items, null_items, null_items, std::size_t(0))
+      == cudaSuccess);
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
   CHECK(d_temp.download() == poisoned);
   // One tile and one more item take tile descriptors in temporary storage.
   std::size_t bytes = 0;
