@@ -1,7 +1,8 @@
 // test/device/device_merge_sort_checks.cuh: what the DeviceMergeSort tests share: key
-// distributions, the tiles of the sm_90 policy (for edge sizes), a stable host reference, and one
+// distributions, the tiles of the sm_90 policy (for edge sizes), a stable host reference, one
 // checked sort (the Copy forms, keys or pairs with their positions as values, into poisoned
-// outputs with a guard past the end).
+// outputs with a guard past the end), and a policy hub whose merge passes all take their splits
+// from the partition kernel.
 #pragma once
 
 #include <strata/device/device_merge_sort.cuh>
@@ -30,6 +31,55 @@ struct merge_sort_tiles
   static constexpr std::size_t sort  = policies_t::block_sort_t::ITEMS_PER_TILE;
   static constexpr std::size_t merge = policies_t::merge_t::ITEMS_PER_TILE;
 };
+
+//! DeviceMergeSort's sm_90 tiles for KeyT keys and ValueT values, but every merge pass takes its
+//! splits from the partition kernel (PARTITION_MIN_TILES = 1; the sm_90 policy waits for passes of
+//! 1024 tiles, 4.46 M items), so that sorts of tens of thousands of items run that kernel, under
+//! the sanitizers too. A chain of one policy: any GPU runs it.
+template <typename KeyT, typename ValueT>
+struct merge_sort_partition_hub
+{
+  using base_t = typename strata::detail::merge_sort::policy_hub<KeyT*, ValueT*>::Policy900;
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
+  {
+    using MergeSortPolicy                          = typename base_t::MergeSortPolicy;
+    using BlockSortPolicy                          = typename base_t::BlockSortPolicy;
+    static constexpr long long PARTITION_MIN_TILES = 1;
+  };
+  using MaxPolicy = Policy;
+};
+
+//! How a checked sort runs: through the public API (SortKeysCopy, SortPairsCopy; a 64-bit count),
+//! or through DispatchMergeSort with merge_sort_partition_hub (32-bit offsets, those of an int count).
+enum class merge_sort_path
+{
+  public_api,
+  partition_kernel
+};
+
+//! One call of a checked sort: keys[0, n) (and values) into keys_out (and values_out) by `compare`.
+template <merge_sort_path PATH, typename KeyT, typename CompareT>
+cudaError_t run_merge_sort(void* d_temp, std::size_t& bytes, const KeyT* keys, const std::uint32_t* values,
+                           KeyT* keys_out, std::uint32_t* values_out, std::size_t n, bool pairs, CompareT compare)
+{
+  if constexpr (PATH == merge_sort_path::public_api)
+  {
+    return pairs ? strata::DeviceMergeSort::SortPairsCopy(d_temp, bytes, keys, values, keys_out, values_out, n, compare)
+                 : strata::DeviceMergeSort::SortKeysCopy(d_temp, bytes, keys, keys_out, n, compare);
+  }
+  else
+  {
+    using null_t  = strata::NullType*;
+    using keys_t  = strata::DispatchMergeSort<const KeyT*, null_t, KeyT*, null_t, std::uint32_t, CompareT,
+                                              merge_sort_partition_hub<KeyT, strata::NullType>>;
+    using pairs_t = strata::DispatchMergeSort<const KeyT*, const std::uint32_t*, KeyT*, std::uint32_t*, std::uint32_t,
+                                              CompareT, merge_sort_partition_hub<KeyT, std::uint32_t>>;
+    return pairs ? pairs_t::Dispatch(d_temp, bytes, keys, values, keys_out, values_out, std::uint32_t(n), compare,
+                                     cudaStream_t{})
+                 : keys_t::Dispatch(d_temp, bytes, keys, null_t{}, keys_out, null_t{}, std::uint32_t(n), compare,
+                                    cudaStream_t{});
+  }
+}
 
 enum class merge_keys
 {
@@ -132,11 +182,14 @@ inline constexpr std::size_t merge_sort_guard = 67;
 //! Sorts keys[0, n) with SortKeysCopy (or SortPairsCopy, the values being the keys' positions)
 //! by `compare` into poisoned outputs and checks them against a stable host sort, bit for bit:
 //! the keys, the values (which proves stability), nothing written past n, the input unchanged.
-template <typename KeyT, typename CompareT>
+//! On the partition kernel's path (PATH), the temporary storage must also hold a split per merge
+//! tile more than the public API's, which shows that the hub's threshold was read.
+template <merge_sort_path PATH = merge_sort_path::public_api, typename KeyT, typename CompareT>
 void check_merge_sort(const device_buffer<KeyT>& d_keys, const std::vector<KeyT>& keys, std::size_t n, bool pairs,
                       CompareT compare)
 {
-  INFO("num_items " << n << (pairs ? ", pairs" : ", keys"));
+  INFO("num_items " << n << (pairs ? ", pairs" : ", keys")
+                    << (PATH == merge_sort_path::partition_kernel ? ", through the partition kernel" : ""));
   const std::vector<std::uint32_t> order = stable_order(keys, n, compare);
   std::vector<KeyT> expected(n);
   for (std::size_t i = 0; i < n; ++i)
@@ -152,17 +205,24 @@ void check_merge_sort(const device_buffer<KeyT>& d_keys, const std::vector<KeyT>
   d_out.poison();
   d_values_out.poison();
   std::size_t bytes = 0;
-  const auto call   = [&](void* d_temp) {
-    return pairs ? strata::DeviceMergeSort::SortPairsCopy(d_temp, bytes, static_cast<const KeyT*>(d_keys.data()),
-                                                          static_cast<const std::uint32_t*>(d_values.data()),
-                                                          d_out.data(), d_values_out.data(), n, compare)
-                 : strata::DeviceMergeSort::SortKeysCopy(d_temp, bytes, static_cast<const KeyT*>(d_keys.data()),
-                                                         d_out.data(), n, compare);
+  const auto call   = [&](auto path, void* d_temp, std::size_t& b) {
+    return run_merge_sort<decltype(path)::value>(d_temp, b, d_keys.data(), d_values.data(), d_out.data(),
+                                                 d_values_out.data(), n, pairs, compare);
   };
-  STRATA_TEST_CUDA(call(nullptr));
+  using path_t = std::integral_constant<merge_sort_path, PATH>;
+  STRATA_TEST_CUDA(call(path_t{}, nullptr, bytes));
   CHECK(bytes >= 1);
+  if constexpr (PATH == merge_sort_path::partition_kernel)
+  {
+    std::size_t public_bytes = 0;
+    STRATA_TEST_CUDA(
+      call(std::integral_constant<merge_sort_path, merge_sort_path::public_api>{}, nullptr, public_bytes));
+    const std::size_t merge_tile =
+      pairs ? merge_sort_tiles<KeyT, std::uint32_t>::merge : merge_sort_tiles<KeyT>::merge;
+    CHECK(bytes >= public_bytes + (n + merge_tile - 1) / merge_tile * sizeof(std::uint32_t));
+  }
   device_buffer<unsigned char> d_temp(bytes);
-  STRATA_TEST_CUDA(call(d_temp.data()));
+  STRATA_TEST_CUDA(call(path_t{}, d_temp.data(), bytes));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
 
   std::vector<KeyT> actual = d_out.download();
@@ -181,12 +241,13 @@ void check_merge_sort(const device_buffer<KeyT>& d_keys, const std::vector<KeyT>
   check_same_bits(keys, input);
 }
 
-//! Every size a key type runs: empty, one, the tiles' edges, several tiles with a run left
-//! without a partner, and large non-multiples (under compute-sanitizer, up to 100003).
+//! Every size a key type runs: empty, one, the edges of the tiles of keys and of pairs, several
+//! tiles with a run left without a partner, and large non-multiples.
 template <typename KeyT>
 std::vector<std::size_t> merge_sort_sizes(std::size_t max)
 {
-  using tiles_t = merge_sort_tiles<KeyT>;
+  using tiles_t      = merge_sort_tiles<KeyT>;
+  using pair_tiles_t = merge_sort_tiles<KeyT, std::uint32_t>;
   std::vector<std::size_t> sizes{0,
                                  1,
                                  2,
@@ -200,17 +261,27 @@ std::vector<std::size_t> merge_sort_sizes(std::size_t max)
                                  5 * tiles_t::sort + 777,
                                  100003,
                                  (std::size_t(1) << 20) + 7};
+  if (pair_tiles_t::sort != tiles_t::sort)
+  {
+    sizes.insert(sizes.end(), {pair_tiles_t::sort - 1, pair_tiles_t::sort, pair_tiles_t::sort + 1});
+  }
   sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::size_t n) { return n > max; }), sizes.end());
   return sizes;
 }
 
+//! The largest sort of KeyT keys under compute-sanitizer: 5 first-pass tiles + 777 items, three
+//! merge passes (an odd number: the first pass writes the buffer) whose second leaves a run
+//! without a partner. Larger sizes only run more passes of the same kernels.
+template <typename KeyT>
+inline constexpr std::size_t merge_sort_sanitizer_max = 5 * merge_sort_tiles<KeyT>::sort + 777;
+
 //! The cases of one key type: keys and pairs at every size on random keys, the other
-//! distributions at two sizes, and (outside compute-sanitizer) 2^24 + 13 pairs.
+//! distributions at two sizes, and (outside compute-sanitizer) 2^20 + 7 items and 2^24 + 13 pairs.
 template <typename KeyT>
 void run_merge_sort_cases(std::uint64_t seed)
 {
-  const bool sanitizer = under_sanitizer();
-  const std::size_t max = sanitizer ? std::size_t(100003) : (std::size_t(1) << 20) + 7;
+  const bool sanitizer  = under_sanitizer();
+  const std::size_t max = sanitizer ? merge_sort_sanitizer_max<KeyT> : (std::size_t(1) << 20) + 7;
   const std::vector<KeyT> keys = merge_sort_keys<KeyT>(max, merge_keys::random, seed);
   const device_buffer<KeyT> d_keys(keys);
   for (std::size_t n : merge_sort_sizes<KeyT>(max))
@@ -235,5 +306,27 @@ void run_merge_sort_cases(std::uint64_t seed)
     const device_buffer<KeyT> d_large(large);
     check_merge_sort(d_large, large, n, true, less_op{});
   }
+}
+
+//! The cases of one key type through the partition kernel (merge_sort_partition_hub), keys and
+//! pairs: one merge pass (a run of one item left), two (the first pass writes the output) and
+//! three (it writes the buffer; the second leaves a run without a partner), on random keys, and
+//! few-valued keys (ties on both sides of every split) at the largest size.
+template <typename KeyT>
+void run_partition_merge_sort_cases(std::uint64_t seed)
+{
+  constexpr std::size_t sort   = merge_sort_tiles<KeyT>::sort;
+  const std::size_t max        = merge_sort_sanitizer_max<KeyT>;
+  const std::vector<KeyT> keys = merge_sort_keys<KeyT>(max, merge_keys::random, seed);
+  const device_buffer<KeyT> d_keys(keys);
+  for (std::size_t n : {sort + 1, 3 * sort + 5, max})
+  {
+    check_merge_sort<merge_sort_path::partition_kernel>(d_keys, keys, n, false, less_op{});
+    check_merge_sort<merge_sort_path::partition_kernel>(d_keys, keys, n, true, less_op{});
+  }
+  const std::vector<KeyT> few = merge_sort_keys<KeyT>(max, merge_keys::few_values, seed + 1);
+  const device_buffer<KeyT> d_few(few);
+  check_merge_sort<merge_sort_path::partition_kernel>(d_few, few, max, false, less_op{});
+  check_merge_sort<merge_sort_path::partition_kernel>(d_few, few, max, true, less_op{});
 }
 } // namespace strata_test

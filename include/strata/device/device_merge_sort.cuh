@@ -54,7 +54,8 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_
 //! needs to `temp_storage_bytes` and does nothing else. Sorts of more than one tile need a buffer
 //! of num_items keys (and values); a sort of at most one tile (a few thousand items) needs none.
 //! Errors (a negative count, a null pointer, too little temporary storage, more tiles than a grid
-//! holds) are returned as cudaErrorInvalidValue before anything is written.
+//! holds) are returned as cudaErrorInvalidValue before anything is written. An empty sort does
+//! nothing and, as CUB's, takes any temporary storage and pointers (null ones, zero bytes).
 //!
 //! \code
 //! // keys {8, 6, 7, 5, 3, 0, 9} with values {0, 1, 2, 3, 4, 5, 6}

@@ -114,8 +114,9 @@ STRATA_KERNELS_END
 //!
 //! The template parameters are CUB's. PolicyHubT's policies name their AgentMergeSortPolicy
 //! MergeSortPolicy (CUB's member) and, optionally, strata's BlockSortPolicy (the first pass's
-//! tile). KernelSource, KernelLauncherFactory and VSMemHelperT exist for CUB's spelling; only
-//! their defaults are accepted.
+//! tile) and PARTITION_MIN_TILES. KernelSource, KernelLauncherFactory and VSMemHelperT exist for
+//! CUB's spelling; only their defaults are accepted. An empty sort launches nothing and, as CUB's,
+//! accepts any temporary storage, none included (its size query still reports a byte).
 template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT,
           typename OffsetT, typename CompareOpT,
           typename PolicyHub             = detail::merge_sort::policy_hub<KeyIteratorT, ValueIteratorT>,
@@ -197,8 +198,9 @@ struct DispatchMergeSort
       static_cast<const OffsetT*>(d_splits), compare_op);
   }
 
+  //! Sizes or runs the sort with ActivePolicyT (the argument is CUB's spelling: a policy object).
   template <typename ActivePolicyT>
-  STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  STRATA_RUNTIME_FUNCTION cudaError_t Invoke(ActivePolicyT = {})
   {
     using WideT              = ::cuda::std::uint64_t;
     using PoliciesT          = detail::merge_sort::agent_policies<ActivePolicyT, KeyT, ValueT>;
@@ -207,7 +209,11 @@ struct DispatchMergeSort
     constexpr WideT SORT_TILE  = SortPolicyT::ITEMS_PER_TILE;
     constexpr WideT MERGE_TILE = MergePolicyT::ITEMS_PER_TILE;
 
-    const WideT items       = WideT(num_items);
+    const WideT items = WideT(num_items);
+    if (items == 0 && d_temp_storage != nullptr)
+    {
+      return cudaSuccess; // nothing to sort: CUB asks for no temporary storage here
+    }
     const WideT sort_tiles  = (items + SORT_TILE - 1) / SORT_TILE;
     const WideT merge_tiles = (items + MERGE_TILE - 1) / MERGE_TILE;
     if (merge_tiles > WideT(::cuda::std::numeric_limits<int>::max()))
@@ -230,7 +236,7 @@ struct DispatchMergeSort
       detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(keys_buffer, buffer_items),
                                     detail::Slot(values_buffer, KEYS_ONLY ? 0 : buffer_items),
                                     detail::Slot(d_splits, partition ? size_t(merge_tiles) : 0));
-    if (error != cudaSuccess || d_temp_storage == nullptr || items == 0)
+    if (error != cudaSuccess || d_temp_storage == nullptr)
     {
       return error;
     }
@@ -258,12 +264,17 @@ struct DispatchMergeSort
   }
 
   //! Validates the arguments, picks the policy for the current device and runs (or sizes) the sort.
+  //! `max_policy` is CUB's last parameter; the kernels are compiled for PolicyHub's chain, so it
+  //! must be that chain (its default).
+  template <typename MaxPolicyArgT = MaxPolicyT>
   STRATA_RUNTIME_FUNCTION static cudaError_t
   Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys,
            ValueInputIteratorT d_input_items, KeyIteratorT d_output_keys, ValueIteratorT d_output_items,
            OffsetT num_items, CompareOpT compare_op, cudaStream_t stream, KernelSource kernel_source = {},
-           KernelLauncherFactory launcher_factory = {})
+           KernelLauncherFactory launcher_factory = {}, [[maybe_unused]] MaxPolicyArgT max_policy = {})
   {
+    static_assert(::cuda::std::is_same_v<MaxPolicyArgT, MaxPolicyT>,
+                  "DispatchMergeSort's kernels use PolicyHub's policies: name another hub as PolicyHub instead");
     if (!detail::IsValidCount(num_items))
     {
       return cudaErrorInvalidValue;

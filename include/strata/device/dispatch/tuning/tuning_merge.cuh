@@ -29,6 +29,8 @@ struct policy_hub
   {
     using merge_policy = AgentMergeSortPolicy<NARROW_KEYS ? 128 : 256, NARROW_KEYS ? 31 : 17, BLOCK_LOAD_WARP_TRANSPOSE,
                                               LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+    //! Merges of at least this many tiles take their splits from a partition kernel first.
+    static constexpr long long PARTITION_MIN_TILES = merge_sort::default_partition_min_tiles;
   };
   using Policy900  = Policy750;
   using max_policy = Policy900;

@@ -65,10 +65,14 @@ struct hub_block_sort_policy<ActivePolicyT, ::cuda::std::void_t<typename ActiveP
   using type = typename ActivePolicyT::BlockSortPolicy;
 };
 
-//! Merge passes of at least this many tiles take their splits from a partition kernel; smaller
-//! ones (a wave of blocks or so) have their blocks search for them, a launch fewer. A hub's
-//! PARTITION_MIN_TILES (strata only), else 1024.
-STRATA_DETAIL_POLICY_MEMBER_OR(partition_min_tiles_v, long long, PARTITION_MIN_TILES, 1024)
+//! Merge passes (and DeviceMerge's merges) of at least this many tiles take their splits from a
+//! partition kernel; smaller ones (a wave of blocks or so) have their blocks search for them, a
+//! launch fewer. Measured on sm_90 (4.46 M items of 256 x 17 tiles).
+inline constexpr long long default_partition_min_tiles = 1024;
+
+//! A hub policy's PARTITION_MIN_TILES (strata only; tests set small ones, so that the partition
+//! kernels run at small sizes), else default_partition_min_tiles.
+STRATA_DETAIL_POLICY_MEMBER_OR(partition_min_tiles_v, long long, PARTITION_MIN_TILES, default_partition_min_tiles)
 
 //! Blocks of a kernel that must fit on an SM at once (its registers are bounded to let them): a
 //! tile policy's MIN_BLOCKS_PER_SM (strata only), else 1 (the compiler's choice).
@@ -102,7 +106,8 @@ struct agent_policies
 
 //! Policies for sorting the keys of KeyIteratorT with the values of ValueIteratorT (NullType*: keys
 //! only). MergeSortPolicy is CUB's member, the merge passes' tile; BlockSortPolicy is strata's,
-//! the first pass's tile (a whole number of merge tiles). Items per thread are odd (fewer bank
+//! the first pass's tile (a whole number of merge tiles), and so is PARTITION_MIN_TILES (the
+//! passes that take their splits from a partition kernel). Items per thread are odd (fewer bank
 //! conflicts) and fitted to shared memory for wide items (fitted_policy).
 template <typename KeyIteratorT, typename ValueIteratorT = NullType*>
 struct policy_hub
@@ -115,6 +120,7 @@ struct policy_hub
   {
     using MergeSortPolicy =
       AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+    static constexpr long long PARTITION_MIN_TILES = default_partition_min_tiles;
   };
 
   //! H100-class (tune_merge_sort, docs/tuning.md): merge tiles of 256 x 17; keys of up to 4 bytes
@@ -122,7 +128,8 @@ struct policy_hub
   //! small keys also bound the registers for 6 merge blocks and 3 first-pass blocks an SM.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
-    static constexpr bool SMALL_KEYS = KEYS_ONLY && sizeof(KeyT) <= 4;
+    static constexpr bool SMALL_KEYS               = KEYS_ONLY && sizeof(KeyT) <= 4;
+    static constexpr long long PARTITION_MIN_TILES = default_partition_min_tiles;
     struct MergeSortPolicy
         : AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>
     {
