@@ -225,6 +225,11 @@ private:
                                    : 0;
   }
 
+  //! The offset type of the dispatch: the caller's, widened to 64 bits, since a row stride (a
+  //! size_t) may exceed what the caller's count type holds.
+  template <typename OffsetT>
+  using WideOffset = ::cuda::std::conditional_t<(sizeof(OffsetT) < 8), ::cuda::std::int64_t, OffsetT>;
+
   template <typename SampleIteratorT, typename OffsetT>
   STRATA_HOST_DEVICE static bool StrideInSamples(size_t row_stride_bytes, OffsetT& row_stride_samples)
   {
@@ -243,15 +248,16 @@ private:
        ::cuda::std::array<LevelT, NUM_ACTIVE_CHANNELS> upper_level, OffsetT num_row_pixels, OffsetT num_rows,
        size_t row_stride_bytes, cudaStream_t stream)
   {
-    OffsetT row_stride_samples{};
+    using WideT = WideOffset<OffsetT>;
+    WideT row_stride_samples{};
     if (!StrideInSamples<SampleIteratorT>(row_stride_bytes, row_stride_samples))
     {
       return cudaErrorInvalidValue;
     }
     return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT,
-                             OffsetT>::DispatchEven(d_temp_storage, temp_storage_bytes, d_samples, d_histogram,
-                                                    num_levels, lower_level, upper_level, num_row_pixels, num_rows,
-                                                    row_stride_samples, stream);
+                             WideT>::DispatchEven(d_temp_storage, temp_storage_bytes, d_samples, d_histogram,
+                                                  num_levels, lower_level, upper_level, WideT(num_row_pixels),
+                                                  WideT(num_rows), row_stride_samples, stream);
   }
 
   template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
@@ -263,15 +269,16 @@ private:
         ::cuda::std::array<const LevelT*, NUM_ACTIVE_CHANNELS> d_levels, OffsetT num_row_pixels, OffsetT num_rows,
         size_t row_stride_bytes, cudaStream_t stream)
   {
-    OffsetT row_stride_samples{};
+    using WideT = WideOffset<OffsetT>;
+    WideT row_stride_samples{};
     if (!StrideInSamples<SampleIteratorT>(row_stride_bytes, row_stride_samples))
     {
       return cudaErrorInvalidValue;
     }
     return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT,
-                             OffsetT>::DispatchRange(d_temp_storage, temp_storage_bytes, d_samples, d_histogram,
-                                                     num_levels, d_levels, num_row_pixels, num_rows,
-                                                     row_stride_samples, stream);
+                             WideT>::DispatchRange(d_temp_storage, temp_storage_bytes, d_samples, d_histogram,
+                                                   num_levels, d_levels, WideT(num_row_pixels), WideT(num_rows),
+                                                   row_stride_samples, stream);
   }
 };
 
