@@ -7,11 +7,14 @@
 // temporary storage give cudaErrorInvalidValue and write nothing; an empty batch writes nothing,
 // null iterators or not; temporary storage at an odd address works; the second phase works inside
 // a CUDA graph and on two streams at once; detail::DispatchBatchMemcpy runs with CUB's template
-// parameter lists, CopyAlg::Memcpy and CopyAlg::Copy; and batches of more than 2^32 bytes (or
+// parameter lists, CopyAlg::Memcpy and CopyAlg::Copy; DeviceCopy::Batched takes ranges behind
+// iterators that are not trivially copyable, as CUB does; and batches of more than 2^32 bytes (or
 // items) holding a buffer of more than 2^31 ([slow]; 4 GiB of GPU memory).
 #include <strata/device/device_copy.cuh>
 #include <strata/device/device_memcpy.cuh>
 #include <strata/device/dispatch/dispatch_batch_memcpy.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
 
 #include "common/streams.cuh"
 #include "common/behaviour.cuh"
@@ -24,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -392,6 +396,99 @@ TEST_CASE("detail::DispatchBatchMemcpy runs with CUB's template parameter lists"
         });
     b.check_copied();
   }
+}
+
+namespace
+{
+//! A pointer to T with a copy constructor of its own, so that it is not trivially copyable (as
+//! thrust::transform_iterator is not): a range DeviceCopy::Batched must not copy bytewise.
+template <typename T>
+class handle_iterator
+{
+public:
+  using value_type        = std::remove_const_t<T>;
+  using difference_type   = std::ptrdiff_t;
+  using pointer           = T*;
+  using reference         = T&;
+  using iterator_category = std::random_access_iterator_tag;
+
+  __host__ __device__ explicit handle_iterator(T* at)
+      : at_(at)
+  {
+  }
+  __host__ __device__ handle_iterator(const handle_iterator& other)
+      : at_(other.at_)
+  {
+  }
+  __host__ __device__ handle_iterator& operator=(const handle_iterator& other)
+  {
+    at_ = other.at_;
+    return *this;
+  }
+  __host__ __device__ T& operator*() const
+  {
+    return *at_;
+  }
+  __host__ __device__ T& operator[](difference_type i) const
+  {
+    return at_[i];
+  }
+  __host__ __device__ handle_iterator operator+(difference_type i) const
+  {
+    return handle_iterator(at_ + i);
+  }
+
+private:
+  T* at_;
+};
+static_assert(!std::is_trivially_copyable_v<handle_iterator<int>>, "the case needs an iterator CUB takes and a shuffle "
+                                                                    "may not move");
+
+//! The range of buffer i: a handle_iterator at its offset in an arena (null for null_offset).
+template <typename T>
+struct range_at
+{
+  T* arena;
+  const std::uint64_t* offsets;
+  __host__ __device__ handle_iterator<T> operator()(std::int64_t i) const
+  {
+    return handle_iterator<T>(offsets[i] == strata_test::null_offset ? nullptr : arena + offsets[i]);
+  }
+};
+
+template <typename T>
+using ranges_iterator =
+    strata::TransformInputIterator<handle_iterator<T>, range_at<T>, strata::CountingInputIterator<std::int64_t>>;
+} // namespace
+
+TEST_CASE("DeviceCopy::Batched takes ranges behind iterators that are not trivially copyable", "[device][copy]")
+{
+  // CUB 3.0.1 takes them: a warp that copies a large part of a range must read the range's
+  // iterator again rather than shuffle its bytes from the lane that found it.
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(765);
+  INFO("seed " << seed);
+  const std::vector<std::int64_t> sizes =
+      strata_test::make_sizes(strata_test::size_dist::uniform, 3000, seed, strata_test::split_of(sizeof(int)));
+  const placement p          = strata_test::place(sizes, layout::gapped, seed + 1);
+  const std::vector<int> src = strata_test::random_vector<int>(p.src_units, seed + 2);
+  device_buffer<int> d_src(src);
+  device_buffer<int> d_dst(p.dst_units);
+  const device_buffer<std::uint64_t> d_src_offsets(p.src);
+  const device_buffer<std::uint64_t> d_dst_offsets(p.dst);
+  const device_buffer<int> d_sizes(std::vector<int>(sizes.begin(), sizes.end()));
+  const strata::CountingInputIterator<std::int64_t> buffers(0);
+  const ranges_iterator<const int> inputs(buffers, range_at<const int>{d_src.data(), d_src_offsets.data()});
+  const ranges_iterator<int> outputs(buffers, range_at<int>{d_dst.data(), d_dst_offsets.data()});
+  strata_test::poison_arena(d_dst);
+  two_phase(
+      [&](void* d_temp, std::size_t& bytes, cudaStream_t stream)
+      {
+        return strata::DeviceCopy::Batched(d_temp, bytes, inputs, outputs, d_sizes.data(), std::int64_t(sizes.size()),
+                                           stream);
+      });
+  strata_test::check_arena(strata_test::reference_copy(src, sizes, p, strata_test::copy_poison_value<int>()),
+                           d_dst.download(), sizes, p);
 }
 
 namespace

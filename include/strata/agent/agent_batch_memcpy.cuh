@@ -70,8 +70,6 @@ class AgentBatchMemcpy
   using CostT   = ::cuda::std::uint64_t;
   using InputT  = it_value_t<InputBufferIt>;
   using OutputT = it_value_t<OutputBufferIt>;
-  static_assert(::cuda::std::is_trivially_copyable_v<InputT> && ::cuda::std::is_trivially_copyable_v<OutputT>,
-                "a warp shuffles its buffers' iterators between lanes");
 
   // What one unit is: a byte, or an item of the ranges.
   using UnitT = ::cuda::std::conditional_t<IS_MEMCPY, unsigned char, it_value_t<InputT>>;
@@ -152,6 +150,22 @@ private:
     }
   }
 
+  //! Lane `owner`'s iterator `mine`, that of buffer `buffer` of `buffers`, in every lane: shuffled
+  //! where its bytes may be copied, else read again (CUB takes ranges behind any iterator).
+  template <typename IteratorT, typename BuffersT>
+  STRATA_DEVICE STRATA_FORCEINLINE static IteratorT
+  FromLane(const IteratorT& mine, BuffersT buffers, ::cuda::std::int64_t buffer, int owner)
+  {
+    if constexpr (::cuda::std::is_trivially_copyable_v<IteratorT>)
+    {
+      return ShuffleIndex<warp_threads>(mine, owner, ALL_LANES);
+    }
+    else
+    {
+      return buffers[buffer];
+    }
+  }
+
   //! Copies the parts of buffers in the cost units [first, last).
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeChunk(CostT first, CostT last)
   {
@@ -182,8 +196,8 @@ private:
       for (unsigned int large = __ballot_sync(ALL_LANES, len > CostT(LANE_UNITS)); large != 0; large &= large - 1)
       {
         const int owner = __ffs(large) - 1;
-        CopyByWarp(ShuffleIndex<warp_threads>(src, owner, ALL_LANES),
-                   ShuffleIndex<warp_threads>(dst, owner, ALL_LANES),
+        CopyByWarp(FromLane(src, input_buffers, group + owner, owner),
+                   FromLane(dst, output_buffers, group + owner, owner),
                    ShuffleIndex<warp_threads>(begin, owner, ALL_LANES),
                    ShuffleIndex<warp_threads>(len, owner, ALL_LANES));
       }
