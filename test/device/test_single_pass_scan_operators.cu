@@ -2,7 +2,9 @@
 // their own single-pass kernels: TilePrefixCallbackOp as the prefix callback of BlockScan (tiles
 // taken from a counter in launch order), its accessors, and ScanTileState's WaitForValid over a
 // chain of tiles. One-word descriptors (4, 8 and 12-byte values) and the two-array path (a 16-byte
-// 2x2 matrix under a non-commutative product).
+// 2x2 matrix under a non-commutative product). A look-back ends at tile 0 whatever tile 0's
+// status says: tile 0 published as PARTIAL, descriptors left PARTIAL by an earlier call, and
+// descriptors never initialized (random bytes). The bounded waits are test_device_lookback_faults.
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_scan.cuh>
@@ -45,9 +47,12 @@ struct kept_t
 
 //! An inclusive scan of in[0, num_tiles * tile_items): each block takes a tile from the counter,
 //! scans it with BlockScan, and tiles after the first get their prefix from TilePrefixCallbackOp.
+//! With `tile0_partial`, tile 0 publishes its aggregate as PARTIAL (a status a look-back must not
+//! walk past) instead of INCLUSIVE.
 template <typename T, typename OpT, typename LookbackT>
 __global__ void __launch_bounds__(block_threads)
-    scan_tiles(const T* in, T* out, kept_t<T>* kept, strata::ScanTileState<T> tile_state, unsigned int* counter, OpT op)
+    scan_tiles(const T* in, T* out, kept_t<T>* kept, strata::ScanTileState<T> tile_state, unsigned int* counter, OpT op,
+               bool tile0_partial)
 {
   using BlockScanT = strata::BlockScan<T, block_threads>;
   using PrefixOpT  = strata::TilePrefixCallbackOp<T, OpT, strata::ScanTileState<T>, LookbackT>;
@@ -68,7 +73,14 @@ __global__ void __launch_bounds__(block_threads)
     BlockScanT(scan_storage).InclusiveScan(items, items, op, aggregate);
     if (threadIdx.x == 0)
     {
-      tile_state.SetInclusive(0, aggregate);
+      if (tile0_partial)
+      {
+        tile_state.SetPartial(0, aggregate);
+      }
+      else
+      {
+        tile_state.SetInclusive(0, aggregate);
+      }
     }
   }
   else
@@ -133,7 +145,7 @@ struct tile_state_buffer
 };
 
 template <typename T, typename OpT, typename LookbackT = strata::detail::DefaultLookbackPolicy>
-void check_block_scan_tiles(const std::vector<T>& in, OpT op, LookbackT = {})
+void check_block_scan_tiles(const std::vector<T>& in, OpT op, LookbackT = {}, bool tile0_partial = false)
 {
   const int num_tiles = int(in.size() / tile_items);
   INFO("tiles " << num_tiles);
@@ -144,8 +156,8 @@ void check_block_scan_tiles(const std::vector<T>& in, OpT op, LookbackT = {})
   d_out.poison();
   d_kept.poison();
   tile_state_buffer<T> tile_state(num_tiles);
-  scan_tiles<T, OpT, LookbackT><<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), d_kept.data(),
-                                                              tile_state.state, tile_state.counter.data(), op);
+  scan_tiles<T, OpT, LookbackT><<<num_tiles, block_threads>>>(
+      d_in.data(), d_out.data(), d_kept.data(), tile_state.state, tile_state.counter.data(), op, tile0_partial);
   strata_test::check_launch();
   strata_test::check_equal(expected, d_out.download());
   const std::vector<kept_t<T>> kept = d_kept.download();
@@ -187,6 +199,144 @@ void check_wait_chain(const std::vector<T>& in, OpT op)
     INFO("tile " << tile);
     CHECK(seen[tile] == int(strata::SCAN_TILE_INCLUSIVE));
   }
+}
+
+//! Each descriptor as Load reads it.
+template <typename T>
+__global__ void load_descriptors(strata::ScanTileState<T> tile_state, int num_tiles, int* statuses, T* values)
+{
+  const int tile = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (tile < num_tiles)
+  {
+    strata::ScanTileStatus status;
+    T value{};
+    tile_state.Load(tile, status, value);
+    statuses[tile] = int(status);
+    values[tile]   = value;
+  }
+}
+
+//! Publishes descriptor t with `values[t]`: INCLUSIVE where `inclusive[t]`, else PARTIAL.
+template <typename T>
+__global__ void publish_descriptors(strata::ScanTileState<T> tile_state, int num_tiles, const int* inclusive,
+                                    const T* values)
+{
+  const int tile = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (tile < num_tiles)
+  {
+    if (inclusive[tile])
+    {
+      tile_state.SetInclusive(tile, values[tile]);
+    }
+    else
+    {
+      tile_state.SetPartial(tile, values[tile]);
+    }
+  }
+}
+
+//! One warp per entry of `tiles`: TilePrefixCallbackOp::Lookback for that tile, from every lane.
+template <typename T, typename OpT>
+__global__ void __launch_bounds__(32)
+    lookback_tiles(strata::ScanTileState<T> tile_state, const int* tiles, T* prefixes, OpT op)
+{
+  using PrefixOpT                         = strata::TilePrefixCallbackOp<T, OpT, strata::ScanTileState<T>>;
+  prefixes[blockIdx.x * 32 + threadIdx.x] = PrefixOpT::Lookback(tile_state, op, tiles[blockIdx.x]);
+}
+
+//! The look-back of `tile` over descriptors as Load read them: the values from the nearest
+//! INCLUSIVE predecessor, or from tile 0 whatever its status, on; T{} for tile 0.
+template <typename T, typename OpT>
+T reference_lookback(const std::vector<int>& statuses, const std::vector<T>& values, int tile, OpT op)
+{
+  if (tile <= 0)
+  {
+    return T{};
+  }
+  int from = tile - 1;
+  while (from > 0 && statuses[from] != int(strata::SCAN_TILE_INCLUSIVE))
+  {
+    --from;
+  }
+  T prefix = values[from];
+  for (int t = from + 1; t < tile; ++t)
+  {
+    prefix = op(prefix, values[t]);
+  }
+  return prefix;
+}
+
+//! Runs Lookback from tiles on both sides of the 32-tile windows over the descriptors in
+//! `tile_state` (whatever put them there) and compares every lane's result with the reference over
+//! what Load reads.
+template <typename T, typename OpT>
+void check_lookbacks(const strata::ScanTileState<T>& tile_state, int num_tiles, OpT op)
+{
+  strata_test::device_buffer<int> d_statuses{static_cast<std::size_t>(num_tiles)};
+  strata_test::device_buffer<T> d_values{static_cast<std::size_t>(num_tiles)};
+  load_descriptors<<<(num_tiles + 127) / 128, 128>>>(tile_state, num_tiles, d_statuses.data(), d_values.data());
+  strata_test::check_launch();
+  const std::vector<int> statuses = d_statuses.download();
+  const std::vector<T> values     = d_values.download();
+  for (int status : statuses)
+  {
+    REQUIRE(status != int(strata::SCAN_TILE_INVALID)); // no waits here: those are the fault tests'
+  }
+  std::vector<int> tiles;
+  for (int tile : {0, 1, 2, 31, 32, 33, 63, 64, 65, 100, num_tiles - 1, num_tiles})
+  {
+    if (tile <= num_tiles)
+    {
+      tiles.push_back(tile);
+    }
+  }
+  strata_test::device_buffer<int> d_tiles(tiles);
+  strata_test::device_buffer<T> d_prefixes(tiles.size() * 32);
+  d_prefixes.poison();
+  lookback_tiles<<<int(tiles.size()), 32>>>(tile_state, d_tiles.data(), d_prefixes.data(), op);
+  strata_test::check_launch();
+  const std::vector<T> prefixes = d_prefixes.download();
+  for (std::size_t i = 0; i < tiles.size(); ++i)
+  {
+    INFO("look-back of tile " << tiles[i]);
+    const T expected = reference_lookback(statuses, values, tiles[i], op);
+    for (int lane = 0; lane < 32; ++lane)
+    {
+      CHECK(prefixes[i * 32 + lane] == expected);
+    }
+  }
+}
+
+//! Descriptors an earlier call left: PARTIAL aggregates, INCLUSIVE at the tiles in `inclusive_at`
+//! only (tile 0 PARTIAL), checked with check_lookbacks.
+template <typename T, typename OpT>
+void check_lookbacks_over_partials(const std::vector<T>& values, const std::vector<int>& inclusive_at, OpT op)
+{
+  const int num_tiles = int(values.size());
+  std::vector<int> inclusive(values.size(), 0);
+  for (int tile : inclusive_at)
+  {
+    inclusive[std::size_t(tile)] = 1;
+  }
+  tile_state_buffer<T> tile_state(num_tiles);
+  strata_test::device_buffer<int> d_inclusive(inclusive);
+  strata_test::device_buffer<T> d_values(values);
+  publish_descriptors<<<(num_tiles + 127) / 128, 128>>>(tile_state.state, num_tiles, d_inclusive.data(),
+                                                        d_values.data());
+  strata_test::check_launch();
+  check_lookbacks(tile_state.state, num_tiles, op);
+}
+
+//! Descriptors never initialized: the bytes of the whole allocation random, checked with
+//! check_lookbacks (statuses that read as INVALID are not expected of random words).
+template <typename T, typename OpT>
+void check_lookbacks_over_random_bytes(int num_tiles, std::uint64_t seed, OpT op)
+{
+  strata_test::device_buffer<unsigned char> bytes(tile_state_buffer<T>::allocation(num_tiles));
+  bytes.upload(strata_test::random_vector<unsigned char>(bytes.size(), seed));
+  strata::ScanTileState<T> tile_state;
+  STRATA_TEST_CUDA(tile_state.Init(num_tiles, bytes.data(), bytes.size()));
+  check_lookbacks(tile_state, num_tiles, op);
 }
 
 std::vector<strata_test::matrix2> random_matrices(std::size_t n, std::uint64_t seed)
@@ -265,5 +415,37 @@ TEST_CASE("ScanTileState::WaitForValid sees each predecessor's inclusive prefix"
   SECTION("2x2 matrices")
   {
     check_wait_chain(random_matrices(1001, seed), strata_test::matrix_product{});
+  }
+}
+
+TEST_CASE("TilePrefixCallbackOp's look-back ends at tile 0 whatever its status", "[agent][scan]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(293);
+  INFO("seed " << seed);
+  SECTION("tile 0 published as PARTIAL: the scan is still exact")
+  {
+    for (const int tiles : {2, 33, 401})
+    {
+      check_block_scan_tiles(strata_test::random_vector<std::uint64_t>(std::size_t(tiles) * tile_items, seed + tiles),
+                             cuda::std::plus<std::uint64_t>{}, strata::detail::DefaultLookbackPolicy{}, true);
+    }
+    check_block_scan_tiles(random_matrices(std::size_t(67) * tile_items, seed), strata_test::matrix_product{},
+                           strata::detail::DefaultLookbackPolicy{}, true);
+  }
+  SECTION("descriptors an earlier call left PARTIAL, with a few INCLUSIVE ones")
+  {
+    const std::vector<int> inclusive_at = {5, 70, 71, 150};
+    check_lookbacks_over_partials(strata_test::random_vector<std::uint64_t>(200, seed), inclusive_at,
+                                  cuda::std::plus<std::uint64_t>{});
+    check_lookbacks_over_partials(random_matrices(200, seed), inclusive_at, strata_test::matrix_product{});
+    check_lookbacks_over_partials(strata_test::random_vector<std::uint64_t>(200, seed + 1), {},
+                                  cuda::std::plus<std::uint64_t>{});
+  }
+  SECTION("descriptors never initialized (random bytes)")
+  {
+    check_lookbacks_over_random_bytes<std::uint64_t>(200, seed, cuda::std::plus<std::uint64_t>{});
+    check_lookbacks_over_random_bytes<std::uint32_t>(97, seed + 1, cuda::std::plus<std::uint32_t>{});
+    check_lookbacks_over_random_bytes<strata_test::matrix2>(200, seed + 2, strata_test::matrix_product{});
   }
 }

@@ -8,6 +8,7 @@
 #include <strata/block/block_radix_rank.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
+#include <strata/detail/policy_member.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/util_arch.cuh>
 #include <strata/util_type.cuh>
@@ -62,6 +63,33 @@ inline constexpr ::cuda::std::uint32_t portion_items_v = lookback_count_mask / T
 //! Set in a pass's tile counters when every key of the sort has one digit in the pass: the tile
 //! numbers below it count as usual, and each tile is copied to the same place.
 inline constexpr ::cuda::std::uint32_t trivial_pass_flag = 1u << 31;
+
+//! How long a onesweep look-back waits for a word of its launch (scan_tile::WaitBound): the
+//! policy's LOOKBACK_WAIT_LIMIT_MS where it has one (tests of faults shorten it), else the default.
+STRATA_DETAIL_POLICY_MEMBER_OR(onesweep_wait_limit_ms_v, unsigned int, LOOKBACK_WAIT_LIMIT_MS, scan_tile::wait_limit_ms)
+
+//! The look-back word at `at` once it carries `epoch` (one thread waits). A word that does not
+//! within the bound (scan_tile::WaitBound: a foreign or overwritten word) comes back as an
+//! inclusive word of this launch with no keys, so that the look-back ends there, as at a chain's
+//! first tile.
+template <unsigned int WAIT_LIMIT_MS>
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t WaitForEpoch(const ::cuda::std::uint32_t* at,
+                                                                    ::cuda::std::uint32_t epoch)
+{
+  scan_tile::WaitBound<WAIT_LIMIT_MS> bound;
+  while (true)
+  {
+    const ::cuda::std::uint32_t word = scan_tile::LoadRelaxed(at);
+    if ((word >> lookback_epoch_shift) == epoch)
+    {
+      return word;
+    }
+    if (bound.Reached())
+    {
+      return (epoch << lookback_epoch_shift) | lookback_inclusive;
+    }
+  }
+}
 
 //! The epoch of the k-th onesweep launch of a sort (1-7). A launch reads the words of the one
 //! before and of the one before that (a shorter last portion leaves the tiles past its end), so
@@ -329,17 +357,18 @@ struct AgentRadixSortOnesweep
         ::cuda::std::uint32_t before = 0;
         if (tile > first_tile)
         {
+          // Ends at an inclusive word or at the chain's first tile, whatever its word says.
           int predecessor = tile - 1;
           while (true)
           {
-            const ::cuda::std::uint32_t word =
-                detail::scan_tile::LoadRelaxed(&d_lookback[predecessor * RADIX_DIGITS + digit]);
+            const ::cuda::std::uint32_t* at = &d_lookback[predecessor * RADIX_DIGITS + digit];
+            ::cuda::std::uint32_t word      = detail::scan_tile::LoadRelaxed(at);
             if ((word >> detail::radix::lookback_epoch_shift) != epoch)
             {
-              continue; // not yet published by this launch
+              word = detail::radix::WaitForEpoch<detail::radix::onesweep_wait_limit_ms_v<PolicyT>>(at, epoch);
             }
             before += word & detail::radix::lookback_count_mask;
-            if (word & detail::radix::lookback_inclusive)
+            if ((word & detail::radix::lookback_inclusive) || predecessor <= first_tile)
             {
               break;
             }

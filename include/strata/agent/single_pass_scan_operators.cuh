@@ -13,6 +13,14 @@
 // read whole with relaxed, device-scope accesses; a reader that sees the status also sees the
 // value in the same word, so no fence is needed. Wider values keep value and status apart: the
 // value is stored before the status with release semantics and read after an acquire.
+//
+// Faults: descriptors that are not this launch's (temporary storage overwritten or shared by two
+// concurrent calls, left by an earlier call, corrupted) must not hang a look-back. A walk ends at
+// tile 0 whatever its status says, and every wait for an unpublished descriptor is bounded
+// (WaitBound: a generous time during which the waiting thread ran). A descriptor still
+// unpublished at the bound reads as SCAN_TILE_INCLUSIVE with a value-initialized value: the walk
+// ends there as at tile 0, with nothing from that tile or before it. The answer is then wrong,
+// but the call returns and the CUDA context stays usable.
 #pragma once
 
 #include <strata/config.cuh>
@@ -139,6 +147,64 @@ using word_t = ::cuda::std::conditional_t<WORD_BYTES == 8, ::cuda::std::uint64_t
 //! bottleneck (docs/tuning.md).
 inline constexpr int descriptor_spacing_bytes = 32;
 
+//! The default bound of a wait for a descriptor (WaitBound), in ticks of 2^20 ns (1.05 ms) during
+//! which the waiting thread ran and saw the descriptor unpublished: about 10.5 s. A legitimate
+//! wait is for a running block to publish its tile's aggregate, microseconds normally and
+//! milliseconds under compute-sanitizer's racecheck; the bound only ends waits for descriptors
+//! that nothing will publish.
+inline constexpr unsigned int wait_limit_ms = 10000;
+
+//! The low 32 bits of %globaltimer (nanoseconds).
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t GlobalTimerLow()
+{
+  ::cuda::std::uint32_t value;
+  asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(value));
+  return value;
+}
+
+//! The bound of one wait for descriptors, in one register: Reached() is called after every read
+//! that found a descriptor unpublished and says whether to give up. It looks at %globaltimer only
+//! every 32nd call (the first 31 reads of any wait cost one add) and counts the ticks of 2^20 ns
+//! it sees begin; a pause of the whole GPU (a debugger stop, another context's time slice) is one
+//! tick however long it lasts, and nothing counts while the thread does not run. After LIMIT_MS
+//! ticks it answers true, and from then on at every call. With WARP, all 32 lanes of a warp call
+//! it together and share lane 0's clock, so that they agree.
+template <unsigned int LIMIT_MS, bool WARP = false>
+class WaitBound
+{
+  // State: bits 27-31 count the calls since the clock was last read (their carry falls off the
+  // word); bits 8-26 hold 1 + the ticks seen (0: the clock not read yet); bits 0-7 the tick last
+  // seen, mod 256 (a jump of a multiple of 256 ticks counts none: never too early). All ones:
+  // the bound is reached (1 + ticks never gets there).
+  static constexpr ::cuda::std::uint32_t CALL    = 1u << 27;
+  static constexpr ::cuda::std::uint32_t REACHED = ~0u;
+  static_assert(LIMIT_MS < (1u << 19) - 2, "a wait bound of at most about 2^19 ms");
+  ::cuda::std::uint32_t state = 0;
+
+  STRATA_DEVICE STRATA_FORCEINLINE void ReadClock()
+  {
+    ::cuda::std::uint32_t tick = (GlobalTimerLow() >> 20) & 0xFFu;
+    if constexpr (WARP)
+    {
+      tick = __shfl_sync(0xFFFFFFFFu, tick, 0);
+    }
+    ::cuda::std::uint32_t seen = state >> 8; // the call bits are 0 here
+    seen                       = seen == 0 ? 1u : seen + ((state & 0xFFu) != tick);
+    state                      = seen > LIMIT_MS ? REACHED : (seen << 8) | tick;
+  }
+
+public:
+  STRATA_DEVICE STRATA_FORCEINLINE bool Reached()
+  {
+    state += CALL;
+    if (state < CALL)
+    {
+      ReadClock(); // every 32nd call, and every call once reached (REACHED + CALL wraps)
+    }
+    return state == REACHED;
+  }
+};
+
 //! The wait between two reads of an unpublished descriptor in ScanTileState::WaitForValid: a
 //! sleep from 32 ns, doubling up to 1 us.
 struct BackoffDelay
@@ -253,31 +319,35 @@ public:
     }
   }
 
-  //! Waits (one thread) until descriptor `tile` is published; returns its status and value.
+  //! Waits (one thread) until descriptor `tile` is published; returns its status and value. A
+  //! descriptor still unpublished at the bound (detail::scan_tile::WaitBound, WAIT_LIMIT_MS)
+  //! comes back as SCAN_TILE_INCLUSIVE with a value-initialized value, so that a look-back built
+  //! on it ends there.
+  template <unsigned int WAIT_LIMIT_MS = detail::scan_tile::wait_limit_ms>
   STRATA_DEVICE STRATA_FORCEINLINE void WaitForValid(int tile, ScanTileStatus& status, T& value) const
   {
-    unsigned int delay = 32;
-    for (;;)
-    {
-      Load(tile, status, value);
-      if (status != SCAN_TILE_INVALID)
-      {
-        return;
-      }
-      __nanosleep(delay);
-      delay = delay < 1024 ? delay * 2 : delay;
-    }
+    StatusWord word;
+    WaitForValid<detail::scan_tile::BackoffDelay, MemoryOrder::relaxed, WAIT_LIMIT_MS>(tile, word, value);
+    status = ScanTileStatus(word);
   }
 
   //! WaitForValid with CUB's signature: each calling thread waits for its own `tile`, calling
   //! `delay()` between reads (any number of threads may call it, not only whole warps), and gets
-  //! its status as a StatusWord. (ORDER: see MemoryOrder.)
-  template <typename DelayT = detail::scan_tile::BackoffDelay, MemoryOrder ORDER = MemoryOrder::relaxed>
+  //! its status as a StatusWord; bounded as the overload above. (ORDER: see MemoryOrder.)
+  template <typename DelayT = detail::scan_tile::BackoffDelay, MemoryOrder ORDER = MemoryOrder::relaxed,
+            unsigned int WAIT_LIMIT_MS = detail::scan_tile::wait_limit_ms>
   STRATA_DEVICE STRATA_FORCEINLINE void WaitForValid(int tile, StatusWord& status, T& value, DelayT delay = {}) const
   {
     ScanTileStatus tile_status = SCAN_TILE_INVALID;
+    detail::scan_tile::WaitBound<WAIT_LIMIT_MS> bound;
     for (Load(tile, tile_status, value); tile_status == SCAN_TILE_INVALID; Load(tile, tile_status, value))
     {
+      if (bound.Reached())
+      {
+        tile_status = SCAN_TILE_INCLUSIVE;
+        value       = T{};
+        break;
+      }
       delay();
     }
     status = StatusWord(tile_status);
@@ -365,9 +435,11 @@ namespace detail
 //! again after SPIN_INITIAL_NS, doubling up to SPIN_MAX_NS (0: no sleep). Tiles below
 //! DELAYED_FROM_TILE, the first to start, wait EARLY_DELAY_NS before the first read and
 //! EARLY_SPIN_NS between reads instead: a small grid starts all its tiles at once and its first
-//! predecessors publish soon, while a large one keeps few tiles in this range.
+//! predecessors publish soon, while a large one keeps few tiles in this range. WAIT_LIMIT_MS bounds
+//! a look-back's waits (scan_tile::WaitBound; tests of faults shorten it).
 template <unsigned int _INITIAL_DELAY_NS, unsigned int _SPIN_INITIAL_NS, unsigned int _SPIN_MAX_NS,
-          int _DELAYED_FROM_TILE = 0, unsigned int _EARLY_DELAY_NS = 0, unsigned int _EARLY_SPIN_NS = _SPIN_INITIAL_NS>
+          int _DELAYED_FROM_TILE = 0, unsigned int _EARLY_DELAY_NS = 0, unsigned int _EARLY_SPIN_NS = _SPIN_INITIAL_NS,
+          unsigned int _WAIT_LIMIT_MS = scan_tile::wait_limit_ms>
 struct LookbackPolicy
 {
   static constexpr unsigned int INITIAL_DELAY_NS = _INITIAL_DELAY_NS;
@@ -376,6 +448,7 @@ struct LookbackPolicy
   static constexpr int DELAYED_FROM_TILE         = _DELAYED_FROM_TILE;
   static constexpr unsigned int EARLY_DELAY_NS   = _EARLY_DELAY_NS;
   static constexpr unsigned int EARLY_SPIN_NS    = _EARLY_SPIN_NS;
+  static constexpr unsigned int WAIT_LIMIT_MS    = _WAIT_LIMIT_MS;
 };
 using DefaultLookbackPolicy = LookbackPolicy<1200, 600, 600>;
 } // namespace detail
@@ -385,8 +458,8 @@ using DefaultLookbackPolicy = LookbackPolicy<1200, 600, 600>;
 //! aggregate, finds its exclusive prefix (returned in every lane), publishes its inclusive prefix
 //! and keeps all three in `temp_storage` (written by lane 0) and the two prefixes in the calling
 //! lanes' `exclusive_prefix` and `inclusive_prefix`. Tile 0 has no predecessors: call the
-//! operator on later tiles only, and publish tile 0 with SetInclusive. Its data members are
-//! public, as in CUB.
+//! operator on later tiles only, and publish tile 0 with SetInclusive (a look-back ends at tile 0
+//! whatever its status says). Its data members are public, as in CUB.
 //!
 //! ScanOpT must be associative; it need not be commutative: a window of predecessors is combined
 //! in tile order, and windows further back are combined on the left.
@@ -447,7 +520,10 @@ public:
     return exclusive_prefix;
   }
 
-  //! The exclusive prefix of tile `tile_idx` (> 0): every lane of the calling warp gets it.
+  //! The exclusive prefix of tile `tile_idx` (> 0): every lane of the calling warp gets it. The
+  //! walk ends at the nearest INCLUSIVE predecessor or at tile 0; a predecessor still unpublished
+  //! at LookbackPolicyT::WAIT_LIMIT_MS reads as INCLUSIVE with a value-initialized T (see the
+  //! file's top).
   STRATA_DEVICE STRATA_FORCEINLINE static T Lookback(const ScanTileStateT& tile_state, ScanOpT& scan_op, int tile_idx)
   {
     const int lane           = int(LaneId());
@@ -459,10 +535,10 @@ public:
     }
     unsigned int spin           = early ? LookbackPolicyT::EARLY_SPIN_NS : LookbackPolicyT::SPIN_INITIAL_NS;
     const unsigned int spin_max = early ? LookbackPolicyT::EARLY_SPIN_NS : LookbackPolicyT::SPIN_MAX_NS;
+    detail::scan_tile::WaitBound<LookbackPolicyT::WAIT_LIMIT_MS, true> bound;
     T prefix{};
     bool have_prefix = false;
-    // Lane l reads tile window_end - 32 + l, lane 31 the nearest. Tiles below 0 are not read:
-    // they lie behind tile 0, which is INCLUSIVE, and never count.
+    // Lane l reads tile window_end - 32 + l, lane 31 the nearest. Tiles below 0 are not read.
     for (int window_end = tile_idx;; window_end -= detail::warp_threads)
     {
       const int tile        = window_end - detail::warp_threads + lane;
@@ -474,6 +550,15 @@ public:
       }
       while (__any_sync(0xFFFFFFFFu, status == SCAN_TILE_INVALID))
       {
+        if (bound.Reached())
+        {
+          if (status == SCAN_TILE_INVALID)
+          {
+            status = SCAN_TILE_INCLUSIVE; // nothing will publish it: the walk ends here
+            value  = T{};
+          }
+          break;
+        }
         if (spin > 0)
         {
           __nanosleep(spin);
@@ -484,14 +569,15 @@ public:
           tile_state.Load(tile, status, value);
         }
       }
-      // The window from its nearest INCLUSIVE tile on (or all of it), combined in tile order;
-      // windows further back are combined on the left.
-      const unsigned int inclusive_lanes = __ballot_sync(0xFFFFFFFFu, status == SCAN_TILE_INCLUSIVE);
-      const int from = inclusive_lanes != 0 ? (detail::warp_threads - 1) - __clz(int(inclusive_lanes)) : 0;
-      const T window = SuffixReduce(value, from, scan_op);
-      prefix         = have_prefix ? T(scan_op(window, prefix)) : window;
-      have_prefix    = true;
-      if (inclusive_lanes != 0)
+      // The window from the nearest tile that ends the walk on (or all of it), combined in tile
+      // order; windows further back are combined on the left. Tile 0 ends it whatever its status:
+      // nothing before it counts, and a walk past it would never end.
+      const unsigned int last_lanes = __ballot_sync(0xFFFFFFFFu, status == SCAN_TILE_INCLUSIVE || tile <= 0);
+      const int from                = last_lanes != 0 ? (detail::warp_threads - 1) - __clz(int(last_lanes)) : 0;
+      const T window                = SuffixReduce(value, from, scan_op);
+      prefix                        = have_prefix ? T(scan_op(window, prefix)) : window;
+      have_prefix                   = true;
+      if (last_lanes != 0)
       {
         return prefix;
       }
