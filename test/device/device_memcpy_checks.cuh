@@ -4,7 +4,7 @@
 // place buffers on both sides of the chunk boundaries, layouts of the buffers in a source and a
 // destination arena (packed, shifted, with gaps, in reversed or shuffled order, null pointers for
 // empty buffers), the host reference and a comparison of the whole destination arena, gaps
-// included, unit by unit; for arenas of many GiB, the same comparison piece by piece.
+// included, unit by unit.
 #pragma once
 
 #include <strata/device/dispatch/tuning/tuning_batch_memcpy.cuh>
@@ -414,39 +414,6 @@ void check_arena(const std::vector<T>& expected, const std::vector<T>& actual, c
   INFO(mismatches << " of " << expected.size() << " units of the destination arena differ (rerun with --rng-seed "
                   << Catch::getSeed() << "):\n"
                   << report.str());
-  CHECK(mismatches == 0);
-}
-
-//! CHECKs the `count` bytes at d_bytes, an arena of many GiB, against the host reference piece by
-//! piece (64 MiB at a time): fill(first, n, out) writes the expected bytes [first, first + n) to
-//! out. Names the first mismatch.
-template <typename FillT>
-void check_large_arena(const std::uint8_t* d_bytes, std::size_t count, FillT&& fill)
-{
-  constexpr std::size_t piece = std::size_t(1) << 26;
-  std::vector<std::uint8_t> actual(std::min(count, piece));
-  std::vector<std::uint8_t> expected(actual.size());
-  std::size_t mismatches = 0;
-  std::ostringstream first;
-  for (std::size_t at = 0; at < count; at += piece)
-  {
-    const std::size_t bytes = std::min(piece, count - at);
-    STRATA_TEST_CUDA(cudaMemcpy(actual.data(), d_bytes + at, bytes, cudaMemcpyDeviceToHost));
-    fill(at, bytes, expected.data());
-    if (std::memcmp(actual.data(), expected.data(), bytes) == 0)
-    {
-      continue;
-    }
-    for (std::size_t k = 0; k < bytes; ++k)
-    {
-      if (actual[k] != expected[k] && mismatches++ == 0)
-      {
-        first << "byte " << at + k << ": expected " << int(expected[k]) << ", got " << int(actual[k]);
-      }
-    }
-  }
-  INFO(mismatches << " of " << count << " bytes of the arena differ, the first " << first.str()
-                  << " (rerun with --rng-seed " << Catch::getSeed() << ")");
   CHECK(mismatches == 0);
 }
 } // namespace strata_test

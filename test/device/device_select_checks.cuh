@@ -560,26 +560,45 @@ inline void require_free_memory(std::size_t bytes)
   }
 }
 
-//! CHECKs every item of d_items[0, count) (integers) against expected(i), called for i = 0, 1, ...
-//! in turn (so that it may keep a running state, such as i % large_period). The items come to the
-//! host in pieces of 2^26: outputs of many GiB.
-template <typename T, typename ExpectedT>
-void check_large(const T* d_items, std::size_t count, ExpectedT&& expected)
+//! Writes items[(phase + k) % items.size()] to out[k] for k in [0, count), a period at a time.
+template <typename T>
+void fill_periodic(const std::vector<T>& items, std::size_t phase, std::size_t count, T* out)
+{
+  while (count > 0)
+  {
+    const std::size_t run = std::min(count, items.size() - phase);
+    std::copy_n(items.data() + phase, run, out);
+    out += run;
+    count -= run;
+    phase = 0;
+  }
+}
+
+//! CHECKs d_items[0, count) (integers), an output of many GiB, against the host reference piece by
+//! piece (2^26 items at a time): fill(first, n, out) writes the expected items [first, first + n)
+//! to out. Names the first mismatch.
+template <typename T, typename FillT>
+void check_large(const T* d_items, std::size_t count, FillT&& fill)
 {
   constexpr std::size_t piece = std::size_t(1) << 26;
-  std::vector<T> host(std::min(count, piece));
+  std::vector<T> actual(std::min(count, piece));
+  std::vector<T> expected(actual.size());
   std::size_t mismatches = 0;
   std::ostringstream first;
   for (std::size_t at = 0; at < count; at += piece)
   {
     const std::size_t items = std::min(piece, count - at);
-    STRATA_TEST_CUDA(cudaMemcpy(host.data(), d_items + at, items * sizeof(T), cudaMemcpyDeviceToHost));
+    STRATA_TEST_CUDA(cudaMemcpy(actual.data(), d_items + at, items * sizeof(T), cudaMemcpyDeviceToHost));
+    fill(at, items, expected.data());
+    if (std::memcmp(actual.data(), expected.data(), items * sizeof(T)) == 0)
+    {
+      continue;
+    }
     for (std::size_t k = 0; k < items; ++k)
     {
-      const T item = expected(at + k);
-      if (host[k] != item && mismatches++ == 0)
+      if (actual[k] != expected[k] && mismatches++ == 0)
       {
-        first << "[" << at + k << "] expected " << +item << ", got " << +host[k];
+        first << "[" << at + k << "] expected " << +expected[k] << ", got " << +actual[k];
       }
     }
   }

@@ -21,6 +21,7 @@
 
 #include <cuda/std/functional>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -447,16 +448,20 @@ TEST_CASE("DeviceAdjacentDifference over more than 2^31 and 2^32 uint8 items", "
   const auto check_data = [&](std::size_t n, const std::vector<std::uint8_t>& inside, std::uint8_t first,
                               std::uint8_t last)
   {
-    std::size_t r = 0;
     strata_test::check_large(d_data.data(), d_data.size(),
-                             [&](std::size_t i)
+                             [&](std::size_t at, std::size_t count, std::uint8_t* out)
                              {
-                               const std::uint8_t item = inside[r];
-                               r                       = r + 1 == inside.size() ? 0 : r + 1;
-                               return i == 0       ? first
-                                      : i + 1 == n ? last
-                                      : i < n      ? item
-                                                   : strata_test::poison_byte;
+                               const std::size_t items = at < n ? std::min(count, n - at) : 0;
+                               strata_test::fill_periodic(inside, at % inside.size(), items, out);
+                               std::fill(out + items, out + count, strata_test::poison_byte);
+                               if (at == 0)
+                               {
+                                 out[0] = first;
+                               }
+                               if (at < n && n - 1 - at < count)
+                               {
+                                 out[n - 1 - at] = last;
+                               }
                              });
   };
   const auto run = [&](auto count, side s, bool copy)

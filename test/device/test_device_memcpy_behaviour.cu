@@ -589,7 +589,7 @@ TEST_CASE("DeviceMemcpy::Batched copies more than 2^32 bytes in one batch and a 
           return strata::DeviceMemcpy::Batched(d_temp, bytes, d_srcs.data(), d_dsts.data(), d_sizes.data(),
                                                std::int64_t(sizes.size()), stream);
         });
-    strata_test::check_large_arena(d_arena.data(), d_arena.size(), after_batch);
+    strata_test::check_large(d_arena.data(), d_arena.size(), after_batch);
   }
   // Then the buffer of more than 2^31 bytes, three times: to destinations 0, 8 and 3 bytes past a
   // multiple of 16 from its source (16-byte words, 4-byte words, words cut from pairs). Its source
@@ -611,7 +611,7 @@ TEST_CASE("DeviceMemcpy::Batched copies more than 2^32 bytes in one batch and a 
                                                std::int64_t(1), stream);
         });
     copied_to.push_back(to);
-    strata_test::check_large_arena(d_arena.data(), d_arena.size(),
+    strata_test::check_large(d_arena.data(), d_arena.size(),
                                    [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
                                    {
                                      after_batch(first, bytes, out);
@@ -691,7 +691,7 @@ TEST_CASE("DeviceCopy::Batched copies more than 2^32 items in one batch and a ra
         return strata::DeviceCopy::Batched(d_temp, bytes, d_inputs.data(), d_outputs.data(), d_sizes.data(),
                                            std::int64_t(sizes.size()), stream);
       });
-  strata_test::check_large_arena(
+  strata_test::check_large(
       d_arena.data(), d_arena.size(),
       [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
       {
@@ -700,11 +700,10 @@ TEST_CASE("DeviceCopy::Batched copies more than 2^32 items in one batch and a ra
         {
           const std::size_t lo = std::max(first, dst[r]);
           const std::size_t hi = std::min(first + bytes, dst[r] + std::size_t(sizes[r]));
-          std::size_t at       = lo < hi ? std::size_t((starts[r] + std::int64_t(lo - dst[r])) % large_period) : 0;
-          for (std::size_t k = lo; k < hi; ++k)
+          if (lo < hi)
           {
-            out[k - first] = table[at];
-            at             = at + 1 == table.size() ? 0 : at + 1;
+            strata_test::fill_periodic(table, std::size_t((starts[r] + std::int64_t(lo - dst[r])) % large_period),
+                                       hi - lo, out + (lo - first));
           }
         }
       });

@@ -521,6 +521,17 @@ struct periodic_runs
   std::vector<std::uint8_t> keys;
   std::vector<std::size_t> heads;
 
+  //! items[h] for every head h: what a period's runs keep of `items`.
+  std::vector<std::uint8_t> first_items(const std::vector<std::uint8_t>& items) const
+  {
+    std::vector<std::uint8_t> firsts;
+    for (const std::size_t h : heads)
+    {
+      firsts.push_back(items[h]);
+    }
+    return firsts;
+  }
+
   //! The runs that begin among the first n positions of the periodic sequence.
   std::size_t selected(std::size_t n) const
   {
@@ -594,6 +605,10 @@ TEST_CASE("DeviceSelect::Unique and UniqueByKey keep more than 2^32 and 2^31 of 
   const std::size_t half  = by_key_selected + strata_test::select_slack; // where UniqueByKey's values go
   const std::size_t slots = std::max(unique_selected + strata_test::select_slack, 2 * half);
   strata_test::require_free_memory(slots + (std::size_t(64) << 20));
+  // What the outputs repeat: the key (and value) of each period's runs, in order.
+  const std::vector<std::uint8_t> unique_keys   = unique_runs.first_items(unique_runs.keys);
+  const std::vector<std::uint8_t> by_key_keys   = by_key_runs.first_items(by_key_runs.keys);
+  const std::vector<std::uint8_t> by_key_values = by_key_runs.first_items(vals);
   const device_buffer<std::uint8_t> d_unique_keys(unique_runs.keys);
   const device_buffer<std::uint8_t> d_by_key_keys(by_key_runs.keys);
   const device_buffer<std::uint8_t> d_values(vals);
@@ -611,17 +626,12 @@ TEST_CASE("DeviceSelect::Unique and UniqueByKey keep more than 2^32 and 2^31 of 
                                               d_out.data(), d_num.data(), std::int64_t(n));
         });
     strata_test::check_counts(d_num, {unique_selected});
-    std::size_t h = 0; // the head of output i, in the period
     strata_test::check_large(d_out.data(), slots,
-                             [&](std::size_t i)
+                             [&](std::size_t at, std::size_t count, std::uint8_t* out)
                              {
-                               if (i >= unique_selected)
-                               {
-                                 return strata_test::poison_byte;
-                               }
-                               const std::uint8_t key = unique_runs.keys[unique_runs.heads[h]];
-                               h                      = h + 1 == unique_runs.heads.size() ? 0 : h + 1;
-                               return key;
+                               const std::size_t items = at < unique_selected ? std::min(count, unique_selected - at) : 0;
+                               strata_test::fill_periodic(unique_keys, at % unique_keys.size(), items, out);
+                               std::fill(out + items, out + count, strata_test::poison_byte);
                              });
   }
   {
@@ -637,19 +647,22 @@ TEST_CASE("DeviceSelect::Unique and UniqueByKey keep more than 2^32 and 2^31 of 
               std::int64_t(n));
         });
     strata_test::check_counts(d_num, {by_key_selected});
-    std::size_t h = 0;
+    // The keys from 0, the values from `half`, poison elsewhere.
     strata_test::check_large(d_out.data(), slots,
-                             [&](std::size_t i)
+                             [&](std::size_t at, std::size_t count, std::uint8_t* out)
                              {
-                               h                = i == half ? 0 : h;
-                               const bool keys  = i < half;
-                               if ((keys ? i : i - half) >= by_key_selected)
+                               std::fill(out, out + count, strata_test::poison_byte);
+                               for (const std::size_t from : {std::size_t(0), half})
                                {
-                                 return strata_test::poison_byte;
+                                 const std::vector<std::uint8_t>& items = from == 0 ? by_key_keys : by_key_values;
+                                 const std::size_t lo = std::max(at, from);
+                                 const std::size_t hi = std::min(at + count, from + by_key_selected);
+                                 if (lo < hi)
+                                 {
+                                   strata_test::fill_periodic(items, (lo - from) % items.size(), hi - lo,
+                                                              out + (lo - at));
+                                 }
                                }
-                               const std::size_t head = by_key_runs.heads[h];
-                               h                      = h + 1 == by_key_runs.heads.size() ? 0 : h + 1;
-                               return keys ? by_key_runs.keys[head] : vals[head];
                              });
   }
 }
