@@ -12,6 +12,9 @@
 #include <strata/block/block_scan.cuh>
 #include <strata/device/device_scan.cuh>
 #include <strata/device/device_select.cuh>
+#include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
+#include <strata/device/dispatch/dispatch_rle.cuh>
+#include <strata/device/dispatch/dispatch_scan_by_key.cuh>
 
 #include <cuda/std/functional>
 
@@ -269,17 +272,51 @@ struct select_fault_hub
   using MaxPolicy = Policy600;
 };
 
+//! A DeviceScan-by-key hub whose look-back gives up after wait_limit_ms.
+struct scan_by_key_fault_hub
+{
+  struct Policy600 : strata::ChainedPolicy<600, Policy600, Policy600>
+  {
+    using ScanByKeyPolicyT =
+        strata::AgentScanByKeyPolicy<128, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
+                                     strata::BLOCK_SCAN_WARP_SCANS, strata::BLOCK_STORE_DIRECT, fault_lookback_t>;
+  };
+  using MaxPolicy = Policy600;
+};
+
+//! A DeviceReduce::ReduceByKey hub whose look-back gives up after wait_limit_ms.
+struct reduce_by_key_fault_hub
+{
+  struct Policy600 : strata::ChainedPolicy<600, Policy600, Policy600>
+  {
+    using ReduceByKeyPolicyT = strata::AgentReduceByKeyPolicy<128, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
+                                                              strata::BLOCK_SCAN_WARP_SCANS, fault_lookback_t>;
+  };
+  using MaxPolicy = Policy600;
+};
+
+//! A DeviceRunLengthEncode::NonTrivialRuns hub whose look-back gives up after wait_limit_ms.
+struct rle_fault_hub
+{
+  struct Policy600 : strata::ChainedPolicy<600, Policy600, Policy600>
+  {
+    using RleSweepPolicyT = strata::AgentRlePolicy<128, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, true,
+                                                   strata::BLOCK_SCAN_WARP_SCANS, fault_lookback_t>;
+  };
+  using MaxPolicy = Policy600;
+};
+
 //! Runs a single-pass device call `call(d_temp, bytes, stream)` on descriptors the test chose: the
 //! call is captured into a graph, its DeviceScanInitKernel initializes no descriptor and writes its
 //! tile counter elsewhere, and its single pass starts at tile `first` with `first` blocks fewer.
 //! The temporary storage, laid out as the single pass carves it (the tile counter, then the
-//! `num_tiles` descriptors of TileStateT), holds `first` in the counter, SCAN_TILE_INVALID in every
-//! 4-byte word of the descriptors of the tiles that run (as the initialization leaves them), and
-//! `fill` in every 4-byte word of the descriptors of tiles [0, first): with SCAN_TILE_INVALID,
+//! descriptors, one-word ones 32 bytes apart), holds `first` in the counter, SCAN_TILE_INVALID in
+//! every 4-byte word of the descriptors of the tiles that run (as the initialization leaves them),
+//! and `fill` in every 4-byte word of the descriptors of tiles [0, first): with SCAN_TILE_INVALID,
 //! descriptors that never become valid; with 0, zeroed ones (SCAN_TILE_OOB, value 0) that only
 //! tile 0 ends a walk over.
-template <typename TileStateT, typename CallT>
-void run_on_descriptors(CallT call, int num_tiles, std::uint32_t fill, std::uint32_t first, const char* what)
+template <typename CallT>
+void run_on_descriptors(CallT call, std::uint32_t fill, std::uint32_t first, const char* what)
 {
   size_t bytes = 0;
   STRATA_TEST_CUDA(call(nullptr, bytes, cudaStream_t{}));
@@ -328,13 +365,12 @@ void run_on_descriptors(CallT call, int num_tiles, std::uint32_t fill, std::uint
   REQUIRE(init_nodes == 1);
   REQUIRE(pass_nodes == 1);
 
-  size_t state_bytes = 0;
-  STRATA_TEST_CUDA(TileStateT::AllocationSize(num_tiles, state_bytes));
+  // Where the descriptors start does not depend on their size: carve a byte of them.
   unsigned int* d_counter = nullptr;
   unsigned char* d_state  = nullptr;
   size_t carved_bytes     = bytes;
   STRATA_TEST_CUDA(strata::detail::CarveTemporaryStorage(
-      d_temp.data(), carved_bytes, strata::detail::Slot(d_counter, 1), strata::detail::Slot(d_state, state_bytes)));
+      d_temp.data(), carved_bytes, strata::detail::Slot(d_counter, 1), strata::detail::Slot(d_state, 1)));
   const std::size_t counter_word = std::size_t(d_counter - reinterpret_cast<unsigned int*>(d_temp.data()));
   const std::size_t state_word   = std::size_t(d_state - reinterpret_cast<unsigned char*>(d_temp.data())) / 4;
   const std::size_t fill_words   = std::size_t(first) * strata::detail::scan_tile::descriptor_spacing_bytes / 4;
@@ -369,13 +405,13 @@ void check_scan_on_descriptors(std::uint32_t fill, std::uint64_t seed)
   using dispatch_t =
       strata::DispatchScan<const std::uint32_t*, std::uint32_t*, cuda::std::plus<>, strata::NullType, std::uint32_t,
                            std::uint32_t, strata::ForceInclusive::No, scan_fault_hub<std::uint32_t>>;
-  run_on_descriptors<strata::ScanTileState<std::uint32_t>>(
+  run_on_descriptors(
       [&](void* d_temp, size_t& bytes, cudaStream_t stream)
       {
         return dispatch_t::Dispatch(d_temp, bytes, static_cast<const std::uint32_t*>(d_in.data()), d_out.data(),
                                     cuda::std::plus<>{}, strata::NullType{}, std::uint32_t(n), stream);
       },
-      int((n + tile - 1) / tile), fill, first, "DeviceScan on descriptors of no launch");
+      fill, first, "DeviceScan on descriptors of no launch");
   std::vector<std::uint32_t> expected(n, strata_test::poison_value<std::uint32_t>());
   std::uint32_t running = 0;
   for (std::size_t i = std::size_t(first) * tile; i < n; ++i)
@@ -405,14 +441,14 @@ void check_select_on_descriptors(std::uint32_t fill, std::uint64_t seed)
   using dispatch_t =
       strata::DispatchSelectIf<const std::uint32_t*, const int*, std::uint32_t*, int*, strata::NullType,
                                strata::NullType, std::int64_t, strata::SelectImpl::Select, select_fault_hub>;
-  run_on_descriptors<dispatch_t::TileStateT>(
+  run_on_descriptors(
       [&](void* d_temp, size_t& bytes, cudaStream_t stream)
       {
         return dispatch_t::Dispatch(d_temp, bytes, static_cast<const std::uint32_t*>(d_in.data()),
                                     static_cast<const int*>(d_flags.data()), d_out.data(), d_num_selected.data(),
                                     strata::NullType{}, strata::NullType{}, std::int64_t(n), stream);
       },
-      int((n + tile - 1) / tile), fill, first, "DeviceSelect on descriptors of no launch");
+      fill, first, "DeviceSelect on descriptors of no launch");
   std::vector<std::uint32_t> expected(n, strata_test::poison_value<std::uint32_t>());
   std::size_t kept = 0;
   for (std::size_t i = std::size_t(first) * tile; i < n; ++i)
@@ -424,6 +460,62 @@ void check_select_on_descriptors(std::uint32_t fill, std::uint64_t seed)
   }
   CHECK(d_num_selected.download()[0] == int(kept));
   strata_test::check_equal(expected, d_out.download());
+}
+
+//! DeviceScan by key, DeviceReduce::ReduceByKey and DeviceRunLengthEncode::NonTrivialRuns when tiles
+//! [0, first) never run and their descriptors are `fill`: each returns (what they write after tile
+//! `first` depends on the runs that cross into it; their look-back is the one DeviceScan's and
+//! DeviceSelect's cases check exactly).
+void check_runs_on_descriptors(std::uint32_t fill, std::uint64_t seed)
+{
+  constexpr int first = 40;
+  const std::size_t n = std::size_t(60) * 1024 + 333; // over 60 tiles of at most 1024 items
+  std::vector<int> keys(n);
+  const auto lengths = strata_test::random_vector<int>(n, seed, 1.0, 15.0);
+  for (std::size_t i = 0, run = 0, left = std::size_t(lengths[0]); i < n; ++i, --left)
+  {
+    if (left == 0)
+    {
+      left = std::size_t(lengths[++run]);
+    }
+    keys[i] = int(run % 7);
+  }
+  const auto values = strata_test::random_vector<int>(n, seed + 1, -100.0, 100.0);
+  strata_test::device_buffer<int> d_keys(keys);
+  strata_test::device_buffer<int> d_values(values);
+  strata_test::device_buffer<int> d_out(n);
+  strata_test::device_buffer<int> d_out2(n);
+  strata_test::device_buffer<int> d_count(1);
+  const int* keys_in   = d_keys.data();
+  const int* values_in = d_values.data();
+  using scan_by_key_t =
+      strata::DispatchScanByKey<const int*, const int*, int*, cuda::std::equal_to<>, cuda::std::plus<>,
+                                strata::NullType, std::uint32_t, int, scan_by_key_fault_hub>;
+  run_on_descriptors(
+      [&](void* d_temp, size_t& bytes, cudaStream_t stream)
+      {
+        return scan_by_key_t::Dispatch(d_temp, bytes, keys_in, values_in, d_out.data(), cuda::std::equal_to<>{},
+                                       cuda::std::plus<>{}, strata::NullType{}, std::uint32_t(n), stream);
+      },
+      fill, first, "DeviceScan by key on descriptors of no launch");
+  using reduce_by_key_t = strata::DispatchReduceByKey<const int*, int*, const int*, int*, int*, cuda::std::equal_to<>,
+                                                      cuda::std::plus<>, std::int64_t, int, reduce_by_key_fault_hub>;
+  run_on_descriptors(
+      [&](void* d_temp, size_t& bytes, cudaStream_t stream)
+      {
+        return reduce_by_key_t::Dispatch(d_temp, bytes, keys_in, d_out.data(), values_in, d_out2.data(), d_count.data(),
+                                         cuda::std::equal_to<>{}, cuda::std::plus<>{}, std::int64_t(n), stream);
+      },
+      fill, first, "DeviceReduce::ReduceByKey on descriptors of no launch");
+  using rle_t =
+      strata::DeviceRleDispatch<const int*, int*, int*, int*, cuda::std::equal_to<>, std::int64_t, rle_fault_hub>;
+  run_on_descriptors(
+      [&](void* d_temp, size_t& bytes, cudaStream_t stream)
+      {
+        return rle_t::Dispatch(d_temp, bytes, keys_in, d_out.data(), d_out2.data(), d_count.data(),
+                               cuda::std::equal_to<>{}, std::int64_t(n), stream);
+      },
+      fill, first, "DeviceRunLengthEncode::NonTrivialRuns on descriptors of no launch");
 }
 
 // --- onesweep radix sort's digit look-back ----------------------------------------------------
@@ -610,6 +702,19 @@ TEST_CASE("DeviceScan and DeviceSelect return on descriptors of no launch", "[de
     INFO("every descriptor word " << fill);
     check_scan_on_descriptors(fill, seed);
     check_select_on_descriptors(fill, seed + 1);
+  }
+}
+
+TEST_CASE("DeviceScan by key, ReduceByKey and NonTrivialRuns return on descriptors of no launch",
+          "[device][scan][runs][fault]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(331);
+  INFO("seed " << seed);
+  for (const std::uint32_t fill : fills)
+  {
+    INFO("every descriptor word " << fill);
+    check_runs_on_descriptors(fill, seed);
   }
 }
 
