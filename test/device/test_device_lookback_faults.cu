@@ -23,11 +23,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -41,26 +43,33 @@ constexpr unsigned int wait_limit_ms = 250;
 using fault_lookback_t               = strata::detail::LookbackPolicy<1200, 600, 600, 0, 0, 600, wait_limit_ms>;
 
 //! Waits for `stream` to finish within a deadline far beyond any bound; a launch still running
-//! then hangs, and the program ends here, since every later case would wait behind it.
+//! then hangs, and a watchdog ends the program, since every later case would wait behind it.
+//! (Waiting rather than polling: compute-sanitizer need not see cudaErrorNotReady.)
 void require_finishes(cudaStream_t stream, const char* what)
 {
-  const double deadline_s = strata_test::under_sanitizer() ? 1200.0 : 60.0;
-  cudaEvent_t done;
-  STRATA_TEST_CUDA(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
-  STRATA_TEST_CUDA(cudaEventRecord(done, stream));
-  const auto start   = std::chrono::steady_clock::now();
-  cudaError_t status = cudaEventQuery(done);
-  for (; status == cudaErrorNotReady; status = cudaEventQuery(done))
+  const auto deadline = std::chrono::seconds(strata_test::under_sanitizer() ? 1200 : 60);
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  std::thread watchdog(
+      [&]
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        if (!finished.wait_for(lock, deadline, [&] { return done; }))
+        {
+          std::fprintf(stderr, "FAILED: %s did not return within %lld s: a look-back hangs\n", what,
+                       static_cast<long long>(deadline.count()));
+          std::fflush(stderr);
+          std::_Exit(EXIT_FAILURE);
+        }
+      });
+  const cudaError_t status = cudaStreamSynchronize(stream);
   {
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > deadline_s)
-    {
-      std::fprintf(stderr, "FAILED: %s did not return within %.0f s: a look-back hangs\n", what, deadline_s);
-      std::fflush(stderr);
-      std::_Exit(EXIT_FAILURE);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::lock_guard<std::mutex> lock(mutex);
+    done = true;
   }
-  STRATA_TEST_CUDA(cudaEventDestroy(done));
+  finished.notify_one();
+  watchdog.join();
   STRATA_TEST_CUDA(status);
   strata_test::check_launch();
 }
