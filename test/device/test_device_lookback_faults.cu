@@ -3,9 +3,10 @@
 // zeroed) must end in a wrong answer, never in a hang. Every case shortens the wait bound to
 // wait_limit_ms through its policy, runs a launch whose descriptors are wrong on purpose, requires
 // that it returns within a deadline (else the program ends: a hung kernel would block every later
-// case) and checks the answer the documented rule gives: a descriptor still unpublished at the
-// bound ends the look-back as an inclusive one holding a value-initialized value, and a look-back
-// ends at its chain's first tile whatever that tile's descriptor says.
+// case) and, outside compute-sanitizer, checks the answer the documented rule gives: a descriptor
+// still unpublished at the bound ends the look-back as an inclusive one holding a
+// value-initialized value, and a look-back ends at its chain's first tile whatever that tile's
+// descriptor says.
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_load.cuh>
@@ -41,6 +42,14 @@ namespace
 //! sanitizers, short enough that a case takes a fraction of a second.
 constexpr unsigned int wait_limit_ms = 250;
 using fault_lookback_t               = strata::detail::LookbackPolicy<1200, 600, 600, 0, 0, 600, wait_limit_ms>;
+
+//! Whether this run checks the answers a fault gives. Under compute-sanitizer a block may take
+//! longer than the tests' bound to publish, and a wait for it may then end early too; those runs
+//! check that every launch returns (and the sanitizer its memory accesses), not the answers.
+bool check_answers()
+{
+  return !strata_test::under_sanitizer();
+}
 
 //! Waits for `stream` to finish within a deadline far beyond any bound; a launch still running
 //! then hangs, and a watchdog ends the program, since every later case would wait behind it.
@@ -174,7 +183,10 @@ void check_scan_with_stuck_tile(const std::vector<T>& in, int stuck, OpT op)
   init_status<T><<<(num_tiles + 127) / 128, 128>>>(tile_state, num_tiles, d_counter.data());
   scan_tiles_but_one<<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), tile_state, d_counter.data(), op, stuck);
   require_finishes(0, "a scan with a tile that never publishes");
-  strata_test::check_equal(scan_without_tile(in, stuck, op), d_out.download());
+  if (check_answers())
+  {
+    strata_test::check_equal(scan_without_tile(in, stuck, op), d_out.download());
+  }
 }
 
 //! Publishes tiles [0, published) (even ones INCLUSIVE, odd ones PARTIAL) with `values`.
@@ -428,7 +440,10 @@ void check_scan_on_descriptors(std::uint32_t fill, std::uint64_t seed)
     running += in[i];
     expected[i] = running;
   }
-  strata_test::check_equal(expected, d_out.download());
+  if (check_answers())
+  {
+    strata_test::check_equal(expected, d_out.download());
+  }
 }
 
 //! DeviceSelect::Flagged when tiles [0, first) never run and their descriptors are `fill`: the
@@ -467,8 +482,11 @@ void check_select_on_descriptors(std::uint32_t fill, std::uint64_t seed)
       expected[kept++] = in[i];
     }
   }
-  CHECK(d_num_selected.download()[0] == int(kept));
-  strata_test::check_equal(expected, d_out.download());
+  if (check_answers())
+  {
+    CHECK(d_num_selected.download()[0] == int(kept));
+    strata_test::check_equal(expected, d_out.download());
+  }
 }
 
 //! DeviceScan by key, DeviceReduce::ReduceByKey and DeviceRunLengthEncode::NonTrivialRuns when tiles
@@ -627,7 +645,10 @@ void check_onesweep(const std::vector<std::uint32_t>& keys, const std::vector<st
       UNSCOPED_INFO("place " << i << ": " << out[i] << (allowed[i].empty() ? " instead of poison" : " not allowed"));
     }
   }
-  CHECK(wrong == 0);
+  if (check_answers())
+  {
+    CHECK(wrong == 0);
+  }
 }
 
 //! counts[t][d]: the keys of tile t with low byte d.
