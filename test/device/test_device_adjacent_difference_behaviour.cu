@@ -445,8 +445,8 @@ TEST_CASE("DeviceAdjacentDifference over more than 2^31 and 2^32 uint8 items", "
   }
   // CHECKs d_data: `inside` by period position for items 1 to n - 2, `first` and `last` at 0 and
   // n - 1, the poison after n.
-  const auto check_data = [&](std::size_t n, const std::vector<std::uint8_t>& inside, std::uint8_t first,
-                              std::uint8_t last)
+  const auto check_data =
+      [&](std::size_t n, const std::vector<std::uint8_t>& inside, std::uint8_t first, std::uint8_t last)
   {
     strata_test::check_large(d_data.data(), d_data.size(),
                              [&](std::size_t at, std::size_t count, std::uint8_t* out)

@@ -116,15 +116,15 @@ std::vector<int> banded_levels(std::size_t count, std::mt19937_64& engine)
 //! device memory (bands 0, 1 and 2), into poisoned int counters, against the host references.
 void check_banded(int band_shift, std::uint64_t seed)
 {
-  const int pixels        = (1 << (band_shift - 1)) + (1 << (band_shift - 11)) + 3;
-  const std::int64_t n    = 4 * std::int64_t(pixels);
+  const int pixels     = (1 << (band_shift - 1)) + (1 << (band_shift - 11)) + 3;
+  const std::int64_t n = 4 * std::int64_t(pixels);
   std::mt19937_64 engine(seed);
   const banded_samples samples{strata_test::random_vector<std::uint8_t>(band_period, seed, 0, 79), band_shift};
   const device_buffer<std::uint8_t> d_table(samples.table);
   device_buffer<std::uint8_t> d_samples(static_cast<std::size_t>(n));
   fill_banded<<<1024, 256>>>(d_samples.data(), std::uint64_t(n), d_table.data(), band_shift);
   strata_test::check_launch();
-  const std::uint8_t* in = d_samples.data();
+  const std::uint8_t* in  = d_samples.data();
   const auto value_counts = [&](std::uint64_t first, std::uint64_t count, std::uint64_t step)
   { return samples.value_counts(first, count, step); };
   // The value counts of channel c of `rows` rows of `row_pixels` pixels of `channels` samples,
@@ -134,8 +134,8 @@ void check_banded(int band_shift, std::uint64_t seed)
     std::array<std::uint64_t, 256> counts{};
     for (std::int64_t row = 0; row < rows; ++row)
     {
-      const auto row_counts = value_counts(std::uint64_t(row * stride + c), std::uint64_t(row_pixels),
-                                           std::uint64_t(channels));
+      const auto row_counts =
+          value_counts(std::uint64_t(row * stride + c), std::uint64_t(row_pixels), std::uint64_t(channels));
       std::transform(counts.begin(), counts.end(), row_counts.begin(), counts.begin(), std::plus<>{});
     }
     return counts;
@@ -155,9 +155,8 @@ void check_banded(int band_shift, std::uint64_t seed)
     INFO("HistogramEven, " << n << " samples (an int64_t count), a bin per value below 240");
     device_buffer<int> d_histogram = histogram(240);
     strata_test::run_histogram(
-        [&](void* d_temp, std::size_t& bytes) {
-          return strata::DeviceHistogram::HistogramEven(d_temp, bytes, in, d_histogram.data(), 241, 0, 240, n);
-        });
+        [&](void* d_temp, std::size_t& bytes)
+        { return strata::DeviceHistogram::HistogramEven(d_temp, bytes, in, d_histogram.data(), 241, 0, 240, n); });
     strata_test::check_histogram(bin_counts(value_counts(0, std::uint64_t(n), 1), one_per_value), d_histogram);
   }
   {
@@ -203,7 +202,8 @@ void check_banded(int band_shift, std::uint64_t seed)
     }
   };
   const auto even_channel  = [&](int c) { return even_channels[std::size_t(c)]; };
-  const auto range_channel = [&](int c) { return strata_test::range_reference<std::uint8_t, int>(channel_levels[std::size_t(c)]); };
+  const auto range_channel = [&](int c)
+  { return strata_test::range_reference<std::uint8_t, int>(channel_levels[std::size_t(c)]); };
   const ::cuda::std::array<const int*, 3> range_levels{d_channel_levels[0].data(), d_channel_levels[1].data(),
                                                        d_channel_levels[2].data()};
   const ::cuda::std::array<int, 3> range_counts{int(channel_levels[0].size()), int(channel_levels[1].size()),
@@ -270,11 +270,11 @@ void check_banded(int band_shift, std::uint64_t seed)
     strata_test::run_histogram(
         [&](void* d_temp, std::size_t& bytes)
         {
-          return strata::DeviceHistogram::HistogramEven(d_temp, bytes, in, d_histogram.data(), 241, 0, 240,
-                                                        row_samples, rows, stride);
+          return strata::DeviceHistogram::HistogramEven(d_temp, bytes, in, d_histogram.data(), 241, 0, 240, row_samples,
+                                                        rows, stride);
         });
-    strata_test::check_histogram(
-        bin_counts(rows_counts(0, row_samples, rows, std::int64_t(stride), 1), one_per_value), d_histogram);
+    strata_test::check_histogram(bin_counts(rows_counts(0, row_samples, rows, std::int64_t(stride), 1), one_per_value),
+                                 d_histogram);
   }
 }
 } // namespace

@@ -442,7 +442,7 @@ private:
   T* at_;
 };
 static_assert(!std::is_trivially_copyable_v<handle_iterator<int>>, "the case needs an iterator CUB takes and a shuffle "
-                                                                    "may not move");
+                                                                   "may not move");
 
 //! The range of buffer i: a handle_iterator at its offset in an arena (null for null_offset).
 template <typename T>
@@ -612,19 +612,19 @@ TEST_CASE("DeviceMemcpy::Batched copies more than 2^32 bytes in one batch and a 
         });
     copied_to.push_back(to);
     strata_test::check_large(d_arena.data(), d_arena.size(),
-                                   [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
-                                   {
-                                     after_batch(first, bytes, out);
-                                     for (const std::size_t at : copied_to)
-                                     {
-                                       const std::size_t lo = std::max(first, at);
-                                       const std::size_t hi = std::min(first + bytes, at + length);
-                                       if (lo < hi)
-                                       {
-                                         after_batch(from + (lo - at), hi - lo, out + (lo - first));
-                                       }
-                                     }
-                                   });
+                             [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
+                             {
+                               after_batch(first, bytes, out);
+                               for (const std::size_t at : copied_to)
+                               {
+                                 const std::size_t lo = std::max(first, at);
+                                 const std::size_t hi = std::min(first + bytes, at + length);
+                                 if (lo < hi)
+                                 {
+                                   after_batch(from + (lo - at), hi - lo, out + (lo - first));
+                                 }
+                               }
+                             });
   }
 }
 
@@ -647,7 +647,7 @@ TEST_CASE("DeviceCopy::Batched copies more than 2^32 items in one batch and a ra
   strata_test::require_free_memory(large_arena + (std::size_t(64) << 20));
   std::mt19937_64 engine(seed);
   const std::vector<std::uint8_t> table = strata_test::random_vector<std::uint8_t>(std::size_t(large_period), seed + 1);
-  constexpr std::int64_t big = (std::int64_t(1) << 31) + (std::int64_t(1) << 20) + 3;
+  constexpr std::int64_t big            = (std::int64_t(1) << 31) + (std::int64_t(1) << 20) + 3;
   // Ranges up to just below 2^31 items, the large one (to just past 2^32), ranges up to the total.
   std::vector<std::int64_t> sizes;
   std::int64_t total = 0;
@@ -691,20 +691,20 @@ TEST_CASE("DeviceCopy::Batched copies more than 2^32 items in one batch and a ra
         return strata::DeviceCopy::Batched(d_temp, bytes, d_inputs.data(), d_outputs.data(), d_sizes.data(),
                                            std::int64_t(sizes.size()), stream);
       });
-  strata_test::check_large(
-      d_arena.data(), d_arena.size(),
-      [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
-      {
-        std::memset(out, strata_test::copy_poison, bytes);
-        for (std::size_t r = 0; r < sizes.size(); ++r)
-        {
-          const std::size_t lo = std::max(first, dst[r]);
-          const std::size_t hi = std::min(first + bytes, dst[r] + std::size_t(sizes[r]));
-          if (lo < hi)
-          {
-            strata_test::fill_periodic(table, std::size_t((starts[r] + std::int64_t(lo - dst[r])) % large_period),
-                                       hi - lo, out + (lo - first));
-          }
-        }
-      });
+  strata_test::check_large(d_arena.data(), d_arena.size(),
+                           [&](std::size_t first, std::size_t bytes, std::uint8_t* out)
+                           {
+                             std::memset(out, strata_test::copy_poison, bytes);
+                             for (std::size_t r = 0; r < sizes.size(); ++r)
+                             {
+                               const std::size_t lo = std::max(first, dst[r]);
+                               const std::size_t hi = std::min(first + bytes, dst[r] + std::size_t(sizes[r]));
+                               if (lo < hi)
+                               {
+                                 strata_test::fill_periodic(
+                                     table, std::size_t((starts[r] + std::int64_t(lo - dst[r])) % large_period),
+                                     hi - lo, out + (lo - first));
+                               }
+                             }
+                           });
 }

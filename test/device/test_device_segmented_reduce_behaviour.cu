@@ -698,8 +698,8 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
   constexpr std::int64_t two31 = std::int64_t(1) << 31;
   constexpr std::int64_t two32 = std::int64_t(1) << 32;
   constexpr std::int64_t n     = two32 + (std::int64_t(1) << 21) + 5;
-  std::size_t free_bytes  = 0;
-  std::size_t total_bytes = 0;
+  std::size_t free_bytes       = 0;
+  std::size_t total_bytes      = 0;
   STRATA_TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < std::size_t(n) + (std::size_t(256) << 20))
   {
@@ -708,15 +708,9 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
   }
 
   planted_input input;
-  input.table = strata_test::random_vector<std::int8_t>(std::size_t(int8_period), seed, -100, 100);
-  input.planted = {{5, -127},
-                   {two31 - 3, 127},
-                   {two31 + 80, -128},
-                   {two31 + 3 + (1 << 19), -128},
-                   {two32 - 2, -128},
-                   {two32 + 916, -128},
-                   {two32 + 2000, 127},
-                   {n - 1, 127}};
+  input.table   = strata_test::random_vector<std::int8_t>(std::size_t(int8_period), seed, -100, 100);
+  input.planted = {{5, -127},         {two31 - 3, 127},    {two31 + 80, -128},  {two31 + 3 + (1 << 19), -128},
+                   {two32 - 2, -128}, {two32 + 916, -128}, {two32 + 2000, 127}, {n - 1, 127}};
   input.prefix.assign(1, 0);
   for (const std::int8_t item : input.table)
   {
@@ -755,14 +749,14 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
   const auto less    = [](std::int8_t a, std::int8_t b) { return a < b; };
   const auto greater = [](std::int8_t a, std::int8_t b) { return a > b; };
   // The smallest or largest item of each segment (`empty` for an empty one), and where it first is.
-  const auto extremes = [&](const segment_layout& layout, auto order, std::int8_t empty,
-                            std::vector<std::int64_t>* keys = nullptr)
+  const auto extremes =
+      [&](const segment_layout& layout, auto order, std::int8_t empty, std::vector<std::int64_t>* keys = nullptr)
   {
     std::vector<int> items;
     for (std::size_t s = 0; s < layout.begin.size(); ++s)
     {
-      const std::int64_t b = layout.begin[s];
-      const std::int64_t e = layout.end[s];
+      const std::int64_t b  = layout.begin[s];
+      const std::int64_t e  = layout.end[s];
       const std::int64_t at = e > b ? input.first_extreme(b, e, order) : b - 1;
       items.push_back(e > b ? input.at(at) : empty);
       if (keys != nullptr)
@@ -772,7 +766,8 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
     }
     return items;
   };
-  const auto as_ints = [](const std::vector<std::int8_t>& items) { return std::vector<int>(items.begin(), items.end()); };
+  const auto as_ints = [](const std::vector<std::int8_t>& items)
+  { return std::vector<int>(items.begin(), items.end()); };
   const auto run_min_max = [&](const segment_layout& layout, auto offset)
   {
     const device_segments<decltype(offset)> d_segments(layout);
@@ -781,7 +776,8 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
       INFO("Min");
       const std::vector<std::int8_t> out = strata_test::run_segmented<std::int8_t>(
           segments,
-          [&](void* d_temp, std::size_t& bytes, std::int8_t* d_out) {
+          [&](void* d_temp, std::size_t& bytes, std::int8_t* d_out)
+          {
             return strata::DeviceSegmentedReduce::Min(d_temp, bytes, in, d_out, segments, d_segments.begin(),
                                                       d_segments.end());
           });
@@ -791,7 +787,8 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
       INFO("Max");
       const std::vector<std::int8_t> out = strata_test::run_segmented<std::int8_t>(
           segments,
-          [&](void* d_temp, std::size_t& bytes, std::int8_t* d_out) {
+          [&](void* d_temp, std::size_t& bytes, std::int8_t* d_out)
+          {
             return strata::DeviceSegmentedReduce::Max(d_temp, bytes, in, d_out, segments, d_segments.begin(),
                                                       d_segments.end());
           });
@@ -805,7 +802,7 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
     const std::int64_t segments = wide.segments();
     {
       INFO("Reduce: plus in int64 from 1000000007");
-      constexpr std::int64_t init = 1000000007;
+      constexpr std::int64_t init         = 1000000007;
       const std::vector<std::int64_t> out = strata_test::run_segmented<std::int64_t>(
           segments,
           [&](void* d_temp, std::size_t& bytes, std::int64_t* d_out)
@@ -827,7 +824,8 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
       using PairT                  = strata::KeyValuePair<std::int64_t, std::int8_t>;
       const std::vector<PairT> out = strata_test::run_segmented<PairT>(
           segments,
-          [&](void* d_temp, std::size_t& bytes, PairT* d_out) {
+          [&](void* d_temp, std::size_t& bytes, PairT* d_out)
+          {
             return strata::DeviceSegmentedReduce::ArgMin(d_temp, bytes, in, d_out, segments, d_segments.begin(),
                                                          d_segments.end());
           });
@@ -850,14 +848,15 @@ TEST_CASE("DeviceSegmentedReduce over more than 2^32 int8 items in device memory
   {
     INFO("int64 offsets, segments of fewer than 2^31 items: ArgMax into KeyValuePair<int, int8_t>");
     const device_segments<std::int64_t> d_segments(narrow);
-    const std::int64_t segments = narrow.segments();
-    using PairT                 = strata::KeyValuePair<int, std::int8_t>;
-    const std::vector<PairT> out = strata_test::run_segmented<PairT>(
-        segments,
-        [&](void* d_temp, std::size_t& bytes, PairT* d_out) {
-          return strata::DeviceSegmentedReduce::ArgMax(d_temp, bytes, in, d_out, segments, d_segments.begin(),
-                                                       d_segments.end());
-        });
+    const std::int64_t segments  = narrow.segments();
+    using PairT                  = strata::KeyValuePair<int, std::int8_t>;
+    const std::vector<PairT> out = strata_test::run_segmented<PairT>(segments,
+                                                                     [&](void* d_temp, std::size_t& bytes, PairT* d_out)
+                                                                     {
+                                                                       return strata::DeviceSegmentedReduce::ArgMax(
+                                                                           d_temp, bytes, in, d_out, segments,
+                                                                           d_segments.begin(), d_segments.end());
+                                                                     });
     std::vector<std::int64_t> expected_keys;
     const std::vector<int> expected_items = extremes(narrow, greater, -128, &expected_keys);
     std::vector<std::int64_t> keys;

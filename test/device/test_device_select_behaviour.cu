@@ -537,8 +537,7 @@ struct periodic_runs
   {
     const std::size_t period = std::size_t(large_period);
     const std::size_t rest   = n % period;
-    return n / period * heads.size()
-         + std::size_t(std::lower_bound(heads.begin(), heads.end(), rest) - heads.begin());
+    return n / period * heads.size() + std::size_t(std::lower_bound(heads.begin(), heads.end(), rest) - heads.begin());
   }
 };
 
@@ -594,12 +593,12 @@ TEST_CASE("DeviceSelect::Unique and UniqueByKey keep more than 2^32 and 2^31 of 
   }
   const std::uint64_t seed = strata_test::seed(639);
   INFO("seed " << seed);
-  const std::size_t n                 = (std::size_t(1) << 32) + (std::size_t(1) << 21) + 5;
-  const periodic_runs unique_runs     = make_periodic_runs(16, seed);
-  const periodic_runs by_key_runs     = make_periodic_runs(std::size_t(large_period) - 33500, seed + 1);
+  const std::size_t n                  = (std::size_t(1) << 32) + (std::size_t(1) << 21) + 5;
+  const periodic_runs unique_runs      = make_periodic_runs(16, seed);
+  const periodic_runs by_key_runs      = make_periodic_runs(std::size_t(large_period) - 33500, seed + 1);
   const std::vector<std::uint8_t> vals = strata_test::random_vector<std::uint8_t>(std::size_t(large_period), seed + 2);
-  const std::size_t unique_selected   = unique_runs.selected(n);
-  const std::size_t by_key_selected   = by_key_runs.selected(n);
+  const std::size_t unique_selected    = unique_runs.selected(n);
+  const std::size_t by_key_selected    = by_key_runs.selected(n);
   REQUIRE(unique_selected > (std::size_t(1) << 32));
   REQUIRE(by_key_selected > (std::size_t(1) << 31));
   const std::size_t half  = by_key_selected + strata_test::select_slack; // where UniqueByKey's values go
@@ -629,7 +628,8 @@ TEST_CASE("DeviceSelect::Unique and UniqueByKey keep more than 2^32 and 2^31 of 
     strata_test::check_large(d_out.data(), slots,
                              [&](std::size_t at, std::size_t count, std::uint8_t* out)
                              {
-                               const std::size_t items = at < unique_selected ? std::min(count, unique_selected - at) : 0;
+                               const std::size_t items =
+                                   at < unique_selected ? std::min(count, unique_selected - at) : 0;
                                strata_test::fill_periodic(unique_keys, at % unique_keys.size(), items, out);
                                std::fill(out + items, out + count, strata_test::poison_byte);
                              });
@@ -641,10 +641,9 @@ TEST_CASE("DeviceSelect::Unique and UniqueByKey keep more than 2^32 and 2^31 of 
     strata_test::run_two_phase(
         [&](void* d_temp, std::size_t& bytes)
         {
-          return strata::DeviceSelect::UniqueByKey(
-              d_temp, bytes, strata_test::periodic_bytes(d_by_key_keys.data()),
-              strata_test::periodic_bytes(d_values.data()), d_out.data(), d_out.data() + half, d_num.data(),
-              std::int64_t(n));
+          return strata::DeviceSelect::UniqueByKey(d_temp, bytes, strata_test::periodic_bytes(d_by_key_keys.data()),
+                                                   strata_test::periodic_bytes(d_values.data()), d_out.data(),
+                                                   d_out.data() + half, d_num.data(), std::int64_t(n));
         });
     strata_test::check_counts(d_num, {by_key_selected});
     // The keys from 0, the values from `half`, poison elsewhere.
@@ -655,8 +654,8 @@ TEST_CASE("DeviceSelect::Unique and UniqueByKey keep more than 2^32 and 2^31 of 
                                for (const std::size_t from : {std::size_t(0), half})
                                {
                                  const std::vector<std::uint8_t>& items = from == 0 ? by_key_keys : by_key_values;
-                                 const std::size_t lo = std::max(at, from);
-                                 const std::size_t hi = std::min(at + count, from + by_key_selected);
+                                 const std::size_t lo                   = std::max(at, from);
+                                 const std::size_t hi                   = std::min(at + count, from + by_key_selected);
                                  if (lo < hi)
                                  {
                                    strata_test::fill_periodic(items, (lo - from) % items.size(), hi - lo,

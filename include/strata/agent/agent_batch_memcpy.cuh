@@ -153,8 +153,8 @@ private:
   //! Lane `owner`'s iterator `mine`, that of buffer `buffer` of `buffers`, in every lane: shuffled
   //! where its bytes may be copied, else read again (CUB takes ranges behind any iterator).
   template <typename IteratorT, typename BuffersT>
-  STRATA_DEVICE STRATA_FORCEINLINE static IteratorT
-  FromLane(const IteratorT& mine, BuffersT buffers, ::cuda::std::int64_t buffer, int owner)
+  STRATA_DEVICE STRATA_FORCEINLINE static IteratorT FromLane(const IteratorT& mine, BuffersT buffers,
+                                                             ::cuda::std::int64_t buffer, int owner)
   {
     if constexpr (::cuda::std::is_trivially_copyable_v<IteratorT>)
     {
@@ -196,10 +196,9 @@ private:
       for (unsigned int large = __ballot_sync(ALL_LANES, len > CostT(LANE_UNITS)); large != 0; large &= large - 1)
       {
         const int owner = __ffs(large) - 1;
-        CopyByWarp(FromLane(src, input_buffers, group + owner, owner),
-                   FromLane(dst, output_buffers, group + owner, owner),
-                   ShuffleIndex<warp_threads>(begin, owner, ALL_LANES),
-                   ShuffleIndex<warp_threads>(len, owner, ALL_LANES));
+        CopyByWarp(
+            FromLane(src, input_buffers, group + owner, owner), FromLane(dst, output_buffers, group + owner, owner),
+            ShuffleIndex<warp_threads>(begin, owner, ALL_LANES), ShuffleIndex<warp_threads>(len, owner, ALL_LANES));
       }
       // Buffers after lane 31's start later than it: past the chunk unless it started inside.
       if (!__shfl_sync(ALL_LANES, active, warp_threads - 1))

@@ -254,10 +254,9 @@ private:
     {
       return cudaErrorInvalidValue;
     }
-    return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT,
-                             WideT>::DispatchEven(d_temp_storage, temp_storage_bytes, d_samples, d_histogram,
-                                                  num_levels, lower_level, upper_level, WideT(num_row_pixels),
-                                                  WideT(num_rows), row_stride_samples, stream);
+    return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT, WideT>::DispatchEven(
+        d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels, lower_level, upper_level,
+        WideT(num_row_pixels), WideT(num_rows), row_stride_samples, stream);
   }
 
   template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
