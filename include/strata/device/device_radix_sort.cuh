@@ -80,7 +80,8 @@ inline constexpr bool is_decomposer_v = !::cuda::std::is_convertible_v<Decompose
 //! Every function is a two-phase call: with `d_temp_storage == nullptr` it writes the bytes it
 //! needs to `temp_storage_bytes` and does nothing else. Errors (a bit range outside the key, a
 //! negative count, a null buffer, too little temporary storage) are returned as
-//! cudaErrorInvalidValue before anything is written.
+//! cudaErrorInvalidValue before anything is written. A DoubleBuffer form with no bits to sort by
+//! (begin_bit == end_bit) reads and writes nothing, so its buffers may be null (as in CUB).
 //!
 //! \code
 //! // keys {8, 6, 7, 5, 3, 0, 9} with values {0, 1, 2, 3, 4, 5, 6}

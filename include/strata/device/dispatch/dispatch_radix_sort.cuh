@@ -368,7 +368,10 @@ struct DispatchRadixSort
     constexpr int RADIX_DIGITS      = 1 << RADIX_BITS;
     constexpr int TILE_ITEMS        = OnesweepPolicyT::BLOCK_THREADS * OnesweepPolicyT::ITEMS_PER_THREAD;
     constexpr int HISTOGRAM_TILE    = HistogramPolicyT::BLOCK_THREADS * HistogramPolicyT::ITEMS_PER_THREAD;
-    constexpr OffsetT PORTION_ITEMS = OffsetT(detail::radix::portion_items_v<TILE_ITEMS>);
+    constexpr int PORTION_TILES     = detail::radix::portion_tiles_v<OnesweepPolicyT>;
+    static_assert(PORTION_TILES >= 1 && PORTION_TILES <= detail::radix::max_portion_tiles_v<TILE_ITEMS>,
+                  "a portion holds at least one tile, and no more keys than a look-back word counts");
+    constexpr OffsetT PORTION_ITEMS = OffsetT(PORTION_TILES) * OffsetT(TILE_ITEMS);
 
     const int num_passes      = (end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS;
     const OffsetT portions    = num_items / PORTION_ITEMS + (num_items % PORTION_ITEMS != 0);
@@ -574,7 +577,10 @@ struct DispatchRadixSort
     {
       return cudaErrorInvalidValue;
     }
-    if (d_temp_storage != nullptr && num_items > 0
+    // With no bits and leave to overwrite, nothing is read or written (as in CUB): the buffers
+    // may be null.
+    const bool touches_items = num_items > 0 && !(begin_bit == end_bit && is_overwrite_okay);
+    if (d_temp_storage != nullptr && touches_items
         && (d_keys.Current() == nullptr || d_keys.Alternate() == nullptr
             || (!KEYS_ONLY && (d_values.Current() == nullptr || d_values.Alternate() == nullptr))))
     {

@@ -30,6 +30,17 @@ STRATA_DETAIL_POLICY_MEMBER_OR(histogram_blocks_per_sm_v, int, BLOCKS_PER_SM, 8)
 //! a policy's MIN_BLOCKS_PER_SM, or 1 (the compiler's choice) for a policy written for CUB.
 STRATA_DETAIL_POLICY_MEMBER_OR(onesweep_min_blocks_v, int, MIN_BLOCKS_PER_SM, 1)
 
+//! The most tiles of TILE_ITEMS keys a portion (the keys of one onesweep launch) may hold: its
+//! digit counts must fit a look-back word (below 2^28).
+template <int TILE_ITEMS>
+inline constexpr int max_portion_tiles_v = int(portion_items_v<TILE_ITEMS> / TILE_ITEMS);
+
+//! Tiles of a portion of a onesweep policy: its PORTION_TILES (tests give small portions, so that
+//! sorts of a few tiles take the path of sorts of over 2^28 keys), or the most a look-back word
+//! allows for a policy written for CUB.
+STRATA_DETAIL_POLICY_MEMBER_OR(portion_tiles_v, int, PORTION_TILES,
+                               max_portion_tiles_v<PolicyT::BLOCK_THREADS * PolicyT::ITEMS_PER_THREAD>)
+
 //! The onesweep policy of sorts of fewer than `onesweep_small_below_v` keys: a hub's
 //! OnesweepSmallPolicy (strata only; smaller tiles give a small input more blocks), else its
 //! OnesweepPolicy. The two share RADIX_BITS: one histogram serves both.
@@ -85,19 +96,25 @@ struct policy_hub
 
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    //! The tile of onesweep_tile, ranked by shared-memory masks.
-    struct OnesweepPolicy
-        : AgentRadixSortOnesweepPolicy<384, tile_t::NOMINAL_ITEMS, DominantT, 1, RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR,
-                                       BLOCK_SCAN_WARP_SCANS, RADIX_SORT_STORE_DIRECT, 8>
+    using OnesweepTileT = AgentRadixSortOnesweepPolicy<384, tile_t::NOMINAL_ITEMS, DominantT, 1,
+                                                       RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, BLOCK_SCAN_WARP_SCANS,
+                                                       RADIX_SORT_STORE_DIRECT, 8>;
+    using SmallTileT    = AgentRadixSortOnesweepPolicy<384, tile_t::SMALL_NOMINAL_ITEMS, DominantT, 1,
+                                                    RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, BLOCK_SCAN_WARP_SCANS,
+                                                    RADIX_SORT_STORE_DIRECT, 8>;
+    //! The tile of onesweep_tile, ranked by shared-memory masks; portions as large as a look-back
+    //! word allows.
+    struct OnesweepPolicy : OnesweepTileT
     {
       static constexpr int MIN_BLOCKS_PER_SM = tile_t::MIN_BLOCKS;
+      static constexpr int PORTION_TILES =
+          max_portion_tiles_v<OnesweepTileT::BLOCK_THREADS * OnesweepTileT::ITEMS_PER_THREAD>;
     };
-    struct SmallTilePolicy
-        : AgentRadixSortOnesweepPolicy<384, tile_t::SMALL_NOMINAL_ITEMS, DominantT, 1,
-                                       RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, BLOCK_SCAN_WARP_SCANS,
-                                       RADIX_SORT_STORE_DIRECT, 8>
+    struct SmallTilePolicy : SmallTileT
     {
       static constexpr int MIN_BLOCKS_PER_SM = tile_t::SMALL_MIN_BLOCKS;
+      static constexpr int PORTION_TILES =
+          max_portion_tiles_v<SmallTileT::BLOCK_THREADS * SmallTileT::ITEMS_PER_THREAD>;
     };
     //! The tile of sorts of fewer than ONESWEEP_SMALL_BELOW keys (the same policy where the sort's
     //! shape has one tile, so that no second kernel is compiled).
