@@ -418,6 +418,8 @@ void run_two_phase(CallT&& call)
   STRATA_TEST_CUDA(call(nullptr, bytes));
   CHECK(bytes >= 1);
   device_buffer<unsigned char> d_temp(std::max<std::size_t>(bytes, 1));
+  // Poisoned, so that a kernel relying on zeroed temporary storage (tile descriptors) fails.
+  d_temp.poison();
   STRATA_TEST_CUDA(call(d_temp.data(), bytes));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
 }
