@@ -108,16 +108,17 @@ struct segmented_bins
 
 //! Segment lengths in every bin of the engine and on both sides of each bin's edge: those of the
 //! design (32, 256, 2048, a block's tile of 4096 or 8192) and those of KeyT's and ValueT's policy;
-//! segments of one, two and three onesweep tiles and either side of them; segments of several
-//! onesweep tiles (100003 items; 300007 too unless `reduced`); empty ones; random lengths in each
-//! bin; shuffled, so that the bins interleave.
+//! segments of one, two and three onesweep tiles and either side of them; empty ones; random
+//! lengths in each bin; shuffled, so that the bins interleave. Unless `reduced` (under
+//! compute-sanitizer), also segments of 12000, 16384, 16385, 100003 and 300007 items (onesweep
+//! chains longer than the three-tile ones, down the same paths) and four times as many random
+//! lengths.
 template <typename KeyT, typename ValueT>
 std::vector<std::int64_t> bin_edge_lengths(std::uint64_t seed, bool reduced)
 {
   using bins_t = segmented_bins<KeyT, ValueT>;
-  std::vector<std::int64_t> lengths{0,    0,    1,    2,    3,    5,     16,    31,    32,    33,   64,
-                                    255,  256,  257,  1000, 2047, 2048,  2049,  3000,  4095,  4096, 4097,
-                                    6000, 8191, 8192, 8193, 8194, 12000, 16384, 16385, 100003};
+  std::vector<std::int64_t> lengths{0,    0,    1,    2,    3,    5,    16,   31,   32,   33,   64,   255,  256, 257,
+                                    1000, 2047, 2048, 2049, 3000, 4095, 4096, 4097, 6000, 8191, 8192, 8193, 8194};
   for (std::int64_t edge : {bins_t::tiny, bins_t::small, bins_t::medium, bins_t::large})
   {
     lengths.insert(lengths.end(), {edge - 1, edge, edge + 1});
@@ -126,7 +127,7 @@ std::vector<std::int64_t> bin_edge_lengths(std::uint64_t seed, bool reduced)
   lengths.insert(lengths.end(), {tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile, 2 * tile + 1, 3 * tile + 7});
   if (!reduced)
   {
-    lengths.push_back(300007);
+    lengths.insert(lengths.end(), {12000, 16384, 16385, 100003, 300007});
   }
   std::mt19937_64 engine(seed);
   const std::pair<std::int64_t, std::int64_t> ranges[] = {{0, 40},      {30, 300},    {250, 2100},
@@ -135,7 +136,7 @@ std::vector<std::int64_t> bin_edge_lengths(std::uint64_t seed, bool reduced)
   for (int r = 0; r < 6; ++r)
   {
     std::uniform_int_distribution<std::int64_t> length(ranges[r].first, ranges[r].second);
-    for (int i = 0; i < per_range[r]; ++i)
+    for (int i = 0; i < (reduced ? (per_range[r] + 3) / 4 : per_range[r]); ++i)
     {
       lengths.push_back(length(engine));
     }
@@ -184,71 +185,124 @@ enum class segment_keys
               //!< lowest and highest (radix passes in which the segment has one digit), sorted, reversed
 };
 
-//! A random key: random bits; for floating-point keys one in eight is a special value.
+//! The host's type of KeyT keys: bool keys are bytes of 0 and 1 on the host (std::vector<bool>
+//! packs bits), passed to the sorts as bool.
 template <typename KeyT>
-KeyT random_segment_key(std::mt19937_64& engine)
+using host_key_t = std::conditional_t<std::is_same_v<KeyT, bool>, std::uint8_t, KeyT>;
+
+//! The mantissa bits of a floating-point key type.
+template <typename KeyT>
+constexpr int mantissa_bits()
 {
-  KeyT key;
-  std::uint64_t bits = engine();
-  if constexpr (std::is_floating_point_v<KeyT>)
+  if constexpr (std::is_same_v<KeyT, __half>)
   {
-    using bits_t              = std::conditional_t<sizeof(KeyT) == 4, std::uint32_t, std::uint64_t>;
-    constexpr int width       = int(sizeof(KeyT)) * 8;
-    constexpr int mantissa    = std::numeric_limits<KeyT>::digits - 1;
-    constexpr bits_t sign     = bits_t(1) << (width - 1);
-    constexpr bits_t exponent = ~sign & ~((bits_t(1) << mantissa) - 1);
-    constexpr bits_t quiet    = bits_t(1) << (mantissa - 1);
-    const bits_t payload      = bits_t(engine()) & (quiet - 1);
-    const bits_t random_sign  = (engine() & 1) ? sign : 0;
+    return 10;
+  }
+  else if constexpr (std::is_same_v<KeyT, __nv_bfloat16>)
+  {
+    return 7;
+  }
+  else if constexpr (std::is_same_v<KeyT, __nv_fp8_e4m3>)
+  {
+    return 3;
+  }
+  else if constexpr (std::is_same_v<KeyT, __nv_fp8_e5m2>)
+  {
+    return 2;
+  }
+  else
+  {
+    return std::numeric_limits<KeyT>::digits - 1;
+  }
+}
+
+//! Bit patterns of a floating-point key type (of up to 64 bits).
+template <typename KeyT>
+struct float_bits
+{
+  static constexpr int width              = int(sizeof(KeyT)) * 8;
+  static constexpr std::uint64_t all      = width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << width) - 1;
+  static constexpr std::uint64_t sign     = std::uint64_t(1) << (width - 1);
+  static constexpr std::uint64_t mantissa = (std::uint64_t(1) << mantissa_bits<KeyT>()) - 1;
+  static constexpr std::uint64_t exponent = all & ~sign & ~mantissa;
+  static constexpr std::uint64_t quiet    = std::uint64_t(1) << (mantissa_bits<KeyT>() - 1);
+  static constexpr std::uint64_t nan      = exponent | mantissa; // a NaN in every format (e4m3's only one)
+};
+
+//! A random key (as the host holds it): random bits; bool keys 0 or 1; for floating-point keys
+//! one in eight is a special value (for fp8 e4m3, which has no infinities, the patterns of
+//! infinities and NaNs are its largest numbers and its NaN).
+template <typename KeyT>
+host_key_t<KeyT> random_segment_key(std::mt19937_64& engine)
+{
+  host_key_t<KeyT> key;
+  std::uint64_t bits[2] = {engine(), 0};
+  if constexpr (std::is_same_v<KeyT, bool>)
+  {
+    bits[0] &= 1;
+  }
+  else if constexpr (sizeof(KeyT) > 8)
+  {
+    bits[1] = engine();
+  }
+  else if constexpr (is_radix_float_v<KeyT>)
+  {
+    using f                         = float_bits<KeyT>;
+    const std::uint64_t payload     = engine() & (f::quiet - 1);
+    const std::uint64_t random_sign = (engine() & 1) ? f::sign : 0;
     if (engine() % 8 == 0)
     {
       switch (engine() % 6)
       {
       case 0:
-        bits = 0;
+        bits[0] = 0;
         break; // +0.0
       case 1:
-        bits = sign;
+        bits[0] = f::sign;
         break; // -0.0
       case 2:
-        bits = random_sign | exponent;
+        bits[0] = random_sign | f::exponent;
         break; // +-inf
       case 3:
-        bits = random_sign | exponent | quiet | payload;
+        bits[0] = random_sign | f::exponent | f::quiet | payload;
         break; // quiet NaN
       case 4:
-        bits = random_sign | exponent | (payload == 0 ? bits_t(1) : payload);
+        bits[0] = random_sign | f::exponent | (payload == 0 ? 1 : payload);
         break; // signalling NaN
       default:
-        bits = random_sign | (payload == 0 ? bits_t(1) : payload);
+        bits[0] = random_sign | (payload == 0 ? 1 : payload);
         break; // denormal
       }
     }
   }
-  std::memcpy(static_cast<void*>(&key), &bits, sizeof(KeyT));
+  std::memcpy(static_cast<void*>(&key), bits, sizeof(key));
   return key;
 }
 
-//! Keys for the items of a layout (the items in gaps get random keys too).
+//! Keys for the items of a layout (the items in gaps get random keys too), as the host holds them.
 template <typename KeyT>
-std::vector<KeyT> segmented_keys(const segment_layout& layout, segment_keys kind, std::uint64_t seed)
+std::vector<host_key_t<KeyT>> segmented_keys(const segment_layout& layout, segment_keys kind, std::uint64_t seed)
 {
+  using key_t = host_key_t<KeyT>;
   std::mt19937_64 engine(seed);
-  std::vector<KeyT> keys(std::size_t(layout.num_items));
+  std::vector<key_t> keys(std::size_t(layout.num_items));
   for (auto& key : keys)
   {
     key = random_segment_key<KeyT>(engine);
   }
-  KeyT pool[4];
+  key_t pool[4];
   for (auto& key : pool)
   {
     key = random_segment_key<KeyT>(engine);
   }
-  if constexpr (std::is_floating_point_v<KeyT>)
+  if constexpr (is_radix_float_v<KeyT>)
   {
-    pool[0] = KeyT(0);
-    pool[1] = -KeyT(0);
-    pool[2] = (engine() & 1) ? std::numeric_limits<KeyT>::quiet_NaN() : -std::numeric_limits<KeyT>::quiet_NaN();
+    using f                         = float_bits<KeyT>;
+    const std::uint64_t specials[3] = {0, f::sign, ((engine() & 1) ? f::sign : 0) | f::nan};
+    for (int i = 0; i < 3; ++i)
+    {
+      std::memcpy(static_cast<void*>(&pool[i]), &specials[i], sizeof(KeyT));
+    }
   }
   if (kind == segment_keys::random)
   {
@@ -270,7 +324,7 @@ std::vector<KeyT> segmented_keys(const segment_layout& layout, segment_keys kind
     case 0: // random
       break;
     case 1: // few values
-      std::for_each(segment_begin, segment_end, [&](KeyT& key) { key = pool[engine() % 4]; });
+      std::for_each(segment_begin, segment_end, [&](key_t& key) { key = pool[engine() % 4]; });
       break;
     case 2: // all equal
       std::fill(segment_begin, segment_end, random_segment_key<KeyT>(engine));
@@ -278,15 +332,16 @@ std::vector<KeyT> segmented_keys(const segment_layout& layout, segment_keys kind
     case 3: // one constant in the middle bytes
       if constexpr (sizeof(KeyT) >= 4)
       {
-        constexpr int width        = int(sizeof(KeyT)) * 8;
-        const std::uint64_t outer  = 0xffull | (0xffull << (width - 8));
-        const std::uint64_t middle = engine() & ~outer;
+        constexpr int width     = int(sizeof(KeyT)) * 8;
+        const key_bits_t outer  = key_bits_t(0xff) | (key_bits_t(0xff) << (width - 8));
+        const key_bits_t low    = engine();
+        const key_bits_t random = width > 64 ? (key_bits_t(engine()) << 64) | low : low;
+        const key_bits_t middle = random & ~outer;
         std::for_each(segment_begin, segment_end,
-                      [&](KeyT& key)
+                      [&](key_t& key)
                       {
-                        std::uint64_t bits = 0;
-                        std::memcpy(&bits, static_cast<const void*>(&key), sizeof(KeyT));
-                        bits = (bits & outer) | middle;
+                        key_bits_t bits = raw_bits(key);
+                        bits            = (bits & outer) | middle;
                         std::memcpy(static_cast<void*>(&key), &bits, sizeof(KeyT));
                       });
       }
@@ -295,7 +350,7 @@ std::vector<KeyT> segmented_keys(const segment_layout& layout, segment_keys kind
     {
       const bool reversed = choice == 5;
       std::stable_sort(segment_begin, segment_end,
-                       [&](const KeyT& a, const KeyT& b)
+                       [&](const key_t& a, const key_t& b)
                        { return reversed ? order_bits(a) > order_bits(b) : order_bits(a) < order_bits(b); });
       break;
     }
@@ -459,7 +514,7 @@ std::vector<std::int64_t> segmented_reference(const std::vector<KeyT>& keys, con
   const int bits        = end_bit - begin_bit;
   const key_bits_t mask = bits >= 128 ? ~key_bits_t(0) : (key_bits_t(1) << bits) - 1;
   std::vector<std::int64_t> source(keys.size(), -1);
-  std::vector<std::uint64_t> digits;
+  std::vector<key_bits_t> digits;
   std::size_t overlapping = 0;
   for (std::size_t s = 0; s < layout.begin.size(); ++s)
   {
@@ -474,7 +529,7 @@ std::vector<std::int64_t> segmented_reference(const std::vector<KeyT>& keys, con
     std::vector<std::int64_t> order(length);
     for (std::size_t i = 0; i < length; ++i)
     {
-      digits[i] = std::uint64_t((order_bits(keys[std::size_t(first) + i]) >> begin_bit) & mask);
+      digits[i] = (order_bits(keys[std::size_t(first) + i]) >> begin_bit) & mask;
       order[i]  = std::int64_t(i);
     }
     std::stable_sort(order.begin(), order.end(),
@@ -530,14 +585,13 @@ ValueT value_at(std::int64_t p)
   }
 }
 
-//! The bits of a key of up to 8 bytes as an unsigned integer (to compare keys bit for bit).
+//! The bits of a key as an unsigned integer (to compare keys bit for bit): 64 bits, or 128 for
+//! wider keys.
 template <typename KeyT>
-std::uint64_t key_word(const KeyT& key)
+auto key_word(const KeyT& key)
 {
-  static_assert(sizeof(KeyT) <= 8, "keys of up to 64 bits");
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, static_cast<const void*>(&key), sizeof(KeyT));
-  return bits;
+  using word_t = std::conditional_t<(sizeof(KeyT) > 8), key_bits_t, std::uint64_t>;
+  return word_t(raw_bits(key));
 }
 
 //! Copies `host` into `buffer` from element `offset` on.
@@ -569,8 +623,9 @@ class segmented_sort_case
 public:
   static constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
   using value_store_t         = std::conditional_t<PAIRS, ValueT, unsigned char>;
+  using key_store_t           = host_key_t<KeyT>;
 
-  segmented_sort_case(std::vector<KeyT> keys, segment_layout layout, segmented_call call)
+  segmented_sort_case(std::vector<key_store_t> keys, segment_layout layout, segmented_call call)
       : keys_(std::move(keys))
       , layout_(std::move(layout))
       , call_(call)
@@ -609,7 +664,7 @@ public:
     {
       if (key_buffers_[i].size() == 0)
       {
-        key_buffers_[i] = device_buffer<KeyT>(shift + n + segmented_guard);
+        key_buffers_[i] = device_buffer<key_store_t>(shift + n + segmented_guard);
         if constexpr (PAIRS)
         {
           value_buffers_[i] = device_buffer<value_store_t>(shift + n + segmented_guard);
@@ -628,10 +683,10 @@ public:
       }
       upload_at(value_buffers_[0], shift, values);
     }
-    keys_db_ = make_double_buffer(key_buffers_);
+    keys_db_ = make_double_buffer<KeyT>(key_buffers_);
     if constexpr (PAIRS)
     {
-      values_db_ = make_double_buffer(value_buffers_);
+      values_db_ = make_double_buffer<ValueT>(value_buffers_);
     }
   }
 
@@ -643,7 +698,7 @@ public:
     if (call_.form == sort_form::pointers)
     {
       // The pointer forms read buffer 0 and write buffer 1, whatever the DoubleBuffer says.
-      strata::DoubleBuffer<KeyT> keys(in_pointer(key_buffers_[0]), in_pointer(key_buffers_[1]));
+      strata::DoubleBuffer<KeyT> keys(key_pointer(key_buffers_[0]), key_pointer(key_buffers_[1]));
       strata::DoubleBuffer<ValueT> values;
       if constexpr (PAIRS)
       {
@@ -689,9 +744,9 @@ public:
     INFO(name());
     const int result = result_buffer(keys_db_, key_buffers_);
     REQUIRE(result >= 0);
-    check_buffers<KeyT>(
-        key_buffers_, result, keys_, [](const KeyT& key) { return key_word(key); },
-        [](std::int64_t, const KeyT& key) { return key_word(key); });
+    check_buffers<key_store_t>(
+        key_buffers_, result, keys_, [](const key_store_t& key) { return key_word(key); },
+        [](std::int64_t, const key_store_t& key) { return key_word(key); });
     if constexpr (PAIRS)
     {
       const int value_result = result_buffer(values_db_, value_buffers_);
@@ -714,15 +769,27 @@ private:
     return buffer.size() == 0 ? nullptr : buffer.data() + call_.shift;
   }
 
-  //! The DoubleBuffer of the caller's two buffers, its Current() the input (buffer 0).
-  template <typename T>
-  strata::DoubleBuffer<T> make_double_buffer(const device_buffer<T>* buffers) const
+  //! The items of a buffer as the sorts' T (bool keys are bytes on the host).
+  template <typename T, typename StoreT>
+  T* as_items(const device_buffer<StoreT>& buffer) const
   {
-    strata::DoubleBuffer<T> db(in_pointer(buffers[0]), in_pointer(buffers[1]));
+    static_assert(sizeof(T) == sizeof(StoreT), "the host holds the items bit for bit");
+    return reinterpret_cast<T*>(in_pointer(buffer));
+  }
+  KeyT* key_pointer(const device_buffer<key_store_t>& buffer) const
+  {
+    return as_items<KeyT>(buffer);
+  }
+
+  //! The DoubleBuffer of the caller's two buffers, its Current() the input (buffer 0).
+  template <typename T, typename StoreT>
+  strata::DoubleBuffer<T> make_double_buffer(const device_buffer<StoreT>* buffers) const
+  {
+    strata::DoubleBuffer<T> db(as_items<T>(buffers[0]), as_items<T>(buffers[1]));
     if (call_.first_selector == 1)
     {
-      db.d_buffers[0] = in_pointer(buffers[1]);
-      db.d_buffers[1] = in_pointer(buffers[0]);
+      db.d_buffers[0] = as_items<T>(buffers[1]);
+      db.d_buffers[1] = as_items<T>(buffers[0]);
       db.selector     = 1;
     }
     return db;
@@ -730,15 +797,15 @@ private:
 
   //! Which of the two buffers holds the result: 1 for the pointer forms; for the DoubleBuffer
   //! forms the one Current() names, after checking that the DoubleBuffer still holds both.
-  template <typename T>
-  int result_buffer(const strata::DoubleBuffer<T>& db, const device_buffer<T>* buffers) const
+  template <typename T, typename StoreT>
+  int result_buffer(const strata::DoubleBuffer<T>& db, const device_buffer<StoreT>* buffers) const
   {
     if (call_.form == sort_form::pointers)
     {
       return 1;
     }
-    const T* zero = in_pointer(buffers[0]);
-    const T* one  = in_pointer(buffers[1]);
+    const T* zero = as_items<T>(buffers[0]);
+    const T* one  = as_items<T>(buffers[1]);
     INFO("DoubleBuffer after the sort: selector " << db.selector);
     CHECK((db.selector == 0 || db.selector == 1));
     const bool both =
@@ -791,11 +858,11 @@ private:
     }
   }
 
-  std::vector<KeyT> keys_;
+  std::vector<key_store_t> keys_;
   segment_layout layout_;
   segmented_call call_;
   std::vector<std::int64_t> source_;
-  device_buffer<KeyT> key_buffers_[2];
+  device_buffer<key_store_t> key_buffers_[2];
   device_buffer<value_store_t> value_buffers_[2];
   device_buffer<std::int64_t> d_begin_;
   device_buffer<std::int64_t> d_end_;
@@ -814,6 +881,18 @@ void check_segmented_sort(const std::vector<KeyT>& keys, const segment_layout& l
   INFO(sort_case.name());
   sort_case.reset();
   sort_case.sort(offsets...);
+  sort_case.verify();
+}
+
+//! check_segmented_sort of KeyT keys held on the host as host_key_t<KeyT> (bool keys as bytes).
+template <typename KeyT, typename ValueT>
+void check_segmented_sort_of(const std::vector<host_key_t<KeyT>>& keys, const segment_layout& layout,
+                             const segmented_call& call)
+{
+  segmented_sort_case<KeyT, ValueT> sort_case(keys, layout, call);
+  INFO(sort_case.name());
+  sort_case.reset();
+  sort_case.sort();
   sort_case.verify();
 }
 
@@ -847,56 +926,67 @@ inline std::vector<segmented_call> every_form(bool reduced)
   return calls;
 }
 
-//! The cases of one key type and value type (NullType: keys only): every form on segments of every
-//! bin with keys drawn per segment; random and few-valued keys on segments with gaps, backwards
-//! segments and misaligned buffers; power-law lengths; and bit ranges of DeviceSegmentedRadixSort
-//! ([0, 0) leaves each segment in input order). Under compute-sanitizer the layouts are smaller
-//! and fewer forms run.
+//! The cases of one key type and value type (NullType: keys only), in three test cases (each its
+//! own compute-sanitizer run): run_segmented_sort_forms, run_segmented_sort_gaps and
+//! run_segmented_sort_power_law_and_bits. Under compute-sanitizer the layouts are smaller and
+//! fewer forms run.
+
+//! Every form on segments of every bin with keys drawn per segment.
 template <typename KeyT, typename ValueT>
-void run_segmented_sort_cases(std::uint64_t seed)
+void run_segmented_sort_forms(std::uint64_t seed)
 {
-  constexpr int key_bits    = int(sizeof(KeyT)) * 8;
   const bool reduced        = under_sanitizer();
   const segment_layout bins = contiguous_layout("every bin", bin_edge_lengths<KeyT, ValueT>(seed, reduced));
-  const segment_layout gaps =
-      gapped_layout("every bin with gaps", bin_edge_lengths<KeyT, ValueT>(seed + 1, reduced), seed + 2, 40);
-
-  const std::vector<KeyT> mixed = segmented_keys<KeyT>(bins, segment_keys::mixed, seed + 3);
+  const std::vector<host_key_t<KeyT>> mixed = segmented_keys<KeyT>(bins, segment_keys::mixed, seed + 3);
   for (const segmented_call& call : every_form(reduced))
   {
-    check_segmented_sort<ValueT>(mixed, bins, call);
+    check_segmented_sort_of<KeyT, ValueT>(mixed, bins, call);
   }
+}
 
-  const std::vector<KeyT> random = segmented_keys<KeyT>(gaps, segment_keys::random, seed + 4);
-  const std::vector<KeyT> few    = segmented_keys<KeyT>(gaps, segment_keys::few_values, seed + 5);
+//! Random and few-valued keys on segments of every bin with gaps, backwards segments and
+//! misaligned buffers.
+template <typename KeyT, typename ValueT>
+void run_segmented_sort_gaps(std::uint64_t seed)
+{
+  const segment_layout gaps =
+      gapped_layout("every bin with gaps", bin_edge_lengths<KeyT, ValueT>(seed + 1, under_sanitizer()), seed + 2, 40);
+  const std::vector<host_key_t<KeyT>> random = segmented_keys<KeyT>(gaps, segment_keys::random, seed + 4);
+  const std::vector<host_key_t<KeyT>> few    = segmented_keys<KeyT>(gaps, segment_keys::few_values, seed + 5);
   segmented_call misaligned;
   misaligned.shift = 1;
-  check_segmented_sort<ValueT>(random, gaps, misaligned);
+  check_segmented_sort_of<KeyT, ValueT>(random, gaps, misaligned);
   misaligned.api            = segmented_api::stable_sort;
   misaligned.descending     = true;
   misaligned.form           = sort_form::double_buffer;
   misaligned.first_selector = 1;
-  check_segmented_sort<ValueT>(random, gaps, misaligned);
+  check_segmented_sort_of<KeyT, ValueT>(random, gaps, misaligned);
   misaligned.api = segmented_api::radix;
-  check_segmented_sort<ValueT>(few, gaps, misaligned);
+  check_segmented_sort_of<KeyT, ValueT>(few, gaps, misaligned);
   misaligned.api            = segmented_api::sort;
   misaligned.descending     = false;
   misaligned.form           = sort_form::pointers;
   misaligned.first_selector = 0;
-  check_segmented_sort<ValueT>(few, gaps, misaligned);
+  check_segmented_sort_of<KeyT, ValueT>(few, gaps, misaligned);
+}
 
+//! Power-law lengths, and bit ranges of DeviceSegmentedRadixSort: none at bit 0 and in the middle
+//! (each segment as it is), a few low bits, the upper half.
+template <typename KeyT, typename ValueT>
+void run_segmented_sort_power_law_and_bits(std::uint64_t seed)
+{
+  constexpr int key_bits = int(sizeof(KeyT)) * 8;
+  const bool reduced     = under_sanitizer();
   const segment_layout power =
       contiguous_layout("power law", power_law_lengths(reduced ? 1 << 17 : 1 << 20, 200000, seed + 6));
-  const std::vector<KeyT> power_keys = segmented_keys<KeyT>(power, segment_keys::mixed, seed + 7);
+  const std::vector<host_key_t<KeyT>> power_keys = segmented_keys<KeyT>(power, segment_keys::mixed, seed + 7);
   segmented_call call;
-  check_segmented_sort<ValueT>(power_keys, power, call);
+  check_segmented_sort_of<KeyT, ValueT>(power_keys, power, call);
   call.api        = segmented_api::sort;
   call.descending = true;
   call.form       = sort_form::double_buffer;
-  check_segmented_sort<ValueT>(power_keys, power, call);
+  check_segmented_sort_of<KeyT, ValueT>(power_keys, power, call);
 
-  // Bit ranges of DeviceSegmentedRadixSort: none at bit 0 and in the middle (each segment as it
-  // is), a few low bits, the upper half.
   struct bit_range
   {
     int begin_bit;
@@ -904,11 +994,16 @@ void run_segmented_sort_cases(std::uint64_t seed)
     sort_form form;
     bool sampled; //!< runs under compute-sanitizer too
   };
-  const bit_range ranges[] = {{0, 0, sort_form::pointers, false},
-                              {key_bits / 2, key_bits / 2, sort_form::double_buffer, true},
-                              {3, std::min(key_bits, 20), sort_form::pointers, false},
-                              {3, std::min(key_bits, 20), sort_form::double_buffer, true},
-                              {key_bits / 2, key_bits, sort_form::pointers, false}};
+  const bit_range ranges[]  = {{0, 0, sort_form::pointers, false},
+                               {key_bits / 2, key_bits / 2, sort_form::double_buffer, true},
+                               {std::min(3, key_bits - 1), std::min(key_bits, 20), sort_form::pointers, false},
+                               {std::min(3, key_bits - 1), std::min(key_bits, 20), sort_form::double_buffer, true},
+                               {key_bits / 2, key_bits, sort_form::pointers, false}};
+  const segment_layout bins = contiguous_layout("every bin", bin_edge_lengths<KeyT, ValueT>(seed, reduced));
+  const segment_layout gaps =
+      gapped_layout("every bin with gaps", bin_edge_lengths<KeyT, ValueT>(seed + 1, reduced), seed + 2, 40);
+  const std::vector<host_key_t<KeyT>> mixed = segmented_keys<KeyT>(bins, segment_keys::mixed, seed + 3);
+  const std::vector<host_key_t<KeyT>> few   = segmented_keys<KeyT>(gaps, segment_keys::few_values, seed + 5);
   for (const bit_range& range : ranges)
   {
     if (reduced && !range.sampled)
@@ -922,12 +1017,38 @@ void run_segmented_sort_cases(std::uint64_t seed)
     bits.descending = range.form == sort_form::double_buffer;
     if (range.form == sort_form::pointers)
     {
-      check_segmented_sort<ValueT>(mixed, bins, bits);
+      check_segmented_sort_of<KeyT, ValueT>(mixed, bins, bits);
     }
     else
     {
-      check_segmented_sort<ValueT>(few, gaps, bits);
+      check_segmented_sort_of<KeyT, ValueT>(few, gaps, bits);
     }
   }
 }
 } // namespace strata_test
+
+//! The three test cases of a key type list with values of VALUE_T (strata::NullType: keys only):
+//! every form, gaps and misaligned buffers, power-law lengths and bit ranges. NAME begins the
+//! cases' names; SALT seeds them.
+#define STRATA_SEGMENTED_SORT_TESTS(NAME, SALT, VALUE_T, ...)                                                          \
+  TEMPLATE_TEST_CASE(NAME " in every form", "[device][sort]", __VA_ARGS__)                                             \
+  {                                                                                                                    \
+    STRATA_TEST_REQUIRE_GPU();                                                                                         \
+    const std::uint64_t seed = strata_test::seed(SALT);                                                                \
+    INFO("seed " << seed);                                                                                             \
+    strata_test::run_segmented_sort_forms<TestType, VALUE_T>(seed);                                                    \
+  }                                                                                                                    \
+  TEMPLATE_TEST_CASE(NAME " with gaps and misaligned buffers", "[device][sort]", __VA_ARGS__)                          \
+  {                                                                                                                    \
+    STRATA_TEST_REQUIRE_GPU();                                                                                         \
+    const std::uint64_t seed = strata_test::seed(SALT);                                                                \
+    INFO("seed " << seed);                                                                                             \
+    strata_test::run_segmented_sort_gaps<TestType, VALUE_T>(seed);                                                     \
+  }                                                                                                                    \
+  TEMPLATE_TEST_CASE(NAME " of power-law lengths and by bit ranges", "[device][sort]", __VA_ARGS__)                    \
+  {                                                                                                                    \
+    STRATA_TEST_REQUIRE_GPU();                                                                                         \
+    const std::uint64_t seed = strata_test::seed(SALT);                                                                \
+    INFO("seed " << seed);                                                                                             \
+    strata_test::run_segmented_sort_power_law_and_bits<TestType, VALUE_T>(seed);                                       \
+  }

@@ -12,12 +12,6 @@
 
 #include <cstdint>
 
-TEMPLATE_TEST_CASE("DeviceSegmentedRadixSort and DeviceSegmentedSort sort segments of keys", "[device][sort]",
-                   std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t,
-                   std::uint64_t, float, double)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(501);
-  INFO("seed " << seed);
-  strata_test::run_segmented_sort_cases<TestType, strata::NullType>(seed);
-}
+STRATA_SEGMENTED_SORT_TESTS("DeviceSegmentedRadixSort and DeviceSegmentedSort sort segments of keys", 501,
+                            strata::NullType, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                            std::uint32_t, std::int64_t, std::uint64_t, float, double)

@@ -12,20 +12,8 @@
 
 #include <cstdint>
 
-TEMPLATE_TEST_CASE("DeviceSegmentedRadixSort and DeviceSegmentedSort sort segments of pairs stably", "[device][sort]",
-                   std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(511);
-  INFO("seed " << seed);
-  strata_test::run_segmented_sort_cases<TestType, std::uint32_t>(seed);
-}
+STRATA_SEGMENTED_SORT_TESTS("DeviceSegmentedRadixSort and DeviceSegmentedSort sort segments of pairs stably", 511,
+                            std::uint32_t, std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double)
 
-TEMPLATE_TEST_CASE("DeviceSegmentedRadixSort and DeviceSegmentedSort sort segments of pairs of 16-byte values",
-                   "[device][sort]", std::uint32_t, double)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  const std::uint64_t seed = strata_test::seed(513);
-  INFO("seed " << seed);
-  strata_test::run_segmented_sort_cases<TestType, strata_test::value16>(seed);
-}
+STRATA_SEGMENTED_SORT_TESTS("DeviceSegmentedRadixSort and DeviceSegmentedSort sort segments of pairs of 16-byte values",
+                            513, strata_test::value16, std::uint32_t, double)

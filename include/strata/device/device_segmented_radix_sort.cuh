@@ -31,7 +31,8 @@ STRATA_NAMESPACE_BEGIN
 //! passes and a few long ones run as fast as a plain radix sort.
 //!
 //! Errors: cudaErrorInvalidValue for negative counts, a bit range outside the key, or null
-//! pointers where items are to be read or written.
+//! pointers where items are to be read or written. A DoubleBuffer form with no bits to sort by
+//! (begin_bit == end_bit) reads and writes nothing, so its buffers may be null (as in CUB).
 struct DeviceSegmentedRadixSort
 {
   //! Sorts each segment's keys and values, ascending by the bits [begin_bit, end_bit); from the input arrays into the output arrays.

@@ -125,7 +125,7 @@ inline constexpr int thread_sorter_min_blocks_v = [] {
 }();
 
 //! Tiles of a onesweep launch window: the hub's WINDOW_TILES if it names one (tests use small
-//! windows), else a look-back portion's (radix::portion_items_v).
+//! windows), else a portion of its onesweep policy (radix::portion_tiles_v).
 STRATA_DETAIL_POLICY_MEMBER_OR(window_tiles_v, long long, WINDOW_TILES, 0)
 
 template <typename MaxPolicyT>
@@ -577,7 +577,7 @@ struct dispatch_t
     constexpr int DIGITS        = 1 << RADIX_BITS;
     constexpr offset_t TILE     = offset_t(OnesweepPolicyT::BLOCK_THREADS * OnesweepPolicyT::ITEMS_PER_THREAD);
     constexpr offset_t WINDOW   = window_tiles_v<ActivePolicyT> > 0 ? offset_t(window_tiles_v<ActivePolicyT>)
-                                                                    : offset_t(radix::portion_items_v<int(TILE)> / TILE);
+                                                                    : offset_t(radix::portion_tiles_v<OnesweepPolicyT>);
     const unsigned long long ns = static_cast<unsigned long long>(num_segments);
     const unsigned long long ni = num_items;
     auto at_most                = [](unsigned long long a, unsigned long long b) { return a < b ? a : b; };
@@ -838,6 +838,13 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, Do
   if (num_items < 0 || num_segments < 0 || begin_bit < 0 || end_bit < begin_bit || end_bit > int(sizeof(KeyT) * 8))
   {
     return cudaErrorInvalidValue;
+  }
+  // No bits to sort by, with leave to overwrite: each segment is sorted where it is, and nothing
+  // is read or written (as in CUB, so the buffers may be null).
+  if (begin_bit == end_bit && is_overwrite_okay)
+  {
+    char* d_unused = nullptr;
+    return CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 1));
   }
   if (d_temp_storage != nullptr && num_items > 0 && num_segments > 0
       && (d_keys.Current() == nullptr || d_keys.Alternate() == nullptr
