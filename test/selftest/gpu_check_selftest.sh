@@ -48,9 +48,11 @@ scenario() {
   fi
 }
 
-# A clean suite passes, records its sanitizer runs, and knows which kernels they reach.
+# A call that runs out of time leaves its jobs to the next: it fails, naming them.
 export FAKE_PROGRAMS="$good"
 conf 'fake_api|api: provokes an API error'
+scenario time-limit FAILED "18 jobs not started before the time limit" -- --stop-after 0
+# A clean suite passes, records its sanitizer runs, and knows which kernels they reach.
 scenario clean PASSED "ctest: 4 tests, 4 passed, 0 failed" "reach: 2 kernels, 0 problems" \
   "18 jobs, 0 recorded clean" "18 of 18 run, 0 errors, 0 bad" --
 # Unchanged, nothing runs again; --full runs everything; a changed header reruns its program only.
