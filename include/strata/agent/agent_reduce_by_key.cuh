@@ -200,8 +200,11 @@ private:
 
     // The tile's counted runs that start in it are numbered from the count of the tiles before;
     // the ones that end in it from one less where the tile's first run began before it (the
-    // scan's barriers have shared the tile's edges).
-    const CountT first_head_run = tile_prefix.key;
+    // scan's barriers have shared the tile's edges). That count is at least 1 after tile 0 (whose
+    // first item starts a run) and at most the items before the tile: descriptors of another call
+    // (a misuse of temporary storage) then give a wrong answer, never a write out of bounds.
+    const CountT counted        = tile_prefix.key < tile_offset ? tile_prefix.key : tile_offset;
+    const CountT first_head_run = tile == 0 ? CountT(0) : counted < CountT(1) ? CountT(1) : counted;
     const CountT first_tail_run = first_head_run - CountT(temp_storage.runs.starts_run ? 0 : 1);
     const int heads_in_tile     = int(aggregate.key);
     const int tails_in_tile     = RunsT::TailsInTile(temp_storage.runs, heads_in_tile);

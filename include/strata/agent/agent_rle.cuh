@@ -211,7 +211,11 @@ private:
     const PairT tile_prefix = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state,
                                                                   pair_op, tile, num_tiles, aggregate);
 
-    const CountT first_run = tile_prefix.key;
+    // Runs before the tile: at least the run it carries on, at most the items before it, so that
+    // descriptors of another call (a misuse of temporary storage) give a wrong answer, never a
+    // write out of bounds.
+    const CountT counted   = tile_prefix.key < tile_offset ? tile_prefix.key : tile_offset;
+    const CountT first_run = counted < CountT(carried) ? CountT(carried) : counted;
     for (int k = int(threadIdx.x); k < tile_starts; k += BLOCK_THREADS)
     {
       if constexpr (NON_TRIVIAL_RUNS)
