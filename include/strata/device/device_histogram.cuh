@@ -19,13 +19,13 @@ STRATA_NAMESPACE_BEGIN
 //! 1]). Samples outside, and NaN, are not counted. The histograms are overwritten (cleared first).
 //! A pixel is NUM_CHANNELS consecutive samples, of which the first NUM_ACTIVE_CHANNELS each get a
 //! histogram; the 2-D forms read num_rows rows of num_row_pixels pixels, row_stride_bytes apart (a
-//! multiple of the sample size).
+//! multiple of the sample size; rows may overlap, as in CUB). An empty, reversed or NaN Even range
+//! counts nothing, as in CUB.
 //!
 //! Every function is a two-phase call: with `d_temp_storage == nullptr` it writes the bytes it
-//! needs to `temp_storage_bytes` and does nothing else. Fewer than two levels, an empty or
-//! reversed Even range, a negative count, a row stride shorter than a row or not a multiple of the
-//! sample size, a null pointer on the second call, or too little temporary storage returns
-//! cudaErrorInvalidValue before anything is written. Counts are 32-bit per block in shared memory
+//! needs to `temp_storage_bytes` and does nothing else. Fewer than two levels, a negative count, a
+//! row stride that is not a multiple of the sample size, a null pointer on the second call, or too
+//! little temporary storage returns cudaErrorInvalidValue before anything is written. Counts are 32-bit per block in shared memory
 //! and added to CounterT with atomics.
 //!
 //! \code

@@ -204,8 +204,8 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
   static_assert(NUM_ACTIVE_CHANNELS >= 1 && NUM_ACTIVE_CHANNELS <= NUM_CHANNELS,
                 "between 1 and NUM_CHANNELS channels are counted");
   using WideT = ::cuda::std::int64_t;
-  if (WideT(num_row_pixels) < 0 || WideT(num_rows) < 0
-      || (num_rows > 1 && WideT(row_stride_samples) < WideT(num_row_pixels) * NUM_CHANNELS))
+  // A stride shorter than a row is CUB's too: rows overlap, and samples they share count once a row.
+  if (WideT(num_row_pixels) < 0 || WideT(num_rows) < 0)
   {
     return cudaErrorInvalidValue;
   }
@@ -245,9 +245,9 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
 //! Dispatches DeviceHistogram (CUB's name and template parameters): DispatchEven for bins of equal
 //! width between lower_level and upper_level, DispatchRange for bins between given levels. Rows are
 //! row_stride_samples samples apart; a pixel is NUM_CHANNELS samples, of which the first
-//! NUM_ACTIVE_CHANNELS are counted. The output is cleared first. Bad arguments (fewer than two
-//! levels, a negative count, a stride shorter than a row, a null pointer on the second call) return
-//! cudaErrorInvalidValue before anything is written.
+//! NUM_ACTIVE_CHANNELS are counted. The output is cleared first. An empty, reversed or NaN Even
+//! range counts nothing, as CUB's does. Bad arguments (fewer than two levels, a negative count, a
+//! null pointer on the second call) return cudaErrorInvalidValue before anything is written.
 template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
           typename OffsetT, typename PolicyHub = void>
 struct DispatchHistogram
@@ -269,12 +269,11 @@ struct DispatchHistogram
     ::cuda::std::array<BinsT, NUM_ACTIVE_CHANNELS> bins{};
     for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
     {
-      if (!(detail::histogram::Convert<typename BinsT::ComputeT>(lower_level[c])
-            < detail::histogram::Convert<typename BinsT::ComputeT>(upper_level[c])))
-      {
-        return cudaErrorInvalidValue; // an empty or reversed range
-      }
-      bins[c] = BinsT(lower_level[c], upper_level[c], num_output_levels[c]);
+      // An empty, reversed or NaN range holds no sample (CUB's counts nothing there either): the
+      // bins of [lower, lower) give every sample none.
+      const bool empty = !(detail::histogram::Convert<typename BinsT::ComputeT>(lower_level[c])
+                           < detail::histogram::Convert<typename BinsT::ComputeT>(upper_level[c]));
+      bins[c] = BinsT(lower_level[c], empty ? lower_level[c] : upper_level[c], num_output_levels[c]);
     }
     return detail::histogram::Run<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
         d_temp_storage, temp_storage_bytes, d_samples, d_output_histograms, num_output_levels, bins, num_row_pixels,
