@@ -25,8 +25,8 @@ STRATA_NAMESPACE_BEGIN
 //! Every function is a two-phase call: with `d_temp_storage == nullptr` it writes the bytes it
 //! needs to `temp_storage_bytes` and does nothing else. Fewer than two levels, a negative count, a
 //! row stride that is not a multiple of the sample size, a null pointer on the second call, or too
-//! little temporary storage returns cudaErrorInvalidValue before anything is written. Counts are 32-bit per block in shared memory
-//! and added to CounterT with atomics.
+//! little temporary storage returns cudaErrorInvalidValue before anything is written. Counts are
+//! 32-bit per block in shared memory and added to CounterT with atomics.
 //!
 //! \code
 //! // d_samples {2.2, 6.1, 7.1, 2.9, 3.5, 0.3, 2.9, 2.1, 6.1, 999.5}: 6 bins over [0, 12)
