@@ -222,6 +222,7 @@ void check_merge_sort(const device_buffer<KeyT>& d_keys, const std::vector<KeyT>
     CHECK(bytes >= public_bytes + (n + merge_tile - 1) / merge_tile * sizeof(std::uint32_t));
   }
   device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison(); // the partition's splits and the buffer must be written before they are read
   STRATA_TEST_CUDA(call(path_t{}, d_temp.data(), bytes));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
 

@@ -683,6 +683,9 @@ public:
       }
       upload_at(value_buffers_[0], shift, values);
     }
+    // A copy from pageable memory may still be on its way when cudaMemcpy returns, and callers
+    // run on streams that do not wait for the default one.
+    STRATA_TEST_CUDA(cudaDeviceSynchronize());
     keys_db_ = make_double_buffer<KeyT>(key_buffers_);
     if constexpr (PAIRS)
     {

@@ -39,8 +39,8 @@
 namespace
 {
 //! The tests' wait bound: long enough that a running block publishes before it, also under the
-//! sanitizers, short enough that a case takes a fraction of a second.
-constexpr unsigned int wait_limit_ms = 250;
+//! sanitizers and with other programs on the GPU, short enough that a case takes seconds.
+constexpr unsigned int wait_limit_ms = 1000;
 using fault_lookback_t               = strata::detail::LookbackPolicy<1200, 600, 600, 0, 0, 600, wait_limit_ms>;
 
 //! Whether this run checks the answers a fault gives. Under compute-sanitizer a block may take
@@ -400,6 +400,9 @@ void run_on_descriptors(CallT call, std::uint32_t fill, std::uint32_t first, con
   std::fill(words.begin() + std::ptrdiff_t(state_word), words.begin() + std::ptrdiff_t(state_word + fill_words), fill);
   words[counter_word] = first;
   d_temp.upload(words);
+  // A copy from pageable memory may still be on its way when cudaMemcpy returns, and the graph
+  // runs on a stream that does not wait for the default one.
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
   cudaGraphExec_t exec;
   STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
   STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream));
@@ -490,9 +493,10 @@ void check_select_on_descriptors(std::uint32_t fill, std::uint64_t seed)
 }
 
 //! DeviceScan by key, DeviceReduce::ReduceByKey and DeviceRunLengthEncode::NonTrivialRuns when tiles
-//! [0, first) never run and their descriptors are `fill`: each returns (what they write after tile
-//! `first` depends on the runs that cross into it; their look-back is the one DeviceScan's and
-//! DeviceSelect's cases check exactly).
+//! [0, first) never run and their descriptors are `fill`: each returns and writes nothing outside
+//! its outputs (guards of poison on both sides), with a run count of at most n (what they write
+//! after tile `first` depends on the runs that cross into it; their look-back is the one
+//! DeviceScan's and DeviceSelect's cases check exactly).
 void check_runs_on_descriptors(std::uint32_t fill, std::uint64_t seed)
 {
   constexpr int first = 40;
@@ -510,11 +514,34 @@ void check_runs_on_descriptors(std::uint32_t fill, std::uint64_t seed)
   const auto values = strata_test::random_vector<int>(n, seed + 1, -100.0, 100.0);
   strata_test::device_buffer<int> d_keys(keys);
   strata_test::device_buffer<int> d_values(values);
-  strata_test::device_buffer<int> d_out(n);
-  strata_test::device_buffer<int> d_out2(n);
-  strata_test::device_buffer<int> d_count(1);
+  // Outputs of n items between guards of 1024 poisoned items each; d_out + guard is the output.
+  constexpr std::size_t guard = 1024;
+  strata_test::device_buffer<int> d_out_arena(n + 2 * guard);
+  strata_test::device_buffer<int> d_out2_arena(n + 2 * guard);
+  strata_test::device_buffer<int> d_count_arena(1 + 2 * guard);
+  d_out_arena.poison();
+  d_out2_arena.poison();
+  d_count_arena.poison();
+  struct
+  {
+    int* base;
+    int* data() const { return base + guard; }
+  } d_out{d_out_arena.data()}, d_out2{d_out2_arena.data()}, d_count{d_count_arena.data()};
   const int* keys_in   = d_keys.data();
   const int* values_in = d_values.data();
+  const auto check_guards = [&](const char* what)
+  {
+    INFO(what);
+    for (auto* arena : {&d_out_arena, &d_out2_arena, &d_count_arena})
+    {
+      const std::vector<int> host = arena->download();
+      const std::vector<int> before(host.begin(), host.begin() + std::ptrdiff_t(guard));
+      const std::vector<int> after(host.end() - std::ptrdiff_t(guard), host.end());
+      const int poison = strata_test::poison_value<int>();
+      CHECK(before == std::vector<int>(guard, poison));
+      CHECK(after == std::vector<int>(guard, poison));
+    }
+  };
   using scan_by_key_t =
       strata::DispatchScanByKey<const int*, const int*, int*, cuda::std::equal_to<>, cuda::std::plus<>,
                                 strata::NullType, std::uint32_t, int, scan_by_key_fault_hub>;
@@ -525,6 +552,7 @@ void check_runs_on_descriptors(std::uint32_t fill, std::uint64_t seed)
                                        cuda::std::plus<>{}, strata::NullType{}, std::uint32_t(n), stream);
       },
       fill, first, "DeviceScan by key on descriptors of no launch");
+  check_guards("DeviceScan by key");
   using reduce_by_key_t = strata::DispatchReduceByKey<const int*, int*, const int*, int*, int*, cuda::std::equal_to<>,
                                                       cuda::std::plus<>, std::int64_t, int, reduce_by_key_fault_hub>;
   run_on_descriptors(
@@ -534,6 +562,8 @@ void check_runs_on_descriptors(std::uint32_t fill, std::uint64_t seed)
                                          cuda::std::equal_to<>{}, cuda::std::plus<>{}, std::int64_t(n), stream);
       },
       fill, first, "DeviceReduce::ReduceByKey on descriptors of no launch");
+  check_guards("DeviceReduce::ReduceByKey");
+  CHECK(std::size_t(d_count_arena.download()[guard]) <= n);
   using rle_t =
       strata::DeviceRleDispatch<const int*, int*, int*, int*, cuda::std::equal_to<>, std::int64_t, rle_fault_hub>;
   run_on_descriptors(
@@ -543,6 +573,8 @@ void check_runs_on_descriptors(std::uint32_t fill, std::uint64_t seed)
                                cuda::std::equal_to<>{}, std::int64_t(n), stream);
       },
       fill, first, "DeviceRunLengthEncode::NonTrivialRuns on descriptors of no launch");
+  check_guards("DeviceRunLengthEncode::NonTrivialRuns");
+  CHECK(std::size_t(d_count_arena.download()[guard]) <= n);
 }
 
 // --- onesweep radix sort's digit look-back ----------------------------------------------------

@@ -243,6 +243,7 @@ void check_merge(const std::vector<T>& keys1, const std::vector<T>& keys2, bool 
     CHECK(bytes >= (n1 + n2 + tile - 1) / tile * sizeof(std::uint64_t));
   }
   device_buffer<unsigned char> d_temp(bytes);
+  d_temp.poison(); // the partition's splits must be written before they are read
   STRATA_TEST_CUDA(call(d_temp.data()));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
 

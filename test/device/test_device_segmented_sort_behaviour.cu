@@ -1015,6 +1015,7 @@ void check_small_windows(std::uint64_t seed, const std::vector<std::tuple<bool, 
     std::size_t bytes = 0;
     STRATA_TEST_CUDA(run(nullptr, bytes));
     device_buffer<unsigned char> d_temp(bytes);
+    d_temp.poison(); // the chains' look-back words must not rely on zeroed memory
     STRATA_TEST_CUDA(run(d_temp.data(), bytes));
     STRATA_TEST_CUDA(cudaDeviceSynchronize());
     const std::vector<std::uint32_t> got_keys   = d_keys_out.download();
@@ -1092,6 +1093,8 @@ void check_concurrent_sorts(std::uint64_t seed, bool graph)
   STRATA_TEST_CUDA(b.run(nullptr, bytes_b));
   device_buffer<unsigned char> d_temp_a(bytes_a);
   device_buffer<unsigned char> d_temp_b(bytes_b);
+  d_temp_a.poison();
+  d_temp_b.poison();
 
   const strata_test::stream_pair streams;
   if (!graph)
@@ -1134,6 +1137,7 @@ void check_concurrent_sorts(std::uint64_t seed, bool graph)
     std::size_t bytes_c = 0;
     STRATA_TEST_CUDA(c.run(nullptr, bytes_c, streams[1]));
     device_buffer<unsigned char> d_temp_c(bytes_c);
+    d_temp_c.poison();
     STRATA_TEST_CUDA(c.run(d_temp_c.data(), bytes_c, streams[1]));
     STRATA_TEST_CUDA(cudaStreamSynchronize(streams[1]));
     c.verify();

@@ -366,6 +366,8 @@ TEST_CASE("DeviceSelect and DevicePartition run inside a CUDA graph and on two s
   STRATA_TEST_CUDA(partition_b(nullptr, bytes_b, nullptr));
   device_buffer<unsigned char> d_temp_a(bytes_a);
   device_buffer<unsigned char> d_temp_b(bytes_b);
+  d_temp_a.poison(); // tile descriptors must not rely on zeroed memory
+  d_temp_b.poison();
   const auto check_a = [&]
   {
     strata_test::check_counts(d_num_a, {selected_a.size()});

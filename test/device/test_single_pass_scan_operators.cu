@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace
@@ -267,20 +268,30 @@ T reference_lookback(const std::vector<int>& statuses, const std::vector<T>& val
 }
 
 //! Runs Lookback from tiles on both sides of the 32-tile windows over the descriptors in
-//! `tile_state` (whatever put them there) and compares every lane's result with the reference over
-//! what Load reads.
+//! `tile_state` and compares every lane's result with the reference over the descriptors: those
+//! the caller published (`published`: statuses and values, which Load must read back), or, where
+//! nobody published them (random bytes), what Load reads.
 template <typename T, typename OpT>
-void check_lookbacks(const strata::ScanTileState<T>& tile_state, int num_tiles, OpT op)
+void check_lookbacks(const strata::ScanTileState<T>& tile_state, int num_tiles, OpT op,
+                     const std::pair<std::vector<int>, std::vector<T>>* published = nullptr)
 {
   strata_test::device_buffer<int> d_statuses{static_cast<std::size_t>(num_tiles)};
   strata_test::device_buffer<T> d_values{static_cast<std::size_t>(num_tiles)};
   load_descriptors<<<(num_tiles + 127) / 128, 128>>>(tile_state, num_tiles, d_statuses.data(), d_values.data());
   strata_test::check_launch();
-  const std::vector<int> statuses = d_statuses.download();
-  const std::vector<T> values     = d_values.download();
+  std::vector<int> statuses = d_statuses.download();
+  std::vector<T> values     = d_values.download();
   for (int status : statuses)
   {
     REQUIRE(status != int(strata::SCAN_TILE_INVALID)); // no waits here: those are the fault tests'
+  }
+  if (published != nullptr)
+  {
+    // Load reads back what was published, and the reference comes from the host's own copy.
+    CHECK(statuses == published->first);
+    CHECK(values == published->second);
+    statuses = published->first;
+    values   = published->second;
   }
   std::vector<int> tiles;
   for (int tile : {0, 1, 2, 31, 32, 33, 63, 64, 65, 100, num_tiles - 1, num_tiles})
@@ -324,7 +335,12 @@ void check_lookbacks_over_partials(const std::vector<T>& values, const std::vect
   publish_descriptors<<<(num_tiles + 127) / 128, 128>>>(tile_state.state, num_tiles, d_inclusive.data(),
                                                         d_values.data());
   strata_test::check_launch();
-  check_lookbacks(tile_state.state, num_tiles, op);
+  std::pair<std::vector<int>, std::vector<T>> published{std::vector<int>(values.size()), values};
+  for (std::size_t tile = 0; tile < values.size(); ++tile)
+  {
+    published.first[tile] = int(inclusive[tile] ? strata::SCAN_TILE_INCLUSIVE : strata::SCAN_TILE_PARTIAL);
+  }
+  check_lookbacks(tile_state.state, num_tiles, op, &published);
 }
 
 //! Descriptors never initialized: the bytes of the whole allocation random, checked with

@@ -8,6 +8,7 @@
 #include <strata/util_math.cuh>
 #include <strata/version.cuh>
 
+#include "common/exit_code.hpp"
 #include "common/harness.cuh"
 
 #include <cuda_runtime_api.h>
@@ -92,4 +93,25 @@ TEST_CASE("Host-compiled strata: device queries and the caching allocator", "[ut
   CHECK(again == d_ptr);
   STRATA_TEST_CUDA(allocator.DeviceFree(again));
   STRATA_TEST_CUDA(allocator.FreeAllCached());
+}
+
+// The exit status of every test program (test/common/main.cpp): no count of failures may read as
+// "skipped" (77), "no test ran" (2) or success.
+TEST_CASE("A test program's exit status from the counts of its run", "[util][host_only]")
+{
+  using strata_test::exit_code;
+  using strata_test::run_counts;
+  for (const std::uint64_t failures : {1u, 2u, 4u, 77u, 255u, 256u, 1000u})
+  {
+    INFO(failures << " failed assertions");
+    CHECK(exit_code(4, run_counts{5, 1, 0, failures}) == 1);
+    CHECK(exit_code(failures % 256, run_counts{5, 0, 0, failures}) == 1);
+    CHECK(exit_code(42, run_counts{5, 1, 4, failures}) == 1); // a failure beside skips
+  }
+  CHECK(exit_code(0, run_counts{3, 1, 0, 0}) == 1);       // a failed case without a failed assertion
+  CHECK(exit_code(4, run_counts{3, 0, 3, 0}) == 77);      // every case skipped
+  CHECK(exit_code(0, run_counts{3, 0, 2, 0}) == 0);       // some skipped, some passed
+  CHECK(exit_code(0, run_counts{3, 0, 0, 0}) == 0);       // all passed
+  CHECK(exit_code(2, run_counts{0, 0, 0, 0}) == 2);       // no test case matched
+  STATIC_REQUIRE(strata_test::skipped_exit_code == 77);
 }
