@@ -1155,10 +1155,10 @@ TEST_CASE("DispatchHistogram has CUB's template parameters and DispatchEven / Di
   CHECK(even_floats != nullptr);
   CHECK(range_floats != nullptr);
 
-  // Fewer than two levels and an empty Even range are rejected before the device is asked for
-  // anything (test_device_histogram_behaviour runs the size queries and the calls).
+  // Fewer than two levels are rejected before the device is asked for anything (an empty Even
+  // range is CUB's too and counts nothing; test_device_histogram_behaviour runs the calls).
   std::size_t bytes = 0;
-  CHECK(floats_t::DispatchEven(nullptr, bytes, nullptr, {nullptr}, {11}, {1.0}, {1.0}, 100, 1, 100, cudaStream_t{},
+  CHECK(floats_t::DispatchEven(nullptr, bytes, nullptr, {nullptr}, {1}, {1.0}, {2.0}, 100, 1, 100, cudaStream_t{},
                                cuda::std::false_type{})
         == cudaErrorInvalidValue);
   CHECK(floats_t::DispatchRange(nullptr, bytes, nullptr, {nullptr}, {1}, {nullptr}, 100, 1, 100, cudaStream_t{},
