@@ -21,6 +21,7 @@
 
 #include "common/test_common.cuh"
 #include "device_scan_checks.cuh"
+#include "scan_tile_kernels.cuh"
 
 #include <algorithm>
 #include <chrono>
@@ -85,65 +86,10 @@ void require_finishes(cudaStream_t stream, const char* what)
 
 // --- TilePrefixCallbackOp and WaitForValid ----------------------------------------------------
 
-constexpr int block_threads = 128;
-constexpr int block_items   = 4;
-constexpr int tile_items    = block_threads * block_items;
-
-template <typename T>
-__global__ void init_status(strata::ScanTileState<T> tile_state, int num_tiles, unsigned int* counter)
-{
-  tile_state.InitializeStatus(num_tiles);
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-  {
-    *counter = 0;
-  }
-}
-
-//! An inclusive scan of in[0, num_tiles * tile_items) as in test_single_pass_scan_operators,
-//! except that the block that takes tile `stuck_tile` leaves at once: its descriptor stays
-//! unpublished for good, and the tiles after it wait for it until the bound.
-template <typename T, typename OpT>
-__global__ void __launch_bounds__(block_threads)
-    scan_tiles_but_one(const T* in, T* out, strata::ScanTileState<T> tile_state, unsigned int* counter, OpT op,
-                       int stuck_tile)
-{
-  using BlockScanT = strata::BlockScan<T, block_threads>;
-  using PrefixOpT  = strata::TilePrefixCallbackOp<T, OpT, strata::ScanTileState<T>, fault_lookback_t>;
-  __shared__ typename BlockScanT::TempStorage scan_storage;
-  __shared__ typename PrefixOpT::TempStorage prefix_storage;
-  __shared__ int tile_shared;
-  if (threadIdx.x == 0)
-  {
-    tile_shared = int(atomicAdd(counter, 1u));
-  }
-  __syncthreads();
-  const int tile = tile_shared;
-  if (tile == stuck_tile)
-  {
-    return;
-  }
-  T items[block_items];
-  strata::LoadDirectBlocked(int(threadIdx.x), in + std::size_t(tile) * tile_items, items);
-  if (tile == 0)
-  {
-    T aggregate;
-    BlockScanT(scan_storage).InclusiveScan(items, items, op, aggregate);
-    if (threadIdx.x == 0)
-    {
-      tile_state.SetInclusive(0, aggregate);
-    }
-  }
-  else
-  {
-    PrefixOpT prefix_op(tile_state, prefix_storage, op, tile);
-    BlockScanT(scan_storage).InclusiveScan(items, items, op, prefix_op);
-  }
-#pragma unroll
-  for (int i = 0; i < block_items; ++i)
-  {
-    out[std::size_t(tile) * tile_items + threadIdx.x * block_items + i] = items[i];
-  }
-}
+using strata_test::init_status;
+using strata_test::scan_tiles;
+using strata_test::scan_tiles_detail::block_threads;
+using strata_test::scan_tiles_detail::tile_items;
 
 //! The scan when tile `stuck` never publishes: exact before it, nothing in it, and after it the
 //! scan starts again from a value-initialized T (the stuck tile ends every look-back that meets it).
@@ -181,7 +127,8 @@ void check_scan_with_stuck_tile(const std::vector<T>& in, int stuck, OpT op)
   strata::ScanTileState<T> tile_state;
   STRATA_TEST_CUDA(tile_state.Init(num_tiles, d_state_bytes.data(), bytes));
   init_status<T><<<(num_tiles + 127) / 128, 128>>>(tile_state, num_tiles, d_counter.data());
-  scan_tiles_but_one<<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), tile_state, d_counter.data(), op, stuck);
+  scan_tiles<T, OpT, fault_lookback_t><<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), nullptr, tile_state,
+                                                                      d_counter.data(), op, false, stuck);
   require_finishes(0, "a scan with a tile that never publishes");
   if (check_answers())
   {

@@ -13,6 +13,7 @@
 
 #include "common/test_common.cuh"
 #include "device_scan_checks.cuh"
+#include "scan_tile_kernels.cuh"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,86 +22,11 @@
 
 namespace
 {
-constexpr int block_threads = 128;
-constexpr int block_items   = 4;
-constexpr int tile_items    = block_threads * block_items;
-
-template <typename T>
-__global__ void init_status(strata::ScanTileState<T> tile_state, int num_tiles, unsigned int* counter)
-{
-  tile_state.InitializeStatus(num_tiles);
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-  {
-    *counter = 0;
-  }
-}
-
-//! Out of each tile's look-back, what the callback kept: its tile id, exclusive and inclusive
-//! prefix and aggregate, read through the accessors after the scan.
-template <typename T>
-struct kept_t
-{
-  int tile;
-  T exclusive;
-  T inclusive;
-  T aggregate;
-};
-
-//! An inclusive scan of in[0, num_tiles * tile_items): each block takes a tile from the counter,
-//! scans it with BlockScan, and tiles after the first get their prefix from TilePrefixCallbackOp.
-//! With `tile0_partial`, tile 0 publishes its aggregate as PARTIAL (a status a look-back must not
-//! walk past) instead of INCLUSIVE.
-template <typename T, typename OpT, typename LookbackT>
-__global__ void __launch_bounds__(block_threads)
-    scan_tiles(const T* in, T* out, kept_t<T>* kept, strata::ScanTileState<T> tile_state, unsigned int* counter, OpT op,
-               bool tile0_partial)
-{
-  using BlockScanT = strata::BlockScan<T, block_threads>;
-  using PrefixOpT  = strata::TilePrefixCallbackOp<T, OpT, strata::ScanTileState<T>, LookbackT>;
-  __shared__ typename BlockScanT::TempStorage scan_storage;
-  __shared__ typename PrefixOpT::TempStorage prefix_storage;
-  __shared__ int tile_shared;
-  if (threadIdx.x == 0)
-  {
-    tile_shared = int(atomicAdd(counter, 1u));
-  }
-  __syncthreads();
-  const int tile = tile_shared;
-  T items[block_items];
-  strata::LoadDirectBlocked(int(threadIdx.x), in + std::size_t(tile) * tile_items, items);
-  if (tile == 0)
-  {
-    T aggregate;
-    BlockScanT(scan_storage).InclusiveScan(items, items, op, aggregate);
-    if (threadIdx.x == 0)
-    {
-      if (tile0_partial)
-      {
-        tile_state.SetPartial(0, aggregate);
-      }
-      else
-      {
-        tile_state.SetInclusive(0, aggregate);
-      }
-    }
-  }
-  else
-  {
-    PrefixOpT prefix_op(tile_state, prefix_storage, op, tile);
-    BlockScanT(scan_storage).InclusiveScan(items, items, op, prefix_op);
-    __syncthreads();
-    if (threadIdx.x == 0)
-    {
-      kept[tile] = kept_t<T>{prefix_op.GetTileIdx(), prefix_op.GetExclusivePrefix(), prefix_op.GetInclusivePrefix(),
-                             prefix_op.GetBlockAggregate()};
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < block_items; ++i)
-  {
-    out[std::size_t(tile) * tile_items + threadIdx.x * block_items + i] = items[i];
-  }
-}
+using strata_test::init_status;
+using strata_test::kept_t;
+using strata_test::scan_tiles;
+using strata_test::scan_tiles_detail::block_threads;
+using strata_test::scan_tiles_detail::tile_items;
 
 //! One thread per block: block b takes tile t from the counter, waits for tile t - 1 with
 //! WaitForValid (which must see it INCLUSIVE: each tile publishes only that) and publishes
@@ -158,7 +84,7 @@ void check_block_scan_tiles(const std::vector<T>& in, OpT op, LookbackT = {}, bo
   d_kept.poison();
   tile_state_buffer<T> tile_state(num_tiles);
   scan_tiles<T, OpT, LookbackT><<<num_tiles, block_threads>>>(
-      d_in.data(), d_out.data(), d_kept.data(), tile_state.state, tile_state.counter.data(), op, tile0_partial);
+      d_in.data(), d_out.data(), d_kept.data(), tile_state.state, tile_state.counter.data(), op, tile0_partial, -1);
   strata_test::check_launch();
   strata_test::check_equal(expected, d_out.download());
   const std::vector<kept_t<T>> kept = d_kept.download();
