@@ -206,6 +206,7 @@ private:
     const CountT counted        = tile_prefix.key < tile_offset ? tile_prefix.key : tile_offset;
     const CountT first_head_run = tile == 0 ? CountT(0) : counted < CountT(1) ? CountT(1) : counted;
     const CountT first_tail_run = first_head_run - CountT(temp_storage.runs.starts_run ? 0 : 1);
+    const CountT prefix_runs    = tile == 0 ? CountT(0) : tile_prefix.key; // the count Finish added
     const int heads_in_tile     = int(aggregate.key);
     const int tails_in_tile     = RunsT::TailsInTile(temp_storage.runs, heads_in_tile);
 
@@ -214,7 +215,9 @@ private:
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
-      const int run = int(items[k].key - 1 - first_head_run); // item k's run, among the tile's
+      // Item k's run among the tile's, from the count the look-back gave, clamped or not: the
+      // shared-memory slots stay within the tile whatever the descriptors held.
+      const int run = int(items[k].key - prefix_runs) - 1;
       if ((runs.heads >> k) & 1u)
       {
         head_compact.Place(run, keys[k]);
