@@ -57,7 +57,15 @@ scenario clean PASSED "ctest: 4 tests, 4 passed, 0 failed" "reach: 2 kernels, 0 
   "18 jobs, 0 recorded clean" "18 of 18 run, 0 errors, 0 bad" --
 # Unchanged, nothing runs again; --full runs everything; a changed header reruns its program only.
 scenario recorded PASSED "18 jobs, 18 recorded clean" "0 of 0 run" --
-scenario full PASSED "18 jobs, 0 recorded clean" "(--full: all run)" "18 of 18 run" -- --full
+# A --full call that builds runs everything; --full --no-build calls on that folder continue its
+# sequence (a call cut short by --stop-after leaves the rest to them), and count only its runs.
+scenario full-cut-short FAILED "18 jobs, 0 run clean earlier in this --full sequence" \
+  "18 jobs not started before the time limit" -- --full --stop-after 0
+scenario full-continued PASSED "18 jobs, 0 run clean earlier in this --full sequence" "18 of 18 run" \
+  "launch logs of 0 programs taken" -- --full --no-build
+scenario full-done PASSED "18 jobs, 18 run clean earlier in this --full sequence" "0 of 0 run" -- --full --no-build
+scenario full PASSED "18 jobs, 0 run clean earlier in this --full sequence" "18 of 18 run" \
+  "launch logs of 4 programs taken" -- --full
 echo "// changed" >> "$tree/include/strata/fake_good.hpp"
 scenario one-program-changed PASSED "18 jobs, 15 recorded clean" "3 of 3 run" "launch logs of 1 programs taken" --
 
