@@ -152,9 +152,12 @@ public:
     const auto difference = [&](int k, const InputT& neighbour)
     {
       const int index = TileIoT::ItemIndex(tid, k);
-      // The input's first (left) or last (right) item has no neighbour: it is copied.
-      const bool edge = READ_LEFT ? (tile == 0 && index == 0) : (index == valid - 1 && tile == num_tiles - 1);
-      results[k]      = edge ? OutputT(items[k]) : OutputT(difference_op(items[k], neighbour));
+      // The input's first (left) or last (right) item has no neighbour, and a partial tile's filler
+      // past `valid` (only in the last tile) is no item: neither reaches the operator, which sees
+      // each adjacent pair exactly once (users count or accumulate in it).
+      const bool copied =
+          READ_LEFT ? (index >= valid || (tile == 0 && index == 0)) : (tile == num_tiles - 1 && index >= valid - 1);
+      results[k] = copied ? OutputT(items[k]) : OutputT(difference_op(items[k], neighbour));
     };
     if constexpr (READ_LEFT)
     {

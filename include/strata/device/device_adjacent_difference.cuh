@@ -16,7 +16,8 @@ STRATA_NAMESPACE_BEGIN
 //! - SubtractRight(Copy): out[i] = difference_op(in[i], in[i + 1]), out[n - 1] = in[n - 1].
 //! The results are converted to the output's value type. The Copy forms write d_output, which
 //! must not overlap d_input; the others overwrite d_input (every difference still takes the
-//! original neighbours).
+//! original neighbours). difference_op is called exactly once per adjacent pair: num_items - 1
+//! times (none for fewer than two items), so an operator may count or accumulate.
 //!
 //! Every function is a two-phase call: with `d_temp_storage == nullptr` it writes the bytes it
 //! needs to `temp_storage_bytes` and does nothing else (a byte for the Copy forms, an item a tile
