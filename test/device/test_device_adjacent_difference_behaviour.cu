@@ -7,8 +7,9 @@
 // four times in a row on each, so each call must see the one before it); counts of type int,
 // int64_t and uint32_t, and the defaults of the operator and the stream; inputs from a
 // CountingInputIterator and a TransformInputIterator, outputs through an output iterator that
-// transforms what it stores; and all four over 2^32 - 1 (a uint32_t count) and 2^32 + 2^21 + 5
-// (an int64_t count) uint8 items ([slow]; 4 GiB of GPU memory).
+// transforms what it stores; the operator called exactly once per pair of neighbours (uint32 and
+// uint64 items, counted in the operator); and all four over 2^32 - 1 (a uint32_t count) and
+// 2^32 + 2^21 + 5 (an int64_t count) uint8 items ([slow]; 4 GiB of GPU memory).
 #include <strata/device/device_adjacent_difference.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 #include <strata/iterator/transform_input_iterator.cuh>
@@ -135,6 +136,78 @@ std::vector<std::size_t> behaviour_sizes()
   {
     sizes.push_back((std::size_t(1) << 20) + 7);
   }
+  return sizes;
+}
+
+//! a - b (wrapping), counting its calls in counters[0]. Where `step` is not 0 the input is a
+//! sequence (each item one more than the one before): the calls on items that are not neighbours
+//! there (a - b != step) count in counters[1] too.
+template <typename T>
+struct counting_minus
+{
+  unsigned long long* counters;
+  T step;
+
+  __device__ T operator()(const T& a, const T& b) const
+  {
+    atomicAdd(counters, 1ull);
+    const T difference = T(a - b);
+    if (step != T(0) && difference != step)
+    {
+      atomicAdd(counters + 1, 1ull);
+    }
+    return difference;
+  }
+};
+
+//! Reads the tile size of a DeviceAdjacentDifference policy (an agent's tile is BLOCK_THREADS
+//! times ITEMS_PER_THREAD items).
+struct adjacent_tile_probe
+{
+  std::size_t tile_items = 0;
+
+  template <typename ActivePolicyT>
+  cudaError_t Invoke()
+  {
+    using PolicyT = typename ActivePolicyT::AdjacentDifferencePolicy;
+    tile_items    = std::size_t(PolicyT::BLOCK_THREADS) * std::size_t(PolicyT::ITEMS_PER_THREAD);
+    return cudaSuccess;
+  }
+};
+
+//! The tile size for items of T on this device, of the copying forms or (MAY_ALIAS) the in-place
+//! ones, read through the policy chain as the dispatch reads it.
+template <typename T, bool MAY_ALIAS>
+std::size_t adjacent_tile_items()
+{
+  int ptx_version = 0;
+  STRATA_TEST_CUDA(strata::PtxVersion(ptx_version));
+  adjacent_tile_probe probe;
+  using MaxPolicyT = typename strata::detail::adjacent_difference::policy_hub<T, MAY_ALIAS>::MaxPolicy;
+  STRATA_TEST_CUDA(MaxPolicyT::Invoke(ptx_version, probe));
+  return probe.tile_items;
+}
+
+//! The sizes of the call-count test: 0 to 3; one tile less one, one and plus one, two tiles less and
+//! plus one and three tiles of either form's policy; 100003; outside compute-sanitizer the two
+//! sizes of issue #49 (449913 and 934640), 999983 and 2^20 + 7. Most leave a partial last tile.
+template <typename T>
+std::vector<std::size_t> call_count_sizes()
+{
+  std::vector<std::size_t> sizes{0, 1, 2, 3, 100003};
+  for (std::size_t tile : {adjacent_tile_items<T, false>(), adjacent_tile_items<T, true>()})
+  {
+    for (std::size_t n : {tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile + 1, 3 * tile})
+    {
+      sizes.push_back(n);
+    }
+  }
+  if (!strata_test::under_sanitizer())
+  {
+    sizes.insert(sizes.end(), {449913, 934640, 999983, (std::size_t(1) << 20) + 7});
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   return sizes;
 }
 } // namespace
@@ -403,6 +476,65 @@ TEST_CASE("DeviceAdjacentDifference reads a TransformInputIterator and writes th
                                     s, d_temp, bytes, square_it(d_x.data(), strata_test::square{}),
                                     out_it(d_out.data(), strata_test::three_x_plus_one{}), std::uint32_t(n));
                               });
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("DeviceAdjacentDifference calls the operator exactly once per pair of neighbours",
+                   "[device][adjacent_difference]", std::uint32_t, std::uint64_t)
+{
+  // CUB's tests count the calls: num_items - 1, none for fewer than two items. The padding of a
+  // partial last tile must not reach the operator, nor may a tile's edge take it twice. Over
+  // random items the results are checked against the host reference (poison around them); over a
+  // sequence the operator also counts the calls whose two items are not neighbours.
+  STRATA_TEST_REQUIRE_GPU();
+  using T                  = TestType;
+  const std::uint64_t seed = strata_test::seed(1225);
+  INFO("seed " << seed);
+  device_buffer<unsigned long long> d_counters(2);
+  for (std::size_t n : call_count_sizes<T>())
+  {
+    std::vector<T> sequence(n);
+    std::iota(sequence.begin(), sequence.end(), static_cast<T>(seed + n)); // unsigned: wraps
+    const std::vector<T> random_items = strata_test::adjacent_inputs<T>(n, seed + n);
+    device_buffer<T> d_out(n + adjacent_slack);
+    for (const bool is_sequence : {false, true})
+    {
+      const std::vector<T>& in = is_sequence ? sequence : random_items;
+      const device_buffer<T> d_in(in);
+      for (side s : both_sides)
+      {
+        const std::vector<T> expected = strata_test::reference_difference<T>(in, s, std::minus<>{});
+        // Neighbours in a sequence differ by +1 (left: a - b) or -1 (right), wrapping.
+        const T step = is_sequence ? (s == side::left ? T(1) : static_cast<T>(~T(0))) : T(0);
+        const counting_minus<T> op{d_counters.data(), step};
+        for (const bool copy : {true, false})
+        {
+          INFO(strata_test::function_name(s, copy)
+               << ", num_items " << n << (is_sequence ? ", a sequence" : ", random items"));
+          STRATA_TEST_CUDA(cudaMemset(d_counters.data(), 0, d_counters.bytes()));
+          if (copy)
+          {
+            strata_test::check_copy(d_out, expected, 0,
+                                    [&](void* d_temp, std::size_t& bytes)
+                                    {
+                                      return strata_test::subtract_copy(s, d_temp, bytes,
+                                                                        static_cast<const T*>(d_in.data()),
+                                                                        d_out.data(), std::int64_t(n), op);
+                                    });
+          }
+          else
+          {
+            strata_test::check_in_place(
+                d_out, in, expected, 0,
+                [&](void* d_temp, std::size_t& bytes)
+                { return strata_test::subtract_in_place(s, d_temp, bytes, d_out.data(), std::uint32_t(n), op); });
+          }
+          const std::vector<unsigned long long> counters = d_counters.download();
+          CHECK(counters[0] == (n < 2 ? 0ull : static_cast<unsigned long long>(n - 1)));
+          CHECK(counters[1] == 0ull);
+        }
+      }
     }
   }
 }
