@@ -2,9 +2,9 @@
 // ForEachInExtents (with and without temporary storage) against host references, over several
 // item and count types, aligned and misaligned pointers (ForEachCopy's vector path with its
 // head, and its fallback), a fancy iterator, sizes from 0 to 2^24 + 13 around the tiles of the
-// policy the device runs, every item outside the range left untouched; bad arguments and the
-// size query (host only: they must not reach the GPU); a CUDA graph, two streams; more than 2^31
-// items ([slow]).
+// policy the device runs, every item outside the range left untouched, Bulk's calls counted per
+// index (exactly one each); bad arguments and the size query (host only: they must not reach the
+// GPU); a CUDA graph, two streams; more than 2^31 items ([slow]).
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_reduce.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
@@ -16,6 +16,7 @@
 #include <cuda/std/mdspan>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -155,6 +156,17 @@ struct bulk_write
   __device__ void operator()(I i) const
   {
     out[i] = std::int64_t(i) * 5 - 3;
+  }
+};
+
+//! Counts the calls for each index (CUB's tests require one call per index).
+struct count_index
+{
+  unsigned int* counts;
+  template <typename I>
+  __device__ void operator()(I i) const
+  {
+    atomicAdd(counts + i, 1u);
   }
 };
 
@@ -508,6 +520,34 @@ TEST_CASE("DeviceFor::Bulk visits every index of the shape once", "[device][for]
     }
     CHECK(wrong == 0);
     CHECK(out[n] == poisoned_int64());
+  }
+}
+
+TEST_CASE("DeviceFor::Bulk calls the operator exactly once per index", "[device][for]")
+{
+  // Writes cannot tell a second call from the first; the counts can. The count after the shape
+  // must stay 0.
+  STRATA_TEST_REQUIRE_GPU();
+  const for_policy_probe policy = device_policy();
+  strata_test::device_buffer<unsigned int> d_counts(max_items + 1);
+  std::size_t call = 0;
+  for (std::size_t n : sizes_around({std::size_t(policy.block_threads * policy.items_per_thread)}))
+  {
+    INFO("shape " << n);
+    STRATA_TEST_CUDA(cudaMemset(d_counts.data(), 0, d_counts.bytes()));
+    const count_index op{d_counts.data()};
+    if (call++ % 2 == 0)
+    {
+      STRATA_TEST_CUDA(strata::DeviceFor::Bulk(static_cast<int>(n), op));
+    }
+    else
+    {
+      STRATA_TEST_CUDA(strata::DeviceFor::Bulk(static_cast<std::uint64_t>(n), op));
+    }
+    STRATA_TEST_CUDA(cudaDeviceSynchronize());
+    std::vector<unsigned int> expected(d_counts.size(), 0u);
+    std::fill(expected.begin(), expected.begin() + std::ptrdiff_t(n), 1u);
+    strata_test::check_equal(expected, d_counts.download());
   }
 }
 
