@@ -184,11 +184,12 @@ private:
       }
     }
     CompareOpT op = compare_op;
-    // Threads with a first key below `valid` take part; at least thread 0 does.
+    // Threads with a first key below `valid` take part; at least thread 0 does. The lambda is
+    // mutable so that a comparator whose call operator is not const works, as in CUB.
     const KeyT block_largest = BlockReduceT(storage.last.reduce)
                                  .Reduce(
                                    largest,
-                                   [op](const KeyT& a, const KeyT& b) {
+                                   [op](const KeyT& a, const KeyT& b) mutable {
                                      return op(a, b) ? b : a;
                                    },
                                    (valid + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD);
