@@ -43,7 +43,7 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_
 //! Device-wide merge sorts: keys (and values, moved with their keys) in the order of `compare_op`,
 //! a strict weak order (`compare_op(a, b)`: a goes before b) callable on the keys in device code.
 //! Keys and values are any types, read and written through random-access iterators; a tile of
-//! them must fit in shared memory (keys and values of up to about 700 bytes together).
+//! a warp of one key and value each must fit in shared memory (up to about 1.4 KiB together).
 //!
 //! Every sort here is stable: equal keys keep their input order (CUB promises that only of the
 //! StableSort functions; strata's SortPairs and SortKeys are the same sorts). The forms without

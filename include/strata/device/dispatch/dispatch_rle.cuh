@@ -7,6 +7,7 @@
 #include <strata/agent/agent_rle.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/detail/shared_fit.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/device/dispatch/tuning/tuning_run_length_encode.cuh>
@@ -20,13 +21,31 @@
 
 STRATA_NAMESPACE_BEGIN
 
+namespace detail
+{
+namespace rle
+{
+//! The agent of the encoding kernel, for detail::fitted_agent_t.
+template <typename InputIteratorT, typename FirstOutputIteratorT, typename LengthsOutputIteratorT,
+          typename NumRunsOutputIteratorT, typename EqualityOpT, typename CountT, bool NON_TRIVIAL_RUNS>
+struct agent_family
+{
+  template <typename PolicyT>
+  using agent_t = AgentRle<PolicyT, InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
+                           NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>;
+};
+} // namespace rle
+} // namespace detail
+
 STRATA_KERNELS_BEGIN
 
 //! The single pass of DeviceRunLengthEncode: each block encodes the tile it takes from the counter.
 template <typename MaxPolicyT, typename InputIteratorT, typename FirstOutputIteratorT, typename LengthsOutputIteratorT,
           typename NumRunsOutputIteratorT, typename EqualityOpT, typename CountT, bool NON_TRIVIAL_RUNS>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
-    MaxPolicyT::ActivePolicy::RleSweepPolicyT::BLOCK_THREADS,
+    detail::fitted_agent_t<detail::rle::agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
+                                                     NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
+                           typename MaxPolicyT::ActivePolicy::RleSweepPolicyT>::BLOCK_THREADS,
     MaxPolicyT::ActivePolicy::RleSweepPolicyT::MIN_BLOCKS_PER_SM) void DeviceRleSweepKernel(InputIteratorT d_in,
                                                                                            FirstOutputIteratorT
                                                                                                d_first_out,
@@ -43,8 +62,10 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
                                                                                            CountT num_items,
                                                                                            int num_tiles)
 {
-  using AgentT = AgentRle<typename MaxPolicyT::ActivePolicy::RleSweepPolicyT, InputIteratorT, FirstOutputIteratorT,
-                          LengthsOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>;
+  using AgentT = detail::fitted_agent_t<
+    detail::rle::agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT, NumRunsOutputIteratorT,
+                              EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
+    typename MaxPolicyT::ActivePolicy::RleSweepPolicyT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from the init kernel
   AgentT(temp_storage, d_in, d_first_out, d_lengths_out, d_num_runs_out, equality_op, num_items)
@@ -76,8 +97,9 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT     = AgentRle<typename ActivePolicyT::RleSweepPolicyT, InputIteratorT, FirstOutputIteratorT,
-                                LengthsOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>;
+    using AgentT     = fitted_agent_t<agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
+                                                   NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
+                                      typename ActivePolicyT::RleSweepPolicyT>;
     using TileStateT = typename AgentT::TileStateT;
     return select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_runs_out, 1,

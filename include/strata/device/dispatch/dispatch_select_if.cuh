@@ -9,6 +9,7 @@
 #include <strata/agent/agent_three_way_partition.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/detail/shared_fit.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
@@ -23,6 +24,35 @@
 #include <cuda_runtime_api.h>
 
 STRATA_NAMESPACE_BEGIN
+
+namespace detail
+{
+namespace select
+{
+//! The agents of the compaction kernels, for detail::fitted_agent_t: a hub's tile, cut down where
+//! the items are too large for it to fit shared memory.
+template <typename InputIteratorT, typename FlagsInputIteratorT, typename SelectedOutputIteratorT,
+          typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT, bool KEEP_REJECTS,
+          typename ValuesInputIteratorT = NullType*, typename ValuesOutputIteratorT = NullType*>
+struct sweep_agent_family
+{
+  template <typename PolicyT>
+  using agent_t = AgentSelectIf<PolicyT, InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
+                                NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
+                                ValuesInputIteratorT, ValuesOutputIteratorT>;
+};
+} // namespace select
+
+namespace three_way_partition
+{
+template <typename... IteratorsOpsAndOffsetT>
+struct agent_family
+{
+  template <typename PolicyT>
+  using agent_t = AgentThreeWayPartition<PolicyT, IteratorsOpsAndOffsetT...>;
+};
+} // namespace three_way_partition
+} // namespace detail
 
 STRATA_KERNELS_BEGIN
 
@@ -42,7 +72,11 @@ template <typename MaxPolicyT, typename InputIteratorT, typename FlagsInputItera
           typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT, bool KEEP_REJECTS,
           typename ValuesInputIteratorT, typename ValuesOutputIteratorT>
 STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(MaxPolicyT::ActivePolicy::SelectIfPolicyT::BLOCK_THREADS,
+__launch_bounds__(detail::fitted_agent_t<detail::select::sweep_agent_family<
+                                             InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
+                                             NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
+                                             ValuesInputIteratorT, ValuesOutputIteratorT>,
+                                         typename MaxPolicyT::ActivePolicy::SelectIfPolicyT>::BLOCK_THREADS,
                   MaxPolicyT::ActivePolicy::SelectIfPolicyT::
                       MIN_BLOCKS_PER_SM) void DeviceSelectSweepKernel(InputIteratorT d_in, FlagsInputIteratorT d_flags,
                                                                       SelectedOutputIteratorT d_out,
@@ -53,9 +87,11 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SelectIfPolicyT::BLOCK_THREADS,
                                                                       int num_tiles, ValuesInputIteratorT d_values_in,
                                                                       ValuesOutputIteratorT d_values_out)
 {
-  using AgentT = AgentSelectIf<typename MaxPolicyT::ActivePolicy::SelectIfPolicyT, InputIteratorT, FlagsInputIteratorT,
-                               SelectedOutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT,
-                               KEEP_REJECTS, ValuesInputIteratorT, ValuesOutputIteratorT>;
+  using AgentT = detail::fitted_agent_t<
+    detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
+                                       NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
+                                       ValuesInputIteratorT, ValuesOutputIteratorT>,
+    typename MaxPolicyT::ActivePolicy::SelectIfPolicyT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from the init kernel
   AgentT(temp_storage, d_in, d_flags, d_out, d_num_selected_out, select_op, equality_op, num_items, d_values_in,
@@ -68,7 +104,10 @@ template <typename MaxPolicyT, typename InputIteratorT, typename FirstOutputIter
           typename UnselectedOutputIteratorT, typename NumSelectedIteratorT, typename SelectFirstPartOp,
           typename SelectSecondPartOp, typename OffsetT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
-    MaxPolicyT::ActivePolicy::ThreeWayPartitionPolicy::BLOCK_THREADS,
+    detail::fitted_agent_t<detail::three_way_partition::agent_family<
+                               InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
+                               NumSelectedIteratorT, SelectFirstPartOp, SelectSecondPartOp, OffsetT>,
+                           typename MaxPolicyT::ActivePolicy::ThreeWayPartitionPolicy>::BLOCK_THREADS,
     MaxPolicyT::ActivePolicy::ThreeWayPartitionPolicy::
         MIN_BLOCKS_PER_SM) void DeviceThreeWayPartitionKernel(InputIteratorT d_in,
                                                               FirstOutputIteratorT d_first_part_out,
@@ -83,9 +122,11 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
                                                               SelectSecondPartOp select_second_part_op,
                                                               OffsetT num_items, int num_tiles)
 {
-  using AgentT = AgentThreeWayPartition<typename MaxPolicyT::ActivePolicy::ThreeWayPartitionPolicy, InputIteratorT,
-                                        FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
-                                        NumSelectedIteratorT, SelectFirstPartOp, SelectSecondPartOp, OffsetT>;
+  using AgentT = detail::fitted_agent_t<
+    detail::three_way_partition::agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
+                                              UnselectedOutputIteratorT, NumSelectedIteratorT, SelectFirstPartOp,
+                                              SelectSecondPartOp, OffsetT>,
+    typename MaxPolicyT::ActivePolicy::ThreeWayPartitionPolicy>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::WaitForPrimaryGrid();
   AgentT(temp_storage, d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
@@ -178,9 +219,10 @@ struct DispatchSelectIf
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT = AgentSelectIf<typename ActivePolicyT::SelectIfPolicyT, InputIteratorT, FlagsInputIteratorT,
-                                 SelectedOutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT, UnsignedOffsetT,
-                                 KEEP_REJECTS>;
+    using AgentT = detail::fitted_agent_t<
+      detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
+                                         NumSelectedIteratorT, SelectOpT, EqualityOpT, UnsignedOffsetT, KEEP_REJECTS>,
+      typename ActivePolicyT::SelectIfPolicyT>;
     return detail::select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 1,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
@@ -253,9 +295,11 @@ struct DispatchUniqueByKey
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT = AgentSelectIf<typename ActivePolicyT::SelectIfPolicyT, KeyInputIteratorT, NullType*,
-                                 KeyOutputIteratorT, NumSelectedIteratorT, NullType, EqualityOpT, UnsignedOffsetT,
-                                 false, ValueInputIteratorT, ValueOutputIteratorT>;
+    using AgentT = detail::fitted_agent_t<
+      detail::select::sweep_agent_family<KeyInputIteratorT, NullType*, KeyOutputIteratorT, NumSelectedIteratorT,
+                                         NullType, EqualityOpT, UnsignedOffsetT, false, ValueInputIteratorT,
+                                         ValueOutputIteratorT>,
+      typename ActivePolicyT::SelectIfPolicyT>;
     return detail::select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 1,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
@@ -329,9 +373,10 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT = AgentThreeWayPartition<typename ActivePolicyT::ThreeWayPartitionPolicy, InputIteratorT,
-                                          FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
-                                          NumSelectedIteratorT, SelectFirstPartOp, SelectSecondPartOp, UnsignedOffsetT>;
+    using AgentT = fitted_agent_t<
+      agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
+                   NumSelectedIteratorT, SelectFirstPartOp, SelectSecondPartOp, UnsignedOffsetT>,
+      typename ActivePolicyT::ThreeWayPartitionPolicy>;
     return select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 2,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)

@@ -41,8 +41,7 @@ struct policy_hub
 template <typename ActivePolicyT, typename KeyT, typename ValueT>
 using fitted_merge_policy_t =
   typename merge_sort::fitted_policy<typename ActivePolicyT::merge_policy,
-                                     int(sizeof(KeyT)) + (::cuda::std::is_same_v<ValueT, NullType> ? 0
-                                                                                                   : int(sizeof(ValueT)))>::type;
+                                     merge_sort::merge_tile_family<KeyT, ValueT>>::type;
 } // namespace merge
 } // namespace detail
 STRATA_NAMESPACE_END

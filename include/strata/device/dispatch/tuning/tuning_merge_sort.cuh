@@ -8,9 +8,13 @@
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_store.cuh>
 #include <strata/detail/policy_member.cuh>
+#include <strata/detail/shared_fit.cuh>
+#include <strata/tile/tile_merge.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>
 
+#include <cuda/std/cstddef>
+#include <cuda/std/functional>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -18,38 +22,58 @@ namespace detail
 {
 namespace merge_sort
 {
-//! Shared memory an agent of a fitted policy may take: the 48 KiB of static shared memory, less
-//! room for the exchanges' padding and the agents' few other words.
-inline constexpr int shared_budget_bytes = 44 * 1024;
+//! The shared memory of a merge tile (DeviceMergeSort's merge passes, DeviceMerge) of KeyT keys
+//! and ValueT values, for detail::shared_fit.
+template <typename KeyT, typename ValueT>
+struct merge_tile_family
+{
+  template <typename PolicyT>
+  struct agent_t
+  {
+    using TempStorage = typename tile::TileMerge<PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, KeyT, ValueT,
+                                                 PolicyT::STORE_ALGORITHM>::TempStorage;
+  };
+};
 
-//! PolicyT with threads and items per thread cut down (threads to a power of two, at least a warp)
-//! until a tile of keys and values of ITEM_BYTES bytes together, plus the merge's spare slots,
-//! fits in shared_budget_bytes. Small items keep the policy as it is.
-template <typename PolicyT, int ITEM_BYTES>
+//! The shared memory of DeviceMergeSort's first pass, for detail::shared_fit.
+template <typename KeyT, typename ValueT>
+struct block_sort_family
+{
+  template <typename PolicyT>
+  using agent_t = AgentBlockSort<PolicyT, KeyT*, ValueT*, KeyT*, ValueT*, unsigned int, ::cuda::std::less<KeyT>,
+                                 KeyT, ValueT>;
+};
+
+//! The larger of both passes' shared memory: DeviceMergeSort's merge tile also serves as the
+//! first pass's tile where the first pass's own tile is not a whole number of merge tiles.
+template <typename KeyT, typename ValueT>
+struct merge_sort_family
+{
+  template <typename PolicyT>
+  struct agent_t
+  {
+    static constexpr ::cuda::std::size_t MERGE_BYTES =
+      sizeof(typename merge_tile_family<KeyT, ValueT>::template agent_t<PolicyT>::TempStorage);
+    static constexpr ::cuda::std::size_t SORT_BYTES =
+      sizeof(typename block_sort_family<KeyT, ValueT>::template agent_t<PolicyT>::TempStorage);
+    struct TempStorage
+    {
+      unsigned char bytes[MERGE_BYTES > SORT_BYTES ? MERGE_BYTES : SORT_BYTES];
+    };
+  };
+};
+
+//! PolicyT where its agent's TempStorage fits the 48 KiB of static shared memory, else PolicyT with
+//! fewer items per thread (odd ones: a thread's run of an odd number of 4-byte words starts on
+//! another bank than its neighbour's) and then fewer threads (detail::shared_fit).
+template <typename PolicyT, typename FamilyT>
 struct fitted_policy
 {
-  static constexpr int fit_threads(int threads)
-  {
-    return threads > 32 && threads * 2 * ITEM_BYTES > shared_budget_bytes ? fit_threads(threads / 2) : threads;
-  }
-  static constexpr int THREADS = fit_threads(PolicyT::BLOCK_THREADS);
-  static_assert(THREADS * 2 * ITEM_BYTES <= shared_budget_bytes,
-                "DeviceMergeSort keeps a tile of keys and values in shared memory: a key and a value of more than "
-                "about 700 bytes together do not fit; sort indices or pointers to the records instead");
-  //! Cut items are odd: a thread's run of an odd number of 4-byte words starts on another bank
-  //! than its neighbour's, which spares the merges' shared-memory reads most bank conflicts.
-  static constexpr int fit_items(int items)
-  {
-    return items > 1 && THREADS * (items + 1) * ITEM_BYTES > shared_budget_bytes
-           ? fit_items(items - 1 - (items % 2 == 1 && items > 2 ? 1 : 0))
-           : items;
-  }
-  static constexpr int ITEMS = fit_items(PolicyT::ITEMS_PER_THREAD);
-  //! PolicyT itself where it fits (with its strata-only members), else the cut tile.
-  using type = ::cuda::std::conditional_t<
-    THREADS == PolicyT::BLOCK_THREADS && ITEMS == PolicyT::ITEMS_PER_THREAD,
-    PolicyT,
-    AgentMergeSortPolicy<THREADS, ITEMS, PolicyT::LOAD_ALGORITHM, PolicyT::LOAD_MODIFIER, PolicyT::STORE_ALGORITHM>>;
+  using fit = shared_fit<FamilyT, PolicyT>;
+  static_assert(fit::IN_SHARED,
+                "strata: DeviceMergeSort and DeviceMerge keep a tile of keys and values in shared memory, and these "
+                "keys and values do not fit even at a warp of one item each; sort indices or pointers instead");
+  using type = typename fit::policy;
 };
 
 //! The first pass's tile policy of a hub's policy: strata's BlockSortPolicy where it has one (a
@@ -85,13 +109,9 @@ STRATA_DETAIL_POLICY_MEMBER_OR(min_blocks_v, int, MIN_BLOCKS_PER_SM, 1)
 template <typename ActivePolicyT, typename KeyT, typename ValueT>
 struct agent_policies
 {
-  static constexpr bool KEYS_ONLY  = ::cuda::std::is_same_v<ValueT, NullType>;
-  static constexpr int KEY_BYTES   = int(sizeof(KeyT));
-  static constexpr int VALUE_BYTES = KEYS_ONLY ? 0 : int(sizeof(ValueT));
-  using merge_t = typename fitted_policy<typename ActivePolicyT::MergeSortPolicy, KEY_BYTES + VALUE_BYTES>::type;
+  using merge_t = typename fitted_policy<typename ActivePolicyT::MergeSortPolicy, merge_sort_family<KeyT, ValueT>>::type;
   using sort_fit_t =
-    typename fitted_policy<typename hub_block_sort_policy<ActivePolicyT>::type,
-                           (KEY_BYTES > VALUE_BYTES ? KEY_BYTES : VALUE_BYTES)>::type;
+    typename fitted_policy<typename hub_block_sort_policy<ActivePolicyT>::type, block_sort_family<KeyT, ValueT>>::type;
   using block_sort_t =
     ::cuda::std::conditional_t<sort_fit_t::ITEMS_PER_TILE % merge_t::ITEMS_PER_TILE == 0, sort_fit_t, merge_t>;
   //! The register bounds of the hub's unfitted tiles (a fitted tile keeps the compiler's choice).

@@ -76,6 +76,9 @@ struct onesweep_tile
   // (4-byte nominal), three blocks.
   static constexpr int NOMINAL_ITEMS = DOMINANT > 8 ? 19 : KEYS_ONLY ? 30 : DOMINANT <= 4 ? 21 : 30;
   static constexpr int MIN_BLOCKS    = DOMINANT > 8 ? 3 : 2;
+  // 384 threads; values of more than 64 bytes fewer (one each, 32 KiB of them exchanged through
+  // shared memory at a time), down to a warp.
+  static constexpr int THREADS = DOMINANT <= 64 ? 384 : 32768 / DOMINANT >= 32 ? 32768 / DOMINANT : 32;
   // Keys of up to 4 bytes, fewer than 2^22 of them: 384 x 19, two blocks an SM (three spill u32
   // keys with 64-bit offsets); the larger tile leaves SMs idle there. (8-byte keys keep 384 x 15:
   // smaller tiles would need more look-back words than CUB's temporary storage holds.)
@@ -96,10 +99,10 @@ struct policy_hub
 
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using OnesweepTileT = AgentRadixSortOnesweepPolicy<384, tile_t::NOMINAL_ITEMS, DominantT, 1,
+    using OnesweepTileT = AgentRadixSortOnesweepPolicy<tile_t::THREADS, tile_t::NOMINAL_ITEMS, DominantT, 1,
                                                        RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, BLOCK_SCAN_WARP_SCANS,
                                                        RADIX_SORT_STORE_DIRECT, 8>;
-    using SmallTileT    = AgentRadixSortOnesweepPolicy<384, tile_t::SMALL_NOMINAL_ITEMS, DominantT, 1,
+    using SmallTileT    = AgentRadixSortOnesweepPolicy<tile_t::THREADS, tile_t::SMALL_NOMINAL_ITEMS, DominantT, 1,
                                                     RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, BLOCK_SCAN_WARP_SCANS,
                                                     RADIX_SORT_STORE_DIRECT, 8>;
     //! The tile of onesweep_tile, ranked by shared-memory masks; portions as large as a look-back

@@ -37,7 +37,9 @@ struct policy_hub
     int(sizeof(KeyT)) > int(::cuda::std::is_same_v<ValueT, NullType> ? 0 : sizeof(ValueT))
       ? int(sizeof(KeyT))
       : int(sizeof(ValueT));
-  static_assert(DOMINANT <= 64, "segmented sorts take keys and values of at most 64 bytes");
+  static_assert(DOMINANT <= 32, "strata: the segmented sorts take keys and values of at most 32 bytes (their "
+                                "smallest segments are staged a warp at a time in shared memory); sort indices "
+                                "of the values and gather them instead");
   static constexpr int LARGE_THREADS = DOMINANT <= 4 ? 512 : 256;
   static constexpr int LARGE_ITEMS_RAW = 32768 / (LARGE_THREADS * DOMINANT);
   static constexpr int LARGE_ITEMS   = LARGE_ITEMS_RAW > 16 ? 16 : (LARGE_ITEMS_RAW < 2 ? 2 : LARGE_ITEMS_RAW);
