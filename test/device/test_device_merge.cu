@@ -3,7 +3,7 @@
 // std::merge (which puts the first input's equal keys first), at empty, tiny, tile-edge, lopsided
 // and large sizes (the large ones take the partition kernel); values tell which input and position
 // each output came from. The same merges at the small sizes through the partition kernel (a policy
-// hub's PARTITION_MIN_TILES), records of 400 bytes (tiles of one warp), a descending order, keys
+// hub's PARTITION_MIN_TILES), records of 800 bytes (tiles of one warp), a descending order, keys
 // and values read through iterators, misaligned pointers, empty inputs behind null pointers, bad
 // arguments (an error code, nothing written), a merge on a stream of its own, and merges of more
 // than 2^31 and 2^32 items from iterators, checked in closed form.
@@ -43,11 +43,11 @@ struct record_less
   }
 };
 
-//! A record of 400 bytes: DeviceMerge's tile shrinks to one warp of one record each.
+//! A record of 800 bytes: DeviceMerge's tile shrinks to one warp of one record each.
 struct big_record
 {
   std::int32_t key;
-  std::uint32_t words[99];
+  std::uint32_t words[199];
 };
 struct big_record_less
 {
@@ -480,7 +480,7 @@ TEST_CASE("DeviceMerge merges records by a comparator and in descending order", 
                                             sorted_keys<record>(70001, seed + 5, record_less{}), false, record_less{});
 }
 
-TEST_CASE("DeviceMerge merges records of 400 bytes in tiles of one warp", "[device][merge]")
+TEST_CASE("DeviceMerge merges records of 800 bytes in tiles of one warp", "[device][merge]")
 {
   // One warp searches both splits of a tile where the block has no second warp.
   STRATA_TEST_REQUIRE_GPU();

@@ -467,29 +467,29 @@ TEST_CASE("DeviceMergeSort sorts records too large for its usual tiles", "[devic
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(427);
   INFO("seed " << seed);
-  // 200 bytes: tiles of 64 threads of one record. Under compute-sanitizer 79 tiles, seven merge
-  // passes (more tiles only add passes).
+  // 200 bytes: tiles of 128 threads of one record (256 of them would need 50 KiB of shared
+  // memory). Under compute-sanitizer 40 tiles, six merge passes (more tiles only add passes).
   using policies_t = strata_test::merge_sort_tiles<big_record<48>>::policies_t;
-  STATIC_REQUIRE(policies_t::merge_t::BLOCK_THREADS == 64);
-  STATIC_REQUIRE(policies_t::merge_t::ITEMS_PER_TILE == 64);
+  STATIC_REQUIRE(policies_t::merge_t::BLOCK_THREADS == 128);
+  STATIC_REQUIRE(policies_t::merge_t::ITEMS_PER_TILE == 128);
   const std::size_t n = strata_test::under_sanitizer() ? 5003 : 20011;
   check_big_record_sort<48, merge_sort_path::public_api>(n, seed);
   check_big_record_sort<48, merge_sort_path::partition_kernel>(n, seed + 1);
 }
 
-TEST_CASE("DeviceMergeSort sorts records of 400 bytes in tiles of one warp", "[device][sort]")
+TEST_CASE("DeviceMergeSort sorts records of 800 bytes in tiles of one warp", "[device][sort]")
 {
   // Tiles of 32 threads of one record: one warp searches both splits of a merge tile. Under
   // compute-sanitizer 63 tiles, six merge passes.
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(428);
   INFO("seed " << seed);
-  using policies_t = strata_test::merge_sort_tiles<big_record<98>>::policies_t;
+  using policies_t = strata_test::merge_sort_tiles<big_record<198>>::policies_t;
   STATIC_REQUIRE(policies_t::merge_t::BLOCK_THREADS == 32);
   STATIC_REQUIRE(policies_t::merge_t::ITEMS_PER_TILE == 32);
   const std::size_t n = strata_test::under_sanitizer() ? 2003 : 5003;
-  check_big_record_sort<98, merge_sort_path::public_api>(n, seed);
-  check_big_record_sort<98, merge_sort_path::partition_kernel>(n, seed + 1);
+  check_big_record_sort<198, merge_sort_path::public_api>(n, seed);
+  check_big_record_sort<198, merge_sort_path::partition_kernel>(n, seed + 1);
 }
 
 TEST_CASE("DeviceMergeSort reads keys and values through iterators", "[device][sort]")
