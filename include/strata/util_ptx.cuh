@@ -227,11 +227,13 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int LogicalWarpMask()
 
 namespace detail
 {
-//! A trivially copyable T seen as whole 32-bit words, which is what shfl moves.
+//! A T seen as whole 32-bit words, which is what shfl moves. A T that is not trivially copyable
+//! moves as its bytes too, as in CUB: the receiving lane's T is default-constructed and its bytes
+//! overwritten, without a call of T's copy constructor or assignment (no constructor can run
+//! across lanes).
 template <typename T>
 struct ShuffleWords
 {
-  static_assert(::cuda::std::is_trivially_copyable_v<T>, "shuffled types must be trivially copyable");
   static constexpr int COUNT = static_cast<int>((sizeof(T) + 3) / 4);
   ::cuda::std::uint32_t words[COUNT];
 
@@ -246,7 +248,7 @@ struct ShuffleWords
   STRATA_DEVICE STRATA_FORCEINLINE T Value() const
   {
     T value;
-    ::cuda::std::memcpy(&value, words, sizeof(T));
+    ::cuda::std::memcpy(static_cast<void*>(&value), words, sizeof(T));
     return value;
   }
 };

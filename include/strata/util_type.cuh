@@ -317,6 +317,24 @@ struct Uninitialized
 
 namespace detail
 {
+//! Puts a copy of `value` at `slot`, where no T was constructed (an Uninitialized, temporary
+//! device storage): a plain assignment where T is trivially copyable, else a copy construction in
+//! place, since T's assignment may read the object it overwrites (CUB does the same). `value` is
+//! taken by value: that keeps the code of trivially copyable types the assignment's, which a
+//! reference does not always do (BlockReduce's warp aggregates).
+template <typename T>
+STRATA_DEVICE STRATA_FORCEINLINE void UninitializedCopy(T* slot, T value)
+{
+  if constexpr (::cuda::std::is_trivially_copyable_v<T>)
+  {
+    *slot = value;
+  }
+  else
+  {
+    ::new (static_cast<void*>(slot)) T(value); // placement new: nvcc declares it for device code
+  }
+}
+
 //! The `__shared__` TempStorage a collective's default constructor uses: one per TempStorageT,
 //! which every collective declares inside itself, so one per specialization and kernel, as in
 //! CUB (default-constructed instances of one specialization share it).

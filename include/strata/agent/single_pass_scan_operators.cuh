@@ -221,7 +221,8 @@ struct BackoffDelay
 
 //! The descriptors of the tiles of one single-pass launch, in device memory: one status and one
 //! value per tile. With SINGLE_WORD (the default wherever T allows it) each descriptor is one
-//! 8- or 16-byte word; otherwise each tile has a status and two value slots (aggregate, inclusive).
+//! 8- or 16-byte word; otherwise each tile has a status and two value slots (aggregate, inclusive),
+//! into which a T that is not trivially copyable is copy-constructed.
 //!
 //! Host side: size it with AllocationSize, bind it to (part of) the temporary storage with Init.
 //! Device side: every descriptor must be set to SCAN_TILE_INVALID (InitializeStatus, one thread
@@ -415,7 +416,7 @@ private:
     }
     else
     {
-      (status == SCAN_TILE_INCLUSIVE ? d_inclusives : d_partials)[tile] = value;
+      detail::UninitializedCopy((status == SCAN_TILE_INCLUSIVE ? d_inclusives : d_partials) + tile, value);
       detail::scan_tile::StoreRelease(StatusWordAt(tile), ::cuda::std::uint32_t(status)); // the value first
     }
   }
@@ -468,16 +469,20 @@ template <typename T, typename ScanOpT, typename ScanTileStateT,
 class TilePrefixCallbackOp
 {
 public:
-  struct TempStorage
+  struct _TempStorage
   {
     T block_aggregate;
     T exclusive_prefix;
     T inclusive_prefix;
   };
+  //! Raw storage (as in CUB), so that a T with constructors can live in `__shared__` memory.
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
 
   using StatusWord = typename ScanTileStateT::StatusWord;
 
-  TempStorage& temp_storage;
+  _TempStorage& temp_storage;
   ScanTileStateT& tile_status;
   ScanOpT scan_op;
   int tile_idx;
@@ -486,7 +491,7 @@ public:
 
   STRATA_DEVICE STRATA_FORCEINLINE TilePrefixCallbackOp(ScanTileStateT& tile_status, TempStorage& temp_storage,
                                                         ScanOpT scan_op, int tile_idx)
-      : temp_storage(temp_storage)
+      : temp_storage(temp_storage.Alias())
       , tile_status(tile_status)
       , scan_op(scan_op)
       , tile_idx(tile_idx)
@@ -507,15 +512,15 @@ public:
     if (lane == 0)
     {
       tile_status.SetPartial(tile_idx, block_aggregate);
-      temp_storage.block_aggregate = block_aggregate;
+      detail::UninitializedCopy(&temp_storage.block_aggregate, block_aggregate);
     }
     exclusive_prefix = Lookback(tile_status, scan_op, tile_idx);
     inclusive_prefix = scan_op(exclusive_prefix, block_aggregate);
     if (lane == 0)
     {
       tile_status.SetInclusive(tile_idx, inclusive_prefix);
-      temp_storage.exclusive_prefix = exclusive_prefix;
-      temp_storage.inclusive_prefix = inclusive_prefix;
+      detail::UninitializedCopy(&temp_storage.exclusive_prefix, exclusive_prefix);
+      detail::UninitializedCopy(&temp_storage.inclusive_prefix, inclusive_prefix);
     }
     return exclusive_prefix;
   }

@@ -77,12 +77,11 @@ STRATA_DETAIL_DEFINE_LOAD_WORD(LOAD_CV, "cv");
 STRATA_DETAIL_DEFINE_LOAD_WORD(LOAD_LDG, "nc");
 #undef STRATA_DETAIL_DEFINE_LOAD_WORD
 
-//! Loads a T from `ptr` word by word, in the widest words its size and alignment allow.
+//! Loads a T from `ptr` word by word, in the widest words its size and alignment allow. A T that
+//! is not trivially copyable is read as its bytes into a default-constructed T, as in CUB.
 template <CacheLoadModifier MODIFIER, typename T>
 STRATA_DEVICE STRATA_FORCEINLINE T LoadByWords(const T* ptr)
 {
-  static_assert(::cuda::std::is_trivially_copyable_v<T>,
-                "ThreadLoad with a cache modifier needs a trivially copyable type; use LOAD_DEFAULT");
   using Word          = typename UnitWord<T>::DeviceWord;
   constexpr int WORDS = static_cast<int>(sizeof(T) / sizeof(Word));
   Word words[WORDS];
@@ -111,7 +110,7 @@ STRATA_DEVICE STRATA_FORCEINLINE T LoadByWords(const T* ptr)
     }
   }
   T value;
-  ::cuda::std::memcpy(&value, words, sizeof(T));
+  ::cuda::std::memcpy(static_cast<void*>(&value), words, sizeof(T));
   return value;
 }
 } // namespace detail

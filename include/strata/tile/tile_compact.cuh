@@ -36,7 +36,7 @@ struct TileCompact
   //! Puts `item` at `slot` (a rank of the tile's output).
   STRATA_DEVICE STRATA_FORCEINLINE void Place(int slot, const T& item)
   {
-    slots[slot] = item;
+    detail::UninitializedCopy(&slots[slot], item);
   }
 
   //! After every Place of the block: a barrier, then `store(k, slots[k])` for k in [0, count),

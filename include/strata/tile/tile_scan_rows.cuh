@@ -9,8 +9,6 @@
 #include <strata/util_type.cuh>
 #include <strata/warp/warp_scan.cuh>
 
-#include <cuda/std/type_traits>
-
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
@@ -44,11 +42,12 @@ enum class LookbackItems
 //! warp, across warps.
 //!
 //! ROW_PREFIXES and LOOKBACK_ITEMS choose how a tile waiting for its look-back uses registers.
+//!
+//! AccumT need not be trivially copyable (CUB accepts such accumulators): it moves between lanes
+//! as its bytes (ShuffleUp, ShuffleIndex) and is copy-constructed into its shared-memory slots.
 template <typename PolicyT, typename AccumT, int VEC_, RowPrefixes ROW_PREFIXES, LookbackItems LOOKBACK_ITEMS>
 struct ScanTileRows
 {
-  static_assert(::cuda::std::is_trivially_copyable_v<AccumT>, "single-pass scans shuffle AccumT between lanes");
-
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int WARPS            = BLOCK_THREADS / warp_threads;
@@ -199,7 +198,7 @@ struct ScanTileRows
     }
     if (lane == 0)
     {
-      temp_storage.warp_aggregates[warp] = running;
+      detail::UninitializedCopy(&temp_storage.warp_aggregates[warp], running);
     }
     __syncthreads();
     AccumT block_aggregate = temp_storage.warp_aggregates[0];
@@ -225,7 +224,7 @@ struct ScanTileRows
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
-      temp_storage.parked[k * warp_threads + lane] = items[k];
+      detail::UninitializedCopy(&temp_storage.parked[k * warp_threads + lane], items[k]);
     }
   }
   STRATA_DEVICE STRATA_FORCEINLINE void Unpark(AccumT (&items)[ITEMS_PER_THREAD]) const
@@ -276,7 +275,7 @@ struct ScanTileRows
           {
             tile_state.SetInclusive(tile, scan_op(exclusive, aggregate));
           }
-          shared_prefix = exclusive;
+          detail::UninitializedCopy(&shared_prefix, exclusive);
         }
         if constexpr (PARK)
         {

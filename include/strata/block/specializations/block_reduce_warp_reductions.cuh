@@ -87,7 +87,7 @@ struct BlockReduceWarpReductions
       }
       if (warp_id > 0 && lane_id == 0)
       {
-        temp_storage.warp_aggregates[warp_id - 1] = warp_aggregate;
+        detail::UninitializedCopy(&temp_storage.warp_aggregates[warp_id - 1], warp_aggregate);
       }
       __syncthreads();
       if (warp_id == 0)

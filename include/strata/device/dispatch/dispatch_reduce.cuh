@@ -105,7 +105,7 @@ DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, O
   }
   if (threadIdx.x == 0)
   {
-    d_partials[blockIdx.x] = block_aggregate;
+    detail::UninitializedCopy(d_partials + blockIdx.x, block_aggregate);
   }
 }
 
