@@ -134,10 +134,24 @@ struct alignas(WORD_BYTES) Descriptor
 //! The bytes of a descriptor holding T: 8 or 16, or 0 when value and status do not fit one word
 //! (or T cannot be copied as bits).
 template <typename T>
-inline constexpr int word_bytes_v = !::cuda::std::is_trivially_copyable_v<T> || alignof(T) > 8 ? 0
-                                    : sizeof(Descriptor<T, 8>) == 8                            ? 8
-                                    : sizeof(Descriptor<T, 16>) == 16                          ? 16
-                                                                                               : 0;
+constexpr int WordBytes()
+{
+  // if constexpr: a Descriptor of a T aligned to more than its word is never instantiated.
+  if constexpr (!::cuda::std::is_trivially_copyable_v<T> || alignof(T) > 8)
+  {
+    return 0;
+  }
+  else if constexpr (sizeof(Descriptor<T, 8>) == 8)
+  {
+    return 8;
+  }
+  else
+  {
+    return sizeof(Descriptor<T, 16>) == 16 ? 16 : 0;
+  }
+}
+template <typename T>
+inline constexpr int word_bytes_v = WordBytes<T>();
 
 template <int WORD_BYTES>
 using word_t = ::cuda::std::conditional_t<WORD_BYTES == 8, ::cuda::std::uint64_t, Word128>;
