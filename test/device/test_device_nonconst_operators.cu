@@ -25,6 +25,7 @@
 namespace
 {
 using strata_test::device_buffer;
+using strata_test::run_two_phase;
 
 // The functors: every call operator is deliberately not const (a user's functor may be written
 // so, and CUB accepts it); none keeps state between calls, so each result is defined.
@@ -111,18 +112,6 @@ struct combine_nc
 
 //! The sizes: one item, a few thousand, and several tiles of every algorithm here.
 constexpr int sizes[] = {1, 3001, 100003};
-
-//! The two-phase call of `call(d_temp, bytes)`, its temporary storage poisoned.
-template <typename CallT>
-void run_two_phase(CallT call)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call(nullptr, bytes));
-  device_buffer<unsigned char> d_temp(std::max<std::size_t>(bytes, 1));
-  d_temp.poison();
-  STRATA_TEST_CUDA(call(d_temp.data(), bytes));
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-}
 
 //! n random ints in [lo, hi].
 std::vector<int> random_ints(int n, std::uint64_t seed, int lo, int hi)

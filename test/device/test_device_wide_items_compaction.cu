@@ -15,28 +15,9 @@
 namespace
 {
 using strata_test::device_buffer;
-
-//! Runs a two-phase call `call(d_temp, bytes)`: the size query, then the run with poisoned
-//! temporary storage.
-template <typename CallT>
-void run_two_phase(CallT call)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call(nullptr, bytes));
-  device_buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-  STRATA_TEST_CUDA(cudaMemset(temp.data(), strata_test::poison_byte, temp.bytes()));
-  STRATA_TEST_CUDA(call(temp.data(), bytes));
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-}
-
-//! A poisoned device buffer of n items (at least one, so that its pointer is never null).
-template <typename T>
-device_buffer<T> poisoned(std::size_t n)
-{
-  device_buffer<T> buffer(std::max<std::size_t>(n, 1));
-  STRATA_TEST_CUDA(cudaMemset(buffer.data(), strata_test::poison_byte, buffer.bytes()));
-  return buffer;
-}
+using strata_test::mismatches;
+using strata_test::poisoned;
+using strata_test::run_two_phase;
 
 //! CHECKs the first `count` items of `got` against `expected` and that the rest kept the poison.
 template <typename T>

@@ -18,32 +18,9 @@
 namespace
 {
 using strata_test::device_buffer;
-
-//! Runs a two-phase call `call(d_temp, bytes)`: the size query, then the run with poisoned
-//! temporary storage.
-template <typename CallT>
-void run_two_phase(CallT call)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call(nullptr, bytes));
-  device_buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-  STRATA_TEST_CUDA(cudaMemset(temp.data(), strata_test::poison_byte, temp.bytes()));
-  STRATA_TEST_CUDA(call(temp.data(), bytes));
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-}
-
-//! The number of places where `got` and `expected` differ.
-template <typename T>
-std::size_t mismatches(const std::vector<T>& got, const std::vector<T>& expected)
-{
-  REQUIRE(got.size() >= expected.size());
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < expected.size(); ++i)
-  {
-    count += got[i] != expected[i];
-  }
-  return count;
-}
+using strata_test::mismatches;
+using strata_test::poisoned;
+using strata_test::run_two_phase;
 
 //! 4-byte keys ordered as unsigned numbers.
 struct u32_less

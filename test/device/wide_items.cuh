@@ -114,6 +114,28 @@ std::vector<wide_item<N>> random_items(std::size_t n, std::uint64_t seed, std::u
   return items;
 }
 
+//! A poisoned device buffer of n items (at least one, so that its pointer is never null).
+template <typename T>
+device_buffer<T> poisoned(std::size_t n)
+{
+  device_buffer<T> buffer(n > 0 ? n : 1);
+  STRATA_TEST_CUDA(cudaMemset(buffer.data(), poison_byte, buffer.bytes()));
+  return buffer;
+}
+
+//! The number of places among the first expected.size() where `got` and `expected` differ.
+template <typename T>
+std::size_t mismatches(const std::vector<T>& got, const std::vector<T>& expected)
+{
+  REQUIRE(got.size() >= expected.size());
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i)
+  {
+    count += got[i] != expected[i];
+  }
+  return count;
+}
+
 //! The sizes each test over item sizes runs: empty, one item, within a tile, and several tiles of
 //! every item size (the tiles of 1-byte items hold up to 8192 items).
 inline std::vector<std::size_t> wide_item_sizes()
