@@ -201,19 +201,3 @@ void check_launch();
     INFO(#call << ": " << ::strata_test::describe(strata_test_error_));                                                \
     REQUIRE(strata_test_error_ == cudaSuccess);                                                                        \
   } while (false)
-
-namespace strata_test
-{
-//! A two-phase device call `call(d_temp, bytes)`: the size query, then the run on temporary
-//! storage of that size (at least a byte) filled with poison, waited for.
-template <typename CallT>
-void run_two_phase(CallT call)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call(nullptr, bytes));
-  device_buffer<unsigned char> d_temp(bytes > 0 ? bytes : 1);
-  d_temp.poison();
-  STRATA_TEST_CUDA(call(d_temp.data(), bytes));
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-}
-} // namespace strata_test

@@ -11,6 +11,7 @@
 #include <strata/iterator/transform_input_iterator.cuh>
 
 #include "common/test_common.cuh"
+#include "common/two_phase.cuh"
 
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
@@ -408,21 +409,6 @@ std::vector<T> gather(const std::vector<T>& in, const std::vector<std::size_t>& 
 }
 
 // Running and checking.
-
-//! The two-phase call of `call(d_temp, bytes)`: the size query, then the run in temporary storage
-//! of exactly that size, and a wait for the device.
-template <typename CallT>
-void run_two_phase(CallT&& call)
-{
-  std::size_t bytes = 0;
-  STRATA_TEST_CUDA(call(nullptr, bytes));
-  CHECK(bytes >= 1);
-  device_buffer<unsigned char> d_temp(std::max<std::size_t>(bytes, 1));
-  // Poisoned, so that a kernel relying on zeroed temporary storage (tile descriptors) fails.
-  d_temp.poison();
-  STRATA_TEST_CUDA(call(d_temp.data(), bytes));
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-}
 
 //! A device buffer of `n` poisoned items.
 template <typename T>

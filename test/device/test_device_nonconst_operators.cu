@@ -13,6 +13,7 @@
 #include <strata/device/device_transform.cuh>
 
 #include "common/test_common.cuh"
+#include "common/two_phase.cuh"
 
 #include <cuda/std/tuple>
 

@@ -12,6 +12,7 @@
 #include <strata/device/device_select.cuh>
 
 #include "common/test_common.cuh"
+#include "common/two_phase.cuh"
 
 #include <algorithm>
 #include <cstddef>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/test_common.cuh"
+#include "common/two_phase.cuh"
 
 #include <cstdint>
 #include <vector>
