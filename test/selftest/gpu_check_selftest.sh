@@ -66,6 +66,10 @@ scenario full-continued PASSED "18 jobs, 0 run clean earlier in this --full sequ
 scenario full-done PASSED "18 jobs, 18 run clean earlier in this --full sequence" "0 of 0 run" -- --full --no-build
 scenario full PASSED "18 jobs, 0 run clean earlier in this --full sequence" "18 of 18 run" \
   "launch logs of 4 programs taken" -- --full
+# On a machine of several GPUs each run gets one of them, in turn by parallel slot.
+export FAKE_GPU_COUNT=2
+scenario two-gpus PASSED "gpus: the sanitizer runs spread over 2 GPUs (0 1)" "18 of 18 run, 0 errors" -- --full
+unset FAKE_GPU_COUNT
 echo "// changed" >> "$tree/include/strata/fake_good.hpp"
 scenario one-program-changed PASSED "18 jobs, 15 recorded clean" "3 of 3 run" "launch logs of 1 programs taken" --
 
