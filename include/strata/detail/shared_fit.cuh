@@ -71,7 +71,8 @@ struct shared_fit_items<AgentFamilyT, PolicyT, THREADS, ITEMS, false, false>
 //! `template <typename P> using agent_t = AgentX<P, ...>;`. Threads are halved while not even one
 //! item each fits, then items per thread are cut; `policy` and `agent` are the fitted ones,
 //! PolicyT itself wherever it fits. IN_SHARED is false where not even a warp of one item each fits.
-template <typename AgentFamilyT, typename PolicyT>
+template <typename AgentFamilyT, typename PolicyT,
+          bool AS_IS = agent_fits_shared_v<AgentFamilyT, PolicyT, PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD>>
 struct shared_fit
 {
   static constexpr int THREADS = shared_fit_threads<AgentFamilyT, PolicyT, PolicyT::BLOCK_THREADS>::value;
@@ -80,6 +81,17 @@ struct shared_fit
   static constexpr bool IN_SHARED = items_fit::IN_SHARED;
   using policy                    = resized_policy_t<PolicyT, THREADS, ITEMS>;
   using agent                     = typename AgentFamilyT::template agent_t<policy>;
+};
+
+//! A policy that fits as it is: no smaller tile is looked at (nor its agent instantiated).
+template <typename AgentFamilyT, typename PolicyT>
+struct shared_fit<AgentFamilyT, PolicyT, true>
+{
+  static constexpr int THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS      = PolicyT::ITEMS_PER_THREAD;
+  static constexpr bool IN_SHARED = true;
+  using policy                    = PolicyT;
+  using agent                     = typename AgentFamilyT::template agent_t<PolicyT>;
 };
 
 //! The agent of AgentFamilyT for PolicyT fitted to shared memory; a TempStorage that still does
