@@ -42,6 +42,26 @@ std::vector<ItemT> position_items(std::size_t n, std::uint32_t first)
   }
   return items;
 }
+//! The host reference of a stable sort of pairs: keys and values in the order of their keys,
+//! equal keys in input order.
+template <typename ItemT>
+void stable_pairs(const std::vector<std::uint32_t>& keys, const std::vector<ItemT>& values,
+                  std::vector<std::uint32_t>& expected_keys, std::vector<ItemT>& expected_values)
+{
+  std::vector<std::size_t> order(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+  {
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  expected_keys.resize(order.size());
+  expected_values.resize(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+  {
+    expected_keys[i]   = keys[order[i]];
+    expected_values[i] = values[order[i]];
+  }
+}
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceMergeSort sorts keys and values of every size stably", "[device][merge_sort][wide]",
@@ -74,19 +94,9 @@ TEMPLATE_TEST_CASE("DeviceMergeSort sorts keys and values of every size stably",
         keys[i] = random[i] % 300;
       }
       const std::vector<ItemT> values = position_items<ItemT>(n, 5);
-      std::vector<std::size_t> order(n);
-      for (std::size_t i = 0; i < n; ++i)
-      {
-        order[i] = i;
-      }
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
-      std::vector<std::uint32_t> expected_keys(n);
-      std::vector<ItemT> expected_values(n);
-      for (std::size_t i = 0; i < n; ++i)
-      {
-        expected_keys[i]   = keys[order[i]];
-        expected_values[i] = values[order[i]];
-      }
+      std::vector<std::uint32_t> expected_keys;
+      std::vector<ItemT> expected_values;
+      stable_pairs(keys, values, expected_keys, expected_values);
       device_buffer<std::uint32_t> d_keys(keys);
       device_buffer<ItemT> d_values(values);
       run_two_phase([&](void* t, std::size_t& b) {
@@ -188,19 +198,9 @@ TEMPLATE_TEST_CASE("DeviceRadixSort sorts pairs of values of every size stably",
       keys[i] = (keys[i] % 1000) * 0x10001u; // few values, bits in both halves
     }
     const std::vector<ItemT> values = position_items<ItemT>(n, 3);
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-      order[i] = i;
-    }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
-    std::vector<std::uint32_t> expected_keys(n);
-    std::vector<ItemT> expected_values(n);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-      expected_keys[i]   = keys[order[i]];
-      expected_values[i] = values[order[i]];
-    }
+    std::vector<std::uint32_t> expected_keys;
+    std::vector<ItemT> expected_values;
+    stable_pairs(keys, values, expected_keys, expected_values);
     const device_buffer<std::uint32_t> d_keys(keys);
     const device_buffer<ItemT> d_values(values);
     device_buffer<std::uint32_t> d_keys_out(std::max<std::size_t>(n, 1));
