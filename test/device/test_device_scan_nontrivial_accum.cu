@@ -3,11 +3,11 @@
 // ExclusiveScan, InclusiveScanByKey, ExclusiveScanByKey and DeviceReduce::Reduce over two such
 // types, and DeviceReduce::ReduceByKey and DeviceSegmentedReduce::Reduce over the second.
 // `accum` is a 64-bit sum with a hand-written copy constructor and copy assignment, read and
-// written as itself. `checked_accum` composes affine maps (not commutative) and, as the
-// accumulator of CUB's test of complex accumulators, notices a value that was stored by
-// assignment into memory where none was constructed, or copied from such memory. Random seeded
-// inputs, sizes around one tile up to 2^20, poisoned outputs and temporary storage, host
-// references.
+// written as itself. `checked_accum` composes affine maps (not commutative; shifts alone where
+// the algorithm may combine in any order) and, as the accumulator of CUB's test of complex
+// accumulators, notices a value that was stored by assignment into memory where none was
+// constructed, or copied from such memory. Random seeded inputs, sizes around one tile up to
+// 2^20, poisoned outputs and temporary storage, host references.
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_scan.cuh>
 #include <strata/device/device_segmented_reduce.cuh>
@@ -159,14 +159,16 @@ struct compose
   }
 };
 
-//! Random affine maps with odd m.
-std::vector<affine> random_maps(std::size_t n, std::uint64_t seed)
+//! Random affine maps with odd m; with `shifts`, maps x -> x + h only, whose composition is
+//! commutative (DeviceReduce::Reduce and DeviceSegmentedReduce::Reduce, as CUB's, may combine in
+//! any order; the scans and ReduceByKey keep the order).
+std::vector<affine> random_maps(std::size_t n, std::uint64_t seed, bool shifts = false)
 {
   const std::vector<std::uint64_t> words = strata_test::random_vector<std::uint64_t>(2 * n, seed);
   std::vector<affine> maps(n);
   for (std::size_t i = 0; i < n; ++i)
   {
-    maps[i] = affine{words[2 * i] | 1, words[2 * i + 1]};
+    maps[i] = affine{shifts ? 1 : words[2 * i] | 1, words[2 * i + 1]};
   }
   return maps;
 }
@@ -370,7 +372,7 @@ TEST_CASE("DeviceScan and DeviceReduce with an accumulator that notices assignme
   }
   SECTION("DeviceReduce::Reduce")
   {
-    check_reduce_sizes<affine>(in, op, init);
+    check_reduce_sizes<affine>(random_maps(max_items, seed + 3, true), op, checked_accum(affine{1, 7}));
   }
 }
 
@@ -450,18 +452,19 @@ TEST_CASE("DeviceReduce::ReduceByKey and DeviceSegmentedReduce::Reduce with an a
       offsets.push_back(std::min(offsets.back() + length, std::int64_t(in.size())));
     }
     const std::size_t segments = offsets.size() - 1;
-    const checked_accum init(affine{5, 11});
+    const std::vector<affine> shifts = random_maps(in.size(), seed + 3, true);
+    const checked_accum init(affine{1, 11});
     std::vector<affine> expected(segments);
     for (std::size_t s = 0; s < segments; ++s)
     {
       checked_accum total = init;
       for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i)
       {
-        total = op(total, checked_accum(in[std::size_t(i)]));
+        total = op(total, checked_accum(shifts[std::size_t(i)]));
       }
       expected[s] = affine(total);
     }
-    strata_test::device_buffer<affine> d_in(in);
+    strata_test::device_buffer<affine> d_in(shifts);
     strata_test::device_buffer<std::int64_t> d_offsets(offsets);
     strata_test::device_buffer<affine> d_out(segments + 1);
     d_out.poison();

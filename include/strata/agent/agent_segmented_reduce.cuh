@@ -395,11 +395,13 @@ private:
       }
       else if (owner)
       {
-        parts.tail[c] = sum; // the segment goes on past the chunk: its part here is not empty
+        // Temporary storage holds no AccumT yet: construct one there (accumulators need not be
+        // trivially copyable). The segment goes on past the chunk: its part here is not empty.
+        detail::UninitializedCopy(parts.tail + c, sum);
       }
       else if (has)
       {
-        parts.head[c] = sum; // the segment began before the chunk
+        detail::UninitializedCopy(parts.head + c, sum); // the segment began before the chunk
       }
       const unsigned int cut = __ballot_sync(ALL_LANES, owner && !whole); // at most the last segment
       if (cut != 0)
