@@ -64,6 +64,11 @@ scenario full-cut-short FAILED "18 jobs, 0 run clean earlier in this --full sequ
 scenario full-continued PASSED "18 jobs, 0 run clean earlier in this --full sequence" "18 of 18 run" \
   "launch logs of 0 programs taken" -- --full --no-build
 scenario full-done PASSED "18 jobs, 18 run clean earlier in this --full sequence" "0 of 0 run" -- --full --no-build
+# The sequence goes on on another machine (a new build folder), from the files a call left in $OUT.
+export STRATA_GPU_BUILD=build-moved
+scenario full-elsewhere PASSED "18 jobs, 18 run clean earlier in this --full sequence" "0 of 0 run" \
+  "launch logs of 0 programs taken" -- --full --continue "$work/out-full-continued/full-sequence"
+unset STRATA_GPU_BUILD
 scenario full PASSED "18 jobs, 0 run clean earlier in this --full sequence" "18 of 18 run" \
   "launch logs of 4 programs taken" -- --full
 # On a machine of several GPUs each run gets one of them, in turn by parallel slot.
