@@ -1,6 +1,7 @@
 // Tests of the sorts and merges over items of 1 to 256 bytes: DeviceMergeSort::SortKeys (wide keys)
 // and SortPairs (4-byte keys, wide values), DeviceMerge::MergeKeys and MergePairs, DeviceRadixSort::
-// SortPairs (wide values), and the segmented sorts' pairs (values of up to 32 bytes, their limit).
+// SortPairs (wide values), and the segmented sorts' pairs (values wider than 32 bytes are sorted
+// as indices and gathered).
 // Wide items shrink the tiles until they fit in shared memory; every size must compile and give
 // the host reference's answer, byte for byte (equal keys keep their order).
 #include <strata/device/device_merge.cuh>
@@ -216,67 +217,99 @@ TEMPLATE_TEST_CASE("DeviceRadixSort sorts pairs of values of every size stably",
   }
 }
 
-TEMPLATE_TEST_CASE("The segmented sorts sort pairs of values of up to 32 bytes", "[device][segmented_sort][wide]",
-                   strata_test::wide_item<1>, strata_test::wide_item<2>, strata_test::wide_item<4>,
-                   strata_test::wide_item<8>, strata_test::wide_item<16>, strata_test::wide_item<32>)
+TEMPLATE_TEST_CASE("The segmented sorts sort pairs of values of every size", "[device][segmented_sort][wide]",
+                   STRATA_TEST_WIDE_ITEMS)
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
   for (const std::size_t n : strata_test::wide_item_sizes())
   {
     CAPTURE(sizeof(ItemT), n);
-    // Segments of every bin's lengths: a few keys, a warp's, a block's, and one of thousands.
-    std::vector<int> offsets{0};
+    // Segments of every bin's lengths: a few keys, a warp's, a block's, and one of thousands; one
+    // in four leaves its last two items outside every segment (the outputs keep their poison).
+    std::vector<int> begins;
+    std::vector<int> ends;
     const int lengths[] = {0, 3, 31, 200, 900, 5000};
-    for (std::size_t s = 0; offsets.back() < int(n); ++s)
+    for (std::size_t s = 0, at = 0; at < n; ++s)
     {
-      offsets.push_back(std::min<int>(int(n), offsets.back() + lengths[s % 6]));
+      const int length = std::min<int>(int(n - at), lengths[s % 6]);
+      begins.push_back(int(at));
+      ends.push_back(int(at) + (s % 4 == 1 && length >= 2 ? length - 2 : length));
+      at += std::size_t(length);
     }
-    const int segments = int(offsets.size()) - 1;
+    const int segments = int(begins.size());
     std::vector<std::uint32_t> keys = strata_test::random_vector<std::uint32_t>(n, strata_test::seed(sizeof(ItemT) + 6));
     for (auto& k : keys)
     {
       k %= 50; // many equal keys: a stable sort keeps their values in order
     }
     const std::vector<ItemT> values = position_items<ItemT>(n, 4);
-    std::vector<std::uint32_t> expected_keys(n);
-    std::vector<ItemT> expected_values(n);
+    // Where no segment covers an item, the pointer forms' outputs keep their poison.
+    const std::vector<std::uint32_t> poison_keys = poisoned<std::uint32_t>(n).download();
+    const std::vector<ItemT> poison_values       = poisoned<ItemT>(n).download();
+    std::vector<std::uint32_t> expected_keys(poison_keys.begin(), poison_keys.begin() + std::ptrdiff_t(n));
+    std::vector<ItemT> expected_values(poison_values.begin(), poison_values.begin() + std::ptrdiff_t(n));
+    std::vector<bool> covered(n, false);
     for (int s = 0; s < segments; ++s)
     {
       std::vector<std::size_t> order;
-      for (int i = offsets[s]; i < offsets[s + 1]; ++i)
+      for (int i = begins[s]; i < ends[s]; ++i)
       {
         order.push_back(std::size_t(i));
+        covered[std::size_t(i)] = true;
       }
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
       for (std::size_t k = 0; k < order.size(); ++k)
       {
-        expected_keys[offsets[s] + k]   = keys[order[k]];
-        expected_values[offsets[s] + k] = values[order[k]];
+        expected_keys[std::size_t(begins[s]) + k]   = keys[order[k]];
+        expected_values[std::size_t(begins[s]) + k] = values[order[k]];
       }
     }
     const device_buffer<std::uint32_t> d_keys(keys);
     const device_buffer<ItemT> d_values(values);
-    const device_buffer<int> d_offsets(offsets);
+    const device_buffer<int> d_begins(begins);
+    const device_buffer<int> d_ends(ends);
     for (const bool radix : {true, false})
     {
       CAPTURE(radix);
-      device_buffer<std::uint32_t> d_keys_out(std::max<std::size_t>(n, 1));
-      device_buffer<ItemT> d_values_out(std::max<std::size_t>(n, 1));
-      STRATA_TEST_CUDA(cudaMemset(d_keys_out.data(), strata_test::poison_byte, d_keys_out.bytes()));
-      STRATA_TEST_CUDA(cudaMemset(d_values_out.data(), strata_test::poison_byte, d_values_out.bytes()));
+      device_buffer<std::uint32_t> d_keys_out = poisoned<std::uint32_t>(n);
+      device_buffer<ItemT> d_values_out       = poisoned<ItemT>(n);
       run_two_phase([&](void* t, std::size_t& b) {
         return radix ? strata::DeviceSegmentedRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(),
                                                                    d_values.data(), d_values_out.data(),
                                                                    std::int64_t(n), std::int64_t(segments),
-                                                                   d_offsets.data(), d_offsets.data() + 1)
+                                                                   d_begins.data(), d_ends.data())
                      : strata::DeviceSegmentedSort::StableSortPairs(t, b, d_keys.data(), d_keys_out.data(),
                                                                     d_values.data(), d_values_out.data(),
                                                                     std::int64_t(n), std::int64_t(segments),
-                                                                    d_offsets.data(), d_offsets.data() + 1);
+                                                                    d_begins.data(), d_ends.data());
       });
       CHECK(mismatches(d_keys_out.download(), expected_keys) == 0);
       CHECK(mismatches(d_values_out.download(), expected_values) == 0);
+    }
+    // The DoubleBuffer form: the result is in the current buffers afterwards (the items outside
+    // every segment are not looked at).
+    {
+      device_buffer<std::uint32_t> d_keys_a(keys);
+      device_buffer<ItemT> d_values_a(values);
+      device_buffer<std::uint32_t> d_keys_b = poisoned<std::uint32_t>(n);
+      device_buffer<ItemT> d_values_b       = poisoned<ItemT>(n);
+      strata::DoubleBuffer<std::uint32_t> keys_buffers(d_keys_a.data(), d_keys_b.data());
+      strata::DoubleBuffer<ItemT> values_buffers(d_values_a.data(), d_values_b.data());
+      run_two_phase([&](void* t, std::size_t& b) {
+        return strata::DeviceSegmentedSort::StableSortPairs(t, b, keys_buffers, values_buffers, std::int64_t(n),
+                                                            std::int64_t(segments), d_begins.data(), d_ends.data());
+      });
+      const auto& got_keys_buffer   = keys_buffers.Current() == d_keys_a.data() ? d_keys_a : d_keys_b;
+      const auto& got_values_buffer = values_buffers.Current() == d_values_a.data() ? d_values_a : d_values_b;
+      const std::vector<std::uint32_t> got_keys = got_keys_buffer.download();
+      const std::vector<ItemT> got_values       = got_values_buffer.download();
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i)
+      {
+        wrong += covered[i] && (got_keys[i] != expected_keys[i] || got_values[i] != expected_values[i]);
+      }
+      CHECK(wrong == 0);
     }
   }
 }

@@ -28,7 +28,9 @@ STRATA_NAMESPACE_BEGIN
 //! Segments are binned by length and each bin is sorted by the tool that fits it: a few lanes of a
 //! warp, a warp, a block in shared memory, or (beyond a block's tile) onesweep passes whose
 //! look-back stays inside the segment, so that many short segments never pay for device-wide
-//! passes and a few long ones run as fast as a plain radix sort.
+//! passes and a few long ones run as fast as a plain radix sort. Values of more than 32 bytes are
+//! sorted as 4-byte indices beside the keys and gathered after (8 more bytes of temporary storage
+//! per item; at most 2^32 - 2 items).
 //!
 //! Errors: cudaErrorInvalidValue for negative counts, a bit range outside the key, or null
 //! pointers where items are to be read or written. A DoubleBuffer form with no bits to sort by

@@ -22,7 +22,8 @@ STRATA_NAMESPACE_BEGIN
 //! begin is empty; segments must not overlap; items outside every segment are left as they are in
 //! the output. Counts are 64-bit. The pointer forms read the inputs and write the outputs; the
 //! DoubleBuffer forms use both of the caller's buffers, and afterwards `d_keys.Current()` (and
-//! `d_values.Current()`) hold the result. The sorts share DeviceSegmentedRadixSort's machinery.
+//! `d_values.Current()`) hold the result. The sorts share DeviceSegmentedRadixSort's machinery
+//! (values of more than 32 bytes are sorted as indices and gathered; see there).
 //!
 //! Errors: cudaErrorInvalidValue for negative counts or null pointers where items are to be read
 //! or written.

@@ -16,6 +16,7 @@
 #include <strata/detail/device_arguments.cuh>
 #include <strata/detail/policy_member.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
+#include <strata/device/dispatch/dispatch_for.cuh>
 #include <strata/device/dispatch/tuning/tuning_segmented_sort.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -822,10 +823,113 @@ struct dispatch_t
   }
 };
 
-//! Every segmented sort call ends here: checks the counts, the bit range and the pointers, picks
-//! the device's policy and dispatches.
+//! Index `i` of a 32-bit index array for every i (DispatchFor's operator).
+struct FillIndices
+{
+  ::cuda::std::uint32_t* d_indices;
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local) const
+  {
+    d_indices[tile_offset + OffsetT(local)] = ::cuda::std::uint32_t(tile_offset + OffsetT(local));
+  }
+};
+
+//! d_out[i] = d_in[d_indices[i]] where the index is not `unsorted` (DispatchFor's operator).
+template <typename ValueT>
+struct GatherValues
+{
+  static constexpr ::cuda::std::uint32_t unsorted = 0xFFFFFFFFu;
+  const ::cuda::std::uint32_t* d_indices;
+  const ValueT* d_in;
+  ValueT* d_out;
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local) const
+  {
+    const OffsetT i                    = tile_offset + OffsetT(local);
+    const ::cuda::std::uint32_t source = d_indices[i];
+    if (source != unsorted)
+    {
+      d_out[i] = d_in[source];
+    }
+  }
+};
+
 template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
           typename PolicyHub = policy_hub<KeyT, ValueT>>
+STRATA_RUNTIME_FUNCTION cudaError_t
+Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, DoubleBuffer<KeyT>& d_keys,
+    DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+    BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
+    cudaStream_t stream);
+
+//! A sort of values wider than the sorters stage (max_sorted_value_bytes): the keys are sorted
+//! with the 32-bit indices of their values, which are then gathered from the current buffer into
+//! the alternate one. The indices start as 0, 1, ... in the current buffer and as `unsorted` in
+//! the alternate one, so a value outside every segment is gathered only where its index stayed in
+//! place, as its key did (a DoubleBuffer form whose keys did not move); otherwise it is left as
+//! it is in the output.
+template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+STRATA_RUNTIME_FUNCTION cudaError_t
+RunGathered(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, DoubleBuffer<KeyT>& d_keys,
+            DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+            BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
+            cudaStream_t stream)
+{
+  using IndexT = ::cuda::std::uint32_t;
+  if (num_items >= ::cuda::std::int64_t(GatherValues<ValueT>::unsorted))
+  {
+    return cudaErrorInvalidValue; // the indices are 32-bit (2^32 such values fill no GPU's memory)
+  }
+  using InnerHub = policy_hub<KeyT, IndexT>;
+  DoubleBuffer<KeyT> query_keys(d_keys.Current(), d_keys.Alternate());
+  DoubleBuffer<IndexT> query_indices;
+  size_t inner_bytes = 0;
+  cudaError_t error  = Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
+    nullptr, inner_bytes, is_overwrite_okay, query_keys, query_indices, num_items, num_segments, d_begin_offsets,
+    d_end_offsets, begin_bit, end_bit, stream);
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  char* d_inner    = nullptr;
+  IndexT* d_first  = nullptr;
+  IndexT* d_second = nullptr;
+  const size_t n   = static_cast<size_t>(num_items);
+  error            = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_inner, inner_bytes),
+                                           Slot(d_first, n), Slot(d_second, n));
+  if (error != cudaSuccess || d_temp_storage == nullptr || num_items == 0 || num_segments == 0)
+  {
+    return error;
+  }
+  const IndexT count = IndexT(num_items);
+  error              = DispatchFor<IndexT, FillIndices>::Dispatch(count, FillIndices{d_first}, stream);
+  if (error == cudaSuccess)
+  {
+    error = cudaMemsetAsync(d_second, 0xFF, n * sizeof(IndexT), stream);
+  }
+  DoubleBuffer<IndexT> indices(d_first, d_second);
+  if (error == cudaSuccess)
+  {
+    error = Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
+      d_inner, inner_bytes, is_overwrite_okay, d_keys, indices, num_items, num_segments, d_begin_offsets,
+      d_end_offsets, begin_bit, end_bit, stream);
+  }
+  if (error == cudaSuccess)
+  {
+    error = DispatchFor<IndexT, GatherValues<ValueT>>::Dispatch(
+      count, GatherValues<ValueT>{indices.Current(), d_values.Current(), d_values.Alternate()}, stream);
+  }
+  if (error == cudaSuccess && is_overwrite_okay)
+  {
+    d_values.selector ^= 1;
+  }
+  return error;
+}
+
+//! Every segmented sort call ends here: checks the counts, the bit range and the pointers, picks
+//! the device's policy and dispatches (values wider than max_sorted_value_bytes: RunGathered).
+template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename PolicyHub>
 STRATA_RUNTIME_FUNCTION cudaError_t
 Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, DoubleBuffer<KeyT>& d_keys,
     DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
@@ -852,13 +956,21 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, Do
   {
     return cudaErrorInvalidValue;
   }
-  using DispatchT =
-    dispatch_t<Order == SortOrder::Descending, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>;
-  return InvokeForCurrentDevice<typename DispatchT::MaxPolicyT>([&](int) {
-    return DispatchT{d_temp_storage,  temp_storage_bytes, d_keys,        d_values, is_overwrite_okay,
-                     offset_t(num_items), num_segments,   d_begin_offsets, d_end_offsets, begin_bit,
-                     end_bit,          stream};
-  });
+  if constexpr (!KEYS_ONLY && sizeof(ValueT) > max_sorted_value_bytes)
+  {
+    return RunGathered<Order>(d_temp_storage, temp_storage_bytes, is_overwrite_okay, d_keys, d_values, num_items,
+                              num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+  }
+  else
+  {
+    using DispatchT =
+      dispatch_t<Order == SortOrder::Descending, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>;
+    return InvokeForCurrentDevice<typename DispatchT::MaxPolicyT>([&](int) {
+      return DispatchT{d_temp_storage,  temp_storage_bytes, d_keys,        d_values, is_overwrite_okay,
+                       offset_t(num_items), num_segments,   d_begin_offsets, d_end_offsets, begin_bit,
+                       end_bit,          stream};
+    });
+  }
 }
 } // namespace segmented_sort
 } // namespace detail

@@ -26,6 +26,10 @@ struct sorter_policy
   static constexpr int MAX_ITEMS           = THREADS * ITEMS;
 };
 
+//! The widest values the sorters stage beside the keys; wider ones are sorted as 32-bit indices
+//! and gathered after (dispatch_segmented_sort.cuh, RunGathered).
+inline constexpr int max_sorted_value_bytes = 32;
+
 //! Policies for sorting KeyT keys with ValueT values (NullType: keys only). Bins by length: up to
 //! 32 keys, a thread; up to 256 (128 for items wider than 8 bytes), a warp; then a block
 //! of 256 threads in shared memory, then a larger block; longer segments take onesweep passes
@@ -37,9 +41,9 @@ struct policy_hub
     int(sizeof(KeyT)) > int(::cuda::std::is_same_v<ValueT, NullType> ? 0 : sizeof(ValueT))
       ? int(sizeof(KeyT))
       : int(sizeof(ValueT));
-  static_assert(DOMINANT <= 32, "strata: the segmented sorts take keys and values of at most 32 bytes (their "
-                                "smallest segments are staged a warp at a time in shared memory); sort indices "
-                                "of the values and gather them instead");
+  static_assert(DOMINANT <= max_sorted_value_bytes,
+                "the sorters stage keys and values of at most max_sorted_value_bytes; the segmented sorts sort "
+                "indices of wider values and gather them");
   static constexpr int LARGE_THREADS = DOMINANT <= 4 ? 512 : 256;
   static constexpr int LARGE_ITEMS_RAW = 32768 / (LARGE_THREADS * DOMINANT);
   static constexpr int LARGE_ITEMS   = LARGE_ITEMS_RAW > 16 ? 16 : (LARGE_ITEMS_RAW < 2 ? 2 : LARGE_ITEMS_RAW);
