@@ -1,5 +1,6 @@
 // strata/detail/shared_fit.cuh: a tile policy cut down until its agent's TempStorage fits the
-// static shared memory a kernel may declare, so that items of any size compile.
+// static shared memory a kernel may declare, so that items of any size compile; where not even a
+// warp of one item each fits, the TempStorage lives in global memory (BlockTempStorage).
 #pragma once
 
 #include <strata/config.cuh>
@@ -94,19 +95,38 @@ struct shared_fit<AgentFamilyT, PolicyT, true>
   using agent                     = typename AgentFamilyT::template agent_t<PolicyT>;
 };
 
-//! The agent of AgentFamilyT for PolicyT fitted to shared memory; a TempStorage that still does
-//! not fit stops the build with a message naming the cause.
+//! The agent of AgentFamilyT for PolicyT fitted to shared memory (a warp of one item each where
+//! not even that fits: its TempStorage then lives in global memory, BlockTempStorage).
 template <typename AgentFamilyT, typename PolicyT>
-struct fitted_agent
-{
-  using fit = shared_fit<AgentFamilyT, PolicyT>;
-  static_assert(fit::IN_SHARED,
-                "strata: the items are too large for one thread block's tile in shared memory, even at a warp of "
-                "one item each (48 KiB of static shared memory); pass indices or pointers to the items instead");
-  using type = typename fit::agent;
-};
+using fitted_agent_t = typename shared_fit<AgentFamilyT, PolicyT>::agent;
 
+//! The bytes of global memory a block needs for a TempStorageT that does not fit the static shared
+//! memory (0 where it fits).
+template <typename TempStorageT>
+inline constexpr ::cuda::std::size_t global_storage_bytes_v =
+  sizeof(TempStorageT) <= max_static_shared_bytes ? 0 : sizeof(TempStorageT);
+
+//! The same for the agent fitted_agent_t picks: not 0 only where not even a warp of one item fits.
 template <typename AgentFamilyT, typename PolicyT>
-using fitted_agent_t = typename fitted_agent<AgentFamilyT, PolicyT>::type;
+inline constexpr ::cuda::std::size_t block_storage_bytes_v =
+  global_storage_bytes_v<typename fitted_agent_t<AgentFamilyT, PolicyT>::TempStorage>;
+
+//! A block's TempStorageT: in shared memory where it fits, else block blockIdx.x's slice of
+//! `d_block_storage` in global memory (a slice per block of the grid, global_storage_bytes_v each,
+//! as CUB's virtual shared memory), so that items too large for a tile in shared memory still
+//! compile and run.
+template <typename TempStorageT>
+STRATA_DEVICE STRATA_FORCEINLINE TempStorageT& BlockTempStorage([[maybe_unused]] void* d_block_storage)
+{
+  if constexpr (global_storage_bytes_v<TempStorageT> == 0)
+  {
+    __shared__ TempStorageT storage;
+    return storage;
+  }
+  else
+  {
+    return static_cast<TempStorageT*>(d_block_storage)[blockIdx.x];
+  }
+}
 } // namespace detail
 STRATA_NAMESPACE_END

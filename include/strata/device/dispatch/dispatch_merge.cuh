@@ -65,12 +65,12 @@ STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(detail::merge::active_merge_policy_t<MaxPolicyT, KeyT, ValueT>::BLOCK_THREADS) void
 DeviceMergeKernel(KeyIt1 keys1, ValueIt1 values1, OffsetT num_items1, KeyIt2 keys2, ValueIt2 values2,
                   OffsetT num_items2, KeyOutIt keys_out, ValueOutIt values_out, const OffsetT* d_splits,
-                  CompareOpT compare_op)
+                  CompareOpT compare_op, void* d_block_storage)
 {
   using PolicyT = detail::merge::active_merge_policy_t<MaxPolicyT, KeyT, ValueT>;
   using AgentT  = detail::merge::agent_t<PolicyT, KeyIt1, ValueIt1, KeyIt2, ValueIt2, KeyOutIt, ValueOutIt, OffsetT,
                                          CompareOpT, KeyT, ValueT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
+  auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the splits
   AgentT(temp_storage, keys1, values1, num_items1, keys2, values2, num_items2, keys_out, values_out, compare_op)
     .Process(OffsetT(blockIdx.x), d_splits);
@@ -128,8 +128,14 @@ struct dispatch_t
     const int num_tiles  = int(tiles);
     const bool partition = num_tiles >= merge_sort::partition_min_tiles_v<ActivePolicyT>;
     OffsetT* d_splits    = nullptr;
-    cudaError_t error    = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
-                                                 Slot(d_splits, partition ? size_t(num_tiles) : size_t(0)));
+    // A tile too large for shared memory even at a warp of one item: a slice of global memory per
+    // block (first, so that where it is empty the layout is the same as without it).
+    constexpr size_t BLOCK_BYTES = global_storage_bytes_v<typename agent_t<
+      PolicyT, KeyIt1, ValueIt1, KeyIt2, ValueIt2, KeyIt3, ValueIt3, OffsetT, CompareOp, KeyT, ValueT>::TempStorage>;
+    unsigned char* d_block_storage = nullptr;
+    cudaError_t error              = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
+                                                           Slot(d_block_storage, size_t(num_tiles) * BLOCK_BYTES),
+                                                           Slot(d_splits, partition ? size_t(num_tiles) : size_t(0)));
     if (error != cudaSuccess || d_temp_storage == nullptr || num_tiles == 0)
     {
       return error;
@@ -151,7 +157,8 @@ struct dispatch_t
                                           CompareOp, KeyT, ValueT>,
                         num_tiles, PolicyT::BLOCK_THREADS, stream, d_keys1, d_values1, items1, d_keys2, d_values2,
                         items2, d_keys_out, d_values_out,
-                        partition ? static_cast<const OffsetT*>(d_splits) : nullptr, compare_op);
+                        partition ? static_cast<const OffsetT*>(d_splits) : nullptr, compare_op,
+                        static_cast<void*>(d_block_storage));
   }
 
   //! Validates the arguments, picks the policy for the current device and runs (or sizes) the merge.

@@ -31,10 +31,23 @@ using active_policies_t = agent_policies<typename MaxPolicyT::ActivePolicy, KeyT
 inline constexpr int partition_block_threads = 256;
 
 //! The only VSMemHelperT DispatchMergeSort accepts: strata fits its tiles to shared memory
-//! (fitted_policy) and needs no tiles in global memory.
+//! (fitted_policy) and keeps in global memory only those that do not fit even so
+//! (BlockTempStorage).
 struct NoVirtualSharedMemory
 {
 };
+
+//! The agents of the kernels, for the bytes of global memory their blocks need
+//! (global_storage_bytes_v).
+template <typename PolicyT, typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt,
+          typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
+using block_sort_storage_t =
+  typename AgentBlockSort<PolicyT, KeyInIt, ValueInIt, KeyOutIt, ValueOutIt, OffsetT, CompareOpT, KeyT,
+                          ValueT>::TempStorage;
+template <typename PolicyT, typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt,
+          typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
+using merge_storage_t =
+  typename AgentMerge<PolicyT, KeyInIt, ValueInIt, KeyOutIt, ValueOutIt, OffsetT, CompareOpT, KeyT, ValueT>::TempStorage;
 } // namespace merge_sort
 } // namespace detail
 
@@ -49,12 +62,13 @@ __launch_bounds__(detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT
                   detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::SORT_MIN_BLOCKS) void
 DeviceMergeSortBlockSortKernel(bool to_buffer, KeyInputIteratorT d_keys_in, ValueInputIteratorT d_values_in,
                                KeyIteratorT d_keys_out, ValueIteratorT d_values_out, OffsetT num_items,
-                               KeyT* keys_buffer, ValueT* values_buffer, CompareOpT compare_op)
+                               KeyT* keys_buffer, ValueT* values_buffer, CompareOpT compare_op,
+                               void* d_block_storage)
 {
   using PolicyT = typename detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::block_sort_t;
   using AgentT  = AgentBlockSort<PolicyT, KeyInputIteratorT, ValueInputIteratorT, KeyIteratorT, ValueIteratorT, OffsetT,
                                  CompareOpT, KeyT, ValueT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
+  auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::TriggerDependentLaunch(); // the first merge pass may launch; it waits for this grid's writes
   AgentT(temp_storage, d_keys_in, d_values_in, d_keys_out, d_values_out, keys_buffer, values_buffer, num_items,
          compare_op)
@@ -92,12 +106,13 @@ STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::merge_t::BLOCK_THREADS,
                   detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::MERGE_MIN_BLOCKS) void
 DeviceMergeSortMergeKernel(KeyInIt d_keys_in, ValueInIt d_values_in, KeyOutIt d_keys_out, ValueOutIt d_values_out,
-                           OffsetT num_items, OffsetT run_items, const OffsetT* d_splits, CompareOpT compare_op)
+                           OffsetT num_items, OffsetT run_items, const OffsetT* d_splits, CompareOpT compare_op,
+                           void* d_block_storage)
 {
   using PolicyT = typename detail::merge_sort::active_policies_t<MaxPolicyT, KeyT, ValueT>::merge_t;
   using AgentT =
     AgentMerge<PolicyT, KeyInIt, ValueInIt, KeyOutIt, ValueOutIt, OffsetT, CompareOpT, KeyT, ValueT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
+  auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the previous pass's runs
   detail::TriggerDependentLaunch();
   AgentT(temp_storage, d_keys_in, d_values_in, d_keys_out, d_values_out, num_items, compare_op)
@@ -175,7 +190,7 @@ struct DispatchMergeSort
   template <typename KeyInIt, typename ValueInIt, typename KeyOutIt, typename ValueOutIt, typename MergePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t MergePass(KeyInIt keys_in, ValueInIt values_in, KeyOutIt keys_out,
                                                 ValueOutIt values_out, OffsetT run_items, int merge_tiles,
-                                                OffsetT* d_splits, bool programmatic)
+                                                OffsetT* d_splits, void* d_block_storage, bool programmatic)
   {
     if (d_splits != nullptr)
     {
@@ -195,7 +210,7 @@ struct DispatchMergeSort
       DeviceMergeSortMergeKernel<MaxPolicyT, KeyInIt, ValueInIt, KeyOutIt, ValueOutIt, OffsetT, CompareOpT, KeyT,
                                  ValueT>,
       merge_tiles, MergePolicyT::BLOCK_THREADS, stream, keys_in, values_in, keys_out, values_out, num_items, run_items,
-      static_cast<const OffsetT*>(d_splits), compare_op);
+      static_cast<const OffsetT*>(d_splits), compare_op, d_block_storage);
   }
 
   //! Sizes or runs the sort with ActivePolicyT (the argument is CUB's spelling: a policy object).
@@ -232,10 +247,27 @@ struct DispatchMergeSort
     ValueT* values_buffer     = nullptr;
     OffsetT* d_splits         = nullptr;
     const bool partition      = passes > 0 && merge_tiles >= WideT(detail::merge_sort::partition_min_tiles_v<ActivePolicyT>);
-    cudaError_t error =
-      detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(keys_buffer, buffer_items),
-                                    detail::Slot(values_buffer, KEYS_ONLY ? 0 : buffer_items),
-                                    detail::Slot(d_splits, partition ? size_t(merge_tiles) : 0));
+    // Tiles too large for shared memory even at a warp of one item: a slice of global memory per
+    // block, for the first pass and (one after the other) the merge passes.
+    using detail::merge_sort::block_sort_storage_t;
+    using detail::merge_sort::merge_storage_t;
+    constexpr size_t SORT_BYTES = detail::global_storage_bytes_v<
+      block_sort_storage_t<SortPolicyT, KeyInputIteratorT, ValueInputIteratorT, KeyIteratorT, ValueIteratorT, OffsetT,
+                           CompareOpT, KeyT, ValueT>>;
+    constexpr size_t MERGE_FROM_BUFFER_BYTES = detail::global_storage_bytes_v<
+      merge_storage_t<MergePolicyT, KeyT*, ValueT*, KeyIteratorT, ValueIteratorT, OffsetT, CompareOpT, KeyT, ValueT>>;
+    constexpr size_t MERGE_TO_BUFFER_BYTES = detail::global_storage_bytes_v<
+      merge_storage_t<MergePolicyT, KeyIteratorT, ValueIteratorT, KeyT*, ValueT*, OffsetT, CompareOpT, KeyT, ValueT>>;
+    constexpr size_t MERGE_BYTES =
+      MERGE_FROM_BUFFER_BYTES > MERGE_TO_BUFFER_BYTES ? MERGE_FROM_BUFFER_BYTES : MERGE_TO_BUFFER_BYTES;
+    unsigned char* d_sort_storage  = nullptr;
+    unsigned char* d_merge_storage = nullptr;
+    // (First, so that where they are empty the layout is the same as without them.)
+    cudaError_t error = detail::CarveTemporaryStorage(
+      d_temp_storage, temp_storage_bytes, detail::Slot(d_sort_storage, size_t(sort_tiles) * SORT_BYTES),
+      detail::Slot(d_merge_storage, passes > 0 ? size_t(merge_tiles) * MERGE_BYTES : 0),
+      detail::Slot(keys_buffer, buffer_items), detail::Slot(values_buffer, KEYS_ONLY ? 0 : buffer_items),
+      detail::Slot(d_splits, partition ? size_t(merge_tiles) : 0));
     if (error != cudaSuccess || d_temp_storage == nullptr)
     {
       return error;
@@ -248,17 +280,17 @@ struct DispatchMergeSort
       DeviceMergeSortBlockSortKernel<MaxPolicyT, KeyInputIteratorT, ValueInputIteratorT, KeyIteratorT, ValueIteratorT,
                                      OffsetT, CompareOpT, KeyT, ValueT>,
       int(sort_tiles), SortPolicyT::BLOCK_THREADS, stream, in_buffer, d_input_keys, d_input_items, d_output_keys,
-      d_output_items, num_items, keys_buffer, values_buffer, compare_op);
+      d_output_items, num_items, keys_buffer, values_buffer, compare_op, static_cast<void*>(d_sort_storage));
     const bool programmatic = ptx_version >= 900;
     WideT run               = SORT_TILE;
     for (int pass = 0; pass < passes && error == cudaSuccess; ++pass, run *= 2, in_buffer = !in_buffer)
     {
       error = in_buffer ? MergePass<KeyT*, ValueT*, KeyIteratorT, ValueIteratorT, MergePolicyT>(
                             keys_buffer, values_buffer, d_output_keys, d_output_items, OffsetT(run),
-                            int(merge_tiles), partition ? d_splits : nullptr, programmatic)
+                            int(merge_tiles), partition ? d_splits : nullptr, d_merge_storage, programmatic)
                         : MergePass<KeyIteratorT, ValueIteratorT, KeyT*, ValueT*, MergePolicyT>(
                             d_output_keys, d_output_items, keys_buffer, values_buffer, OffsetT(run),
-                            int(merge_tiles), partition ? d_splits : nullptr, programmatic);
+                            int(merge_tiles), partition ? d_splits : nullptr, d_merge_storage, programmatic);
     }
     return error;
   }

@@ -85,7 +85,7 @@ struct dispatch_t
     using TileStateT = typename AgentT::TileStateT;
     return select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_runs_out, 1,
-        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
+        size_t(0), [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic, void*)
         {
           return LaunchKernel(programmatic,
                               DeviceReduceByKeyKernel<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT,

@@ -60,13 +60,14 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
                                                                                                d_tile_counter,
                                                                                            EqualityOpT equality_op,
                                                                                            CountT num_items,
-                                                                                           int num_tiles)
+                                                                                           int num_tiles,
+                                                                                           void* d_block_storage)
 {
   using AgentT = detail::fitted_agent_t<
     detail::rle::agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT, NumRunsOutputIteratorT,
                               EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
     typename MaxPolicyT::ActivePolicy::RleSweepPolicyT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
+  auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from the init kernel
   AgentT(temp_storage, d_in, d_first_out, d_lengths_out, d_num_runs_out, equality_op, num_items)
       .ConsumeRange(num_tiles, tile_state, d_tile_counter);
@@ -97,20 +98,23 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT     = fitted_agent_t<agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
-                                                   NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
-                                      typename ActivePolicyT::RleSweepPolicyT>;
+    using FamilyT    = agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
+                                    NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>;
+    using AgentT     = fitted_agent_t<FamilyT, typename ActivePolicyT::RleSweepPolicyT>;
     using TileStateT = typename AgentT::TileStateT;
     return select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_runs_out, 1,
-        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
+        block_storage_bytes_v<FamilyT, typename ActivePolicyT::RleSweepPolicyT>,
+        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
+               void* d_block_storage)
         {
           return LaunchKernel(programmatic,
                               DeviceRleSweepKernel<MaxPolicyT, InputIteratorT, FirstOutputIteratorT,
                                                    LengthsOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, CountT,
                                                    NON_TRIVIAL_RUNS>,
                               num_tiles, AgentT::BLOCK_THREADS, stream, d_in, d_first_out, d_lengths_out,
-                              d_num_runs_out, tile_state, d_tile_counter, equality_op, num_items, num_tiles);
+                              d_num_runs_out, tile_state, d_tile_counter, equality_op, num_items, num_tiles,
+                              d_block_storage);
         });
   }
 };

@@ -85,14 +85,15 @@ __launch_bounds__(detail::fitted_agent_t<detail::select::sweep_agent_family<
                                                                       unsigned int* d_tile_counter, SelectOpT select_op,
                                                                       EqualityOpT equality_op, OffsetT num_items,
                                                                       int num_tiles, ValuesInputIteratorT d_values_in,
-                                                                      ValuesOutputIteratorT d_values_out)
+                                                                      ValuesOutputIteratorT d_values_out,
+                                                                      void* d_block_storage)
 {
   using AgentT = detail::fitted_agent_t<
     detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
                                        NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
                                        ValuesInputIteratorT, ValuesOutputIteratorT>,
     typename MaxPolicyT::ActivePolicy::SelectIfPolicyT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
+  auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from the init kernel
   AgentT(temp_storage, d_in, d_flags, d_out, d_num_selected_out, select_op, equality_op, num_items, d_values_in,
          d_values_out)
@@ -120,14 +121,15 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
                                                               unsigned int* d_tile_counter,
                                                               SelectFirstPartOp select_first_part_op,
                                                               SelectSecondPartOp select_second_part_op,
-                                                              OffsetT num_items, int num_tiles)
+                                                              OffsetT num_items, int num_tiles,
+                                                              void* d_block_storage)
 {
   using AgentT = detail::fitted_agent_t<
     detail::three_way_partition::agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
                                               UnselectedOutputIteratorT, NumSelectedIteratorT, SelectFirstPartOp,
                                               SelectSecondPartOp, OffsetT>,
     typename MaxPolicyT::ActivePolicy::ThreeWayPartitionPolicy>;
-  __shared__ typename AgentT::TempStorage temp_storage;
+  auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid();
   AgentT(temp_storage, d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
          select_first_part_op, select_second_part_op, num_items)
@@ -165,16 +167,52 @@ STRATA_RUNTIME_FUNCTION bool ValidArguments(void* d_temp_storage, NumSelectedIte
   return num_items == 0 || !(IsNullPointer(iterators) || ...);
 }
 
-//! Sizes or runs a single-pass compaction with the agent AgentT and the launch `launch`, after
-//! which an empty input writes `num_counts` zero counts.
+//! Sizes or runs a single-pass compaction with the agent AgentT and the launch `launch`
+//! (`launch(tile_state, d_tile_counter, num_tiles, programmatic, d_block_storage)`), after which
+//! an empty input writes `num_counts` zero counts. An agent whose TempStorage does not fit shared
+//! memory (block_storage_bytes > 0, detail::block_storage_bytes_v) gets a slice of that many bytes
+//! per tile (a block per tile) in the temporary storage, ahead of the single pass's own.
 template <typename TileStateT, typename UnsignedOffsetT, typename NumSelectedIteratorT, typename LaunchT>
 STRATA_RUNTIME_FUNCTION cudaError_t InvokeCompaction(void* d_temp_storage, size_t& temp_storage_bytes,
                                                      UnsignedOffsetT num_items, int tile_items, int ptx_version,
                                                      cudaStream_t stream, NumSelectedIteratorT d_num_selected_out,
-                                                     int num_counts, LaunchT launch)
+                                                     int num_counts, size_t block_storage_bytes, LaunchT launch)
 {
-  cudaError_t error = scan::SinglePassInvoke<TileStateT>(d_temp_storage, temp_storage_bytes, num_items,
-                                                         UnsignedOffsetT(tile_items), ptx_version, stream, launch);
+  cudaError_t error = cudaSuccess;
+  if (block_storage_bytes == 0)
+  {
+    error = scan::SinglePassInvoke<TileStateT>(
+      d_temp_storage, temp_storage_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version, stream,
+      [&](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic) {
+        return launch(tile_state, d_tile_counter, num_tiles, programmatic, static_cast<void*>(nullptr));
+      });
+  }
+  else
+  {
+    size_t pass_bytes = 0;
+    error             = scan::SinglePassInvoke<TileStateT>(nullptr, pass_bytes, num_items, UnsignedOffsetT(tile_items),
+                                                           ptx_version, stream, [](auto...) { return cudaSuccess; });
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    const UnsignedOffsetT tiles =
+      num_items / UnsignedOffsetT(tile_items) + (num_items % UnsignedOffsetT(tile_items) != 0);
+    unsigned char* d_block_storage = nullptr;
+    unsigned char* d_pass_storage  = nullptr;
+    error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
+                                  Slot(d_block_storage, static_cast<size_t>(tiles) * block_storage_bytes),
+                                  Slot(d_pass_storage, pass_bytes));
+    if (error != cudaSuccess || d_temp_storage == nullptr)
+    {
+      return error;
+    }
+    error = scan::SinglePassInvoke<TileStateT>(
+      d_pass_storage, pass_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version, stream,
+      [&](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic) {
+        return launch(tile_state, d_tile_counter, num_tiles, programmatic, static_cast<void*>(d_block_storage));
+      });
+  }
   if (error != cudaSuccess || d_temp_storage == nullptr || num_items != 0)
   {
     return error;
@@ -219,13 +257,15 @@ struct DispatchSelectIf
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT = detail::fitted_agent_t<
+    using FamilyT =
       detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
-                                         NumSelectedIteratorT, SelectOpT, EqualityOpT, UnsignedOffsetT, KEEP_REJECTS>,
-      typename ActivePolicyT::SelectIfPolicyT>;
+                                         NumSelectedIteratorT, SelectOpT, EqualityOpT, UnsignedOffsetT, KEEP_REJECTS>;
+    using AgentT = detail::fitted_agent_t<FamilyT, typename ActivePolicyT::SelectIfPolicyT>;
     return detail::select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 1,
-        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
+        detail::block_storage_bytes_v<FamilyT, typename ActivePolicyT::SelectIfPolicyT>,
+        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
+               void* d_block_storage)
         {
           return detail::LaunchKernel(
               programmatic,
@@ -234,7 +274,7 @@ struct DispatchSelectIf
                                       NullType*, NullType*>,
               num_tiles, AgentT::BLOCK_THREADS, stream, d_in, d_flags, d_selected_out, d_num_selected_out, tile_state,
               d_tile_counter, select_op, equality_op, num_items, num_tiles, static_cast<NullType*>(nullptr),
-              static_cast<NullType*>(nullptr));
+              static_cast<NullType*>(nullptr), d_block_storage);
         });
   }
 
@@ -295,14 +335,16 @@ struct DispatchUniqueByKey
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT = detail::fitted_agent_t<
+    using FamilyT =
       detail::select::sweep_agent_family<KeyInputIteratorT, NullType*, KeyOutputIteratorT, NumSelectedIteratorT,
                                          NullType, EqualityOpT, UnsignedOffsetT, false, ValueInputIteratorT,
-                                         ValueOutputIteratorT>,
-      typename ActivePolicyT::SelectIfPolicyT>;
+                                         ValueOutputIteratorT>;
+    using AgentT = detail::fitted_agent_t<FamilyT, typename ActivePolicyT::SelectIfPolicyT>;
     return detail::select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 1,
-        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
+        detail::block_storage_bytes_v<FamilyT, typename ActivePolicyT::SelectIfPolicyT>,
+        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
+               void* d_block_storage)
         {
           return detail::LaunchKernel(
               programmatic,
@@ -311,7 +353,7 @@ struct DispatchUniqueByKey
                                       ValueInputIteratorT, ValueOutputIteratorT>,
               num_tiles, AgentT::BLOCK_THREADS, stream, d_keys_in, static_cast<NullType*>(nullptr), d_keys_out,
               d_num_selected_out, tile_state, d_tile_counter, NullType{}, equality_op, num_items, num_tiles,
-              d_values_in, d_values_out);
+              d_values_in, d_values_out, d_block_storage);
         });
   }
 
@@ -373,13 +415,15 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT = fitted_agent_t<
-      agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
-                   NumSelectedIteratorT, SelectFirstPartOp, SelectSecondPartOp, UnsignedOffsetT>,
-      typename ActivePolicyT::ThreeWayPartitionPolicy>;
+    using FamilyT = agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
+                                 UnselectedOutputIteratorT, NumSelectedIteratorT, SelectFirstPartOp,
+                                 SelectSecondPartOp, UnsignedOffsetT>;
+    using AgentT  = fitted_agent_t<FamilyT, typename ActivePolicyT::ThreeWayPartitionPolicy>;
     return select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 2,
-        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
+        block_storage_bytes_v<FamilyT, typename ActivePolicyT::ThreeWayPartitionPolicy>,
+        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
+               void* d_block_storage)
         {
           return LaunchKernel(
               programmatic,
@@ -388,7 +432,7 @@ struct dispatch_t
                                             SelectSecondPartOp, UnsignedOffsetT>,
               num_tiles, AgentT::BLOCK_THREADS, stream, d_in, d_first_part_out, d_second_part_out, d_unselected_out,
               d_num_selected_out, tile_state, d_tile_counter, select_first_part_op, select_second_part_op, num_items,
-              num_tiles);
+              num_tiles, d_block_storage);
         });
   }
 };

@@ -65,15 +65,12 @@ struct merge_sort_family
 
 //! PolicyT where its agent's TempStorage fits the 48 KiB of static shared memory, else PolicyT with
 //! fewer items per thread (odd ones: a thread's run of an odd number of 4-byte words starts on
-//! another bank than its neighbour's) and then fewer threads (detail::shared_fit).
+//! another bank than its neighbour's) and then fewer threads (detail::shared_fit); where not even
+//! a warp of one item each fits, that warp's tile, kept in global memory (BlockTempStorage).
 template <typename PolicyT, typename FamilyT>
 struct fitted_policy
 {
-  using fit = shared_fit<FamilyT, PolicyT>;
-  static_assert(fit::IN_SHARED,
-                "strata: DeviceMergeSort and DeviceMerge keep a tile of keys and values in shared memory, and these "
-                "keys and values do not fit even at a warp of one item each; sort indices or pointers instead");
-  using type = typename fit::policy;
+  using type = typename shared_fit<FamilyT, PolicyT>::policy;
 };
 
 //! The first pass's tile policy of a hub's policy: strata's BlockSortPolicy where it has one (a
