@@ -1,12 +1,13 @@
 // Tests of the device algorithms whose tiles keep items in shared memory, over 2 KiB items: a warp
 // of one such item each needs 64 KiB, more than a kernel's static shared memory, so the tile lives
 // in global memory instead (detail::BlockTempStorage, CUB's "virtual shared memory"): DeviceSelect
-// (If, Unique, UniqueByKey), DevicePartition (two and three parts), DeviceRunLengthEncode::
-// NonTrivialRuns, DeviceMergeSort and DeviceMerge. Sizes around the tile of 32 items up to 33
-// tiles; poisoned outputs; host references, byte for byte.
+// (If, Unique, UniqueByKey), DevicePartition (two and three parts), DeviceRunLengthEncode (Encode,
+// NonTrivialRuns), DeviceReduce::ReduceByKey, DeviceMergeSort and DeviceMerge. Sizes around the
+// tile of 32 items up to 33 tiles; poisoned outputs; host references, word for word.
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_partition.cuh>
+#include <strata/device/device_reduce.cuh>
 #include <strata/device/device_run_length_encode.cuh>
 #include <strata/device/device_select.cuh>
 
@@ -34,7 +35,7 @@ struct alignas(16) huge_item
   {
     return std::uint32_t(words[0]);
   }
-  static huge_item of(std::uint32_t k)
+  __host__ __device__ static huge_item of(std::uint32_t k)
   {
     huge_item item;
     item.words[0] = k;
@@ -61,6 +62,15 @@ struct alignas(16) huge_item
   }
 };
 using ItemT = huge_item;
+
+//! The item of the sum of two items' keys (associative and commutative).
+struct huge_plus
+{
+  __host__ __device__ huge_item operator()(const huge_item& a, const huge_item& b) const
+  {
+    return huge_item::of(a.key() + b.key());
+  }
+};
 
 //! The number of places among the first count where got and expected differ, plus the places from
 //! count to n that lost their poison.
@@ -253,6 +263,61 @@ TEST_CASE("The compactions take items too large for a tile in shared memory", "[
       REQUIRE(std::size_t(d_count.download()[0]) == expected_keys.size());
       CHECK(wrong_places(d_keys_out.download(), expected_keys, expected_keys.size(), in.n) == 0);
       CHECK(wrong_places(d_values_out.download(), expected_values, expected_values.size(), in.n) == 0);
+    });
+  }
+  SECTION("DeviceRunLengthEncode::Encode")
+  {
+    for_each_size([&](const compaction_input& in) {
+      std::vector<ItemT> unique;
+      std::vector<int> counts;
+      for (std::size_t i = 0; i < in.n; ++i)
+      {
+        if (i == 0 || in.items[i] != in.items[i - 1])
+        {
+          unique.push_back(in.items[i]);
+          counts.push_back(0);
+        }
+        ++counts.back();
+      }
+      device_buffer<ItemT> d_unique = poisoned<ItemT>(in.n);
+      device_buffer<int> d_counts   = poisoned<int>(in.n);
+      run_two_phase([&](void* t, std::size_t& b) {
+        return strata::DeviceRunLengthEncode::Encode(t, b, in.d_in.data(), d_unique.data(), d_counts.data(),
+                                                     d_count.data(), std::int64_t(in.n));
+      });
+      REQUIRE(std::size_t(d_count.download()[0]) == unique.size());
+      CHECK(wrong_places(d_unique.download(), unique, unique.size(), in.n) == 0);
+      CHECK(wrong_places(d_counts.download(), counts, counts.size(), in.n) == 0);
+    });
+  }
+  SECTION("DeviceReduce::ReduceByKey (huge values)")
+  {
+    for_each_size([&](const compaction_input& in) {
+      const std::vector<std::uint32_t> keys = small_keys(in.n, seed + 2);
+      std::vector<std::uint32_t> unique;
+      std::vector<ItemT> sums;
+      for (std::size_t i = 0; i < in.n; ++i)
+      {
+        if (i == 0 || keys[i] != keys[i - 1])
+        {
+          unique.push_back(keys[i]);
+          sums.push_back(in.items[i]);
+        }
+        else
+        {
+          sums.back() = huge_plus{}(sums.back(), in.items[i]);
+        }
+      }
+      const device_buffer<std::uint32_t> d_keys(keys);
+      device_buffer<std::uint32_t> d_unique = poisoned<std::uint32_t>(in.n);
+      device_buffer<ItemT> d_sums           = poisoned<ItemT>(in.n);
+      run_two_phase([&](void* t, std::size_t& b) {
+        return strata::DeviceReduce::ReduceByKey(t, b, d_keys.data(), d_unique.data(), in.d_in.data(), d_sums.data(),
+                                                 d_count.data(), huge_plus{}, std::int64_t(in.n));
+      });
+      REQUIRE(std::size_t(d_count.download()[0]) == unique.size());
+      CHECK(wrong_places(d_unique.download(), unique, unique.size(), in.n) == 0);
+      CHECK(wrong_places(d_sums.download(), sums, sums.size(), in.n) == 0);
     });
   }
   SECTION("DeviceRunLengthEncode::NonTrivialRuns")

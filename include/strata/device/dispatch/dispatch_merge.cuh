@@ -5,6 +5,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_merge.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/detail/shared_fit.cuh>
 #include <strata/device/dispatch/tuning/tuning_merge.cuh>
 #include <strata/device/dispatch/tuning/tuning_merge_sort.cuh>
 #include <strata/tile/tile_merge.cuh>

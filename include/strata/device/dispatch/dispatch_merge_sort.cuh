@@ -6,6 +6,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_merge_sort.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/detail/shared_fit.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/tuning/tuning_merge_sort.cuh>
 #include <strata/util_debug.cuh>

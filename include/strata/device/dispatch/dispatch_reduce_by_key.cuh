@@ -7,6 +7,7 @@
 #include <strata/agent/agent_reduce_by_key.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/detail/shared_fit.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/device/dispatch/tuning/tuning_reduce_by_key.cuh>
@@ -22,6 +23,20 @@
 
 STRATA_NAMESPACE_BEGIN
 
+namespace detail
+{
+namespace reduce_by_key
+{
+//! The agent of the reduction kernel, for detail::fitted_agent_t.
+template <typename... IteratorsOpsAndTypesT>
+struct agent_family
+{
+  template <typename PolicyT>
+  using agent_t = AgentReduceByKey<PolicyT, IteratorsOpsAndTypesT...>;
+};
+} // namespace reduce_by_key
+} // namespace detail
+
 STRATA_KERNELS_BEGIN
 
 //! The single pass of DeviceReduce::ReduceByKey: each block reduces the tile it takes from the
@@ -30,7 +45,11 @@ template <typename MaxPolicyT, typename KeysInputIteratorT, typename UniqueOutpu
           typename ValuesInputIteratorT, typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT,
           typename EqualityOpT, typename ReductionOpT, typename CountT, typename AccumT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
-    MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT::BLOCK_THREADS,
+    detail::fitted_agent_t<detail::reduce_by_key::agent_family<KeysInputIteratorT, UniqueOutputIteratorT,
+                                                               ValuesInputIteratorT, AggregatesOutputIteratorT,
+                                                               NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
+                                                               CountT, AccumT>,
+                           typename MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT>::BLOCK_THREADS,
     MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT::
         MIN_BLOCKS_PER_SM) void DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in,
                                                         UniqueOutputIteratorT d_unique_out,
@@ -39,12 +58,15 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
                                                         NumRunsOutputIteratorT d_num_runs_out,
                                                         ScanTileState<KeyValuePair<CountT, AccumT>> tile_state,
                                                         unsigned int* d_tile_counter, EqualityOpT equality_op,
-                                                        ReductionOpT reduction_op, CountT num_items, int num_tiles)
+                                                        ReductionOpT reduction_op, CountT num_items, int num_tiles,
+                                                        void* d_block_storage)
 {
-  using AgentT = AgentReduceByKey<typename MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT, KeysInputIteratorT,
-                                  UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
-                                  NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT, AccumT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
+  using AgentT = detail::fitted_agent_t<
+    detail::reduce_by_key::agent_family<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                                        AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
+                                        CountT, AccumT>,
+    typename MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT>;
+  auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from the init kernel
   AgentT(temp_storage, d_keys_in, d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out, equality_op,
          reduction_op, num_items)
@@ -79,13 +101,16 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using AgentT = AgentReduceByKey<typename ActivePolicyT::ReduceByKeyPolicyT, KeysInputIteratorT,
-                                    UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
-                                    NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT, AccumT>;
+    using FamilyT    = agent_family<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                                    AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT,
+                                    AccumT>;
+    using AgentT     = fitted_agent_t<FamilyT, typename ActivePolicyT::ReduceByKeyPolicyT>;
     using TileStateT = typename AgentT::TileStateT;
     return select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_runs_out, 1,
-        size_t(0), [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic, void*)
+        block_storage_bytes_v<FamilyT, typename ActivePolicyT::ReduceByKeyPolicyT>,
+        [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
+               void* d_block_storage)
         {
           return LaunchKernel(programmatic,
                               DeviceReduceByKeyKernel<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT,
@@ -94,7 +119,7 @@ struct dispatch_t
                                                       AccumT>,
                               num_tiles, AgentT::BLOCK_THREADS, stream, d_keys_in, d_unique_out, d_values_in,
                               d_aggregates_out, d_num_runs_out, tile_state, d_tile_counter, equality_op, reduction_op,
-                              num_items, num_tiles);
+                              num_items, num_tiles, d_block_storage);
         });
   }
 };
