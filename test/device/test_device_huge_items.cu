@@ -2,11 +2,13 @@
 // of one such item each needs 64 KiB, more than a kernel's static shared memory, so the tile lives
 // in global memory instead (detail::BlockTempStorage, CUB's "virtual shared memory"): DeviceSelect
 // (If, Unique, UniqueByKey), DevicePartition (two and three parts), DeviceRunLengthEncode (Encode,
-// NonTrivialRuns), DeviceReduce::ReduceByKey, DeviceMergeSort and DeviceMerge. Sizes around the
-// tile of 32 items up to 33 tiles; poisoned outputs; host references, word for word.
+// NonTrivialRuns), DeviceReduce::ReduceByKey, DeviceMergeSort and DeviceMerge; and DeviceRadixSort,
+// which sorts values of more than 256 bytes as indices and gathers them. Sizes around the tile of
+// 32 items up to 33 tiles; poisoned outputs; host references, word for word.
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_partition.cuh>
+#include <strata/device/device_radix_sort.cuh>
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_run_length_encode.cuh>
 #include <strata/device/device_select.cuh>
@@ -352,7 +354,7 @@ TEST_CASE("The compactions take items too large for a tile in shared memory", "[
   }
 }
 
-TEST_CASE("DeviceMergeSort and DeviceMerge take items too large for a tile in shared memory",
+TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared memory",
           "[device][merge_sort][huge]")
 {
   STRATA_TEST_REQUIRE_GPU();
@@ -406,6 +408,64 @@ TEST_CASE("DeviceMergeSort and DeviceMerge take items too large for a tile in sh
                                                        strata_test::key_less{});
       });
       CHECK(wrong_places(d_huge.download(), expected_huge, n, n) == 0);
+    }
+  }
+  SECTION("DeviceRadixSort::SortPairs and SortPairsDescending (huge values, sorted as indices)")
+  {
+    for (const std::size_t n : sizes())
+    {
+      CAPTURE(n);
+      const std::vector<std::uint32_t> keys = small_keys(n, seed + n);
+      const std::vector<ItemT> values       = position_items(n, 9);
+      for (const bool descending : {false, true})
+      {
+        CAPTURE(descending);
+        std::vector<std::size_t> order(n);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+          order[i] = i;
+        }
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+          return descending ? keys[a] > keys[b] : keys[a] < keys[b];
+        });
+        std::vector<std::uint32_t> expected_keys(n);
+        std::vector<ItemT> expected_values(n);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+          expected_keys[i]   = keys[order[i]];
+          expected_values[i] = values[order[i]];
+        }
+        // The pointer form.
+        const device_buffer<std::uint32_t> d_keys(keys);
+        const device_buffer<ItemT> d_values(values);
+        device_buffer<std::uint32_t> d_keys_out = poisoned<std::uint32_t>(n);
+        device_buffer<ItemT> d_values_out       = poisoned<ItemT>(n);
+        run_two_phase([&](void* t, std::size_t& b) {
+          return descending ? strata::DeviceRadixSort::SortPairsDescending(t, b, d_keys.data(), d_keys_out.data(),
+                                                                           d_values.data(), d_values_out.data(),
+                                                                           std::int64_t(n))
+                            : strata::DeviceRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(),
+                                                                 d_values.data(), d_values_out.data(), std::int64_t(n));
+        });
+        CHECK(wrong_places(d_keys_out.download(), expected_keys, n, n) == 0);
+        CHECK(wrong_places(d_values_out.download(), expected_values, n, n) == 0);
+        // The DoubleBuffer form: the result is in the current buffers afterwards.
+        device_buffer<std::uint32_t> d_keys_a(keys);
+        device_buffer<ItemT> d_values_a(values);
+        device_buffer<std::uint32_t> d_keys_b = poisoned<std::uint32_t>(n);
+        device_buffer<ItemT> d_values_b       = poisoned<ItemT>(n);
+        strata::DoubleBuffer<std::uint32_t> key_buffers(d_keys_a.data(), d_keys_b.data());
+        strata::DoubleBuffer<ItemT> value_buffers(d_values_a.data(), d_values_b.data());
+        run_two_phase([&](void* t, std::size_t& b) {
+          return descending
+                 ? strata::DeviceRadixSort::SortPairsDescending(t, b, key_buffers, value_buffers, std::int64_t(n))
+                 : strata::DeviceRadixSort::SortPairs(t, b, key_buffers, value_buffers, std::int64_t(n));
+        });
+        const auto& got_keys   = key_buffers.Current() == d_keys_a.data() ? d_keys_a : d_keys_b;
+        const auto& got_values = value_buffers.Current() == d_values_a.data() ? d_values_a : d_values_b;
+        CHECK(wrong_places(got_keys.download(), expected_keys, n, n) == 0);
+        CHECK(wrong_places(got_values.download(), expected_values, n, n) == 0);
+      }
     }
   }
   SECTION("DeviceMerge::MergePairs (huge values)")

@@ -20,7 +20,7 @@ namespace detail
 namespace radix
 {
 //! Every DeviceRadixSort call ends here: checks the count, converts it to the offset type, and
-//! dispatches. The pointer forms pass is_overwrite_okay = false (the result goes to the output,
+//! dispatches (values wider than max_sorted_value_bytes: DispatchGathered). The pointer forms pass is_overwrite_okay = false (the result goes to the output,
 //! the input stays), the DoubleBuffer forms true.
 template <SortOrder Order, typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT>
 STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay,
@@ -33,9 +33,18 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_stora
     return cudaErrorInvalidValue;
   }
   using OffsetT = offset_t<NumItemsT>;
-  return DispatchRadixSort<Order, KeyT, ValueT, OffsetT, DecomposerT>::Dispatch(
-      d_temp_storage, temp_storage_bytes, d_keys, d_values, static_cast<OffsetT>(num_items), begin_bit, end_bit,
-      is_overwrite_okay, stream, decomposer);
+  if constexpr (!::cuda::std::is_same_v<ValueT, NullType> && sizeof(ValueT) > max_sorted_value_bytes)
+  {
+    return DispatchGathered<Order>(d_temp_storage, temp_storage_bytes, d_keys, d_values,
+                                   static_cast<OffsetT>(num_items), begin_bit, end_bit, is_overwrite_okay, stream,
+                                   decomposer);
+  }
+  else
+  {
+    return DispatchRadixSort<Order, KeyT, ValueT, OffsetT, DecomposerT>::Dispatch(
+        d_temp_storage, temp_storage_bytes, d_keys, d_values, static_cast<OffsetT>(num_items), begin_bit, end_bit,
+        is_overwrite_okay, stream, decomposer);
+  }
 }
 
 //! The pointer forms of SortPairs with values read through an iterator.
@@ -70,7 +79,8 @@ inline constexpr bool is_decomposer_v = !::cuda::std::is_convertible_v<Decompose
 //! [begin_bit, end_bit) of each key, stably (equal keys keep their input order). Keys are
 //! integers, bool, floating-point types (__half, __nv_bfloat16, float, double: -0.0 and +0.0 are
 //! equal, negative NaNs sort first and positive ones last) or, through a decomposer, structs of
-//! such members; values are any trivially copyable type.
+//! such members; values are any trivially copyable type (those over 256 bytes are sorted as 4-byte
+//! indices and gathered after: 8 more bytes of temporary storage per item, at most 2^32 - 2 items).
 //!
 //! The pointer forms read `d_keys_in` and write `d_keys_out`; their temporary storage holds a
 //! buffer of the keys and values for the passes between. The DoubleBuffer forms use both of the

@@ -12,6 +12,7 @@
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/detail/device_arguments.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
+#include <strata/device/dispatch/dispatch_gather.cuh>
 #include <strata/device/dispatch/tuning/tuning_radix_sort.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/util_debug.cuh>
@@ -594,5 +595,75 @@ struct DispatchRadixSort
         });
   }
 };
+
+namespace detail
+{
+namespace radix
+{
+//! The widest values the onesweep tiles carry beside the keys; wider ones are sorted as 32-bit
+//! indices and gathered after (DispatchGathered).
+inline constexpr int max_sorted_value_bytes = 256;
+
+//! A sort of values wider than max_sorted_value_bytes: the keys are sorted with the 32-bit indices
+//! of their values (the indices start as 0, 1, ... in the temporary storage), then the values are
+//! gathered from the current buffer into the alternate one, which becomes the current one.
+template <SortOrder Order, typename KeyT, typename ValueT, typename OffsetT, typename DecomposerT>
+STRATA_RUNTIME_FUNCTION cudaError_t
+DispatchGathered(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                 DoubleBuffer<ValueT>& d_values, OffsetT num_items, int begin_bit, int end_bit, bool is_overwrite_okay,
+                 cudaStream_t stream, DecomposerT decomposer)
+{
+  using IndexT = ::cuda::std::uint32_t;
+  using InnerT = DispatchRadixSort<Order, KeyT, IndexT, OffsetT, DecomposerT>;
+  if (static_cast<unsigned long long>(num_items) >= gather::GatherValues<ValueT>::unsorted)
+  {
+    return cudaErrorInvalidValue; // the indices are 32-bit (2^32 such values fill no GPU's memory)
+  }
+  if (d_temp_storage != nullptr && num_items > 0 && !(begin_bit == end_bit && is_overwrite_okay)
+      && (d_values.Current() == nullptr || d_values.Alternate() == nullptr))
+  {
+    return cudaErrorInvalidValue;
+  }
+  DoubleBuffer<KeyT> query_keys(d_keys.Current(), d_keys.Alternate());
+  IndexT* no_indices = nullptr;
+  DoubleBuffer<IndexT> query_indices(no_indices, no_indices);
+  size_t inner_bytes = 0;
+  cudaError_t error  = InnerT::Dispatch(nullptr, inner_bytes, query_keys, query_indices, num_items, begin_bit,
+                                        end_bit, is_overwrite_okay, stream, decomposer);
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  char* d_inner    = nullptr;
+  IndexT* d_first  = nullptr;
+  IndexT* d_second = nullptr;
+  const size_t n   = static_cast<size_t>(num_items);
+  error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_inner, inner_bytes), Slot(d_first, n),
+                                Slot(d_second, n));
+  if (error != cudaSuccess || d_temp_storage == nullptr || num_items == 0 || (begin_bit == end_bit && is_overwrite_okay))
+  {
+    return error; // (no bits with leave to overwrite: nothing moves, as in the direct sort)
+  }
+  const IndexT count = IndexT(num_items);
+  error = DispatchFor<IndexT, gather::FillIndices>::Dispatch(count, gather::FillIndices{d_first}, stream);
+  DoubleBuffer<IndexT> indices(d_first, d_second);
+  if (error == cudaSuccess)
+  {
+    error = InnerT::Dispatch(d_inner, inner_bytes, d_keys, indices, num_items, begin_bit, end_bit, is_overwrite_okay,
+                             stream, decomposer);
+  }
+  if (error == cudaSuccess)
+  {
+    error = DispatchFor<IndexT, gather::GatherValues<ValueT>>::Dispatch(
+      count, gather::GatherValues<ValueT>{indices.Current(), d_values.Current(), d_values.Alternate()}, stream);
+  }
+  if (error == cudaSuccess)
+  {
+    d_values.selector ^= 1;
+  }
+  return error;
+}
+} // namespace radix
+} // namespace detail
 
 STRATA_NAMESPACE_END

@@ -16,7 +16,7 @@
 #include <strata/detail/device_arguments.cuh>
 #include <strata/detail/policy_member.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
-#include <strata/device/dispatch/dispatch_for.cuh>
+#include <strata/device/dispatch/dispatch_gather.cuh>
 #include <strata/device/dispatch/tuning/tuning_segmented_sort.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -823,36 +823,8 @@ struct dispatch_t
   }
 };
 
-//! Index `i` of a 32-bit index array for every i (DispatchFor's operator).
-struct FillIndices
-{
-  ::cuda::std::uint32_t* d_indices;
-  template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local) const
-  {
-    d_indices[tile_offset + OffsetT(local)] = ::cuda::std::uint32_t(tile_offset + OffsetT(local));
-  }
-};
-
-//! d_out[i] = d_in[d_indices[i]] where the index is not `unsorted` (DispatchFor's operator).
-template <typename ValueT>
-struct GatherValues
-{
-  static constexpr ::cuda::std::uint32_t unsorted = 0xFFFFFFFFu;
-  const ::cuda::std::uint32_t* d_indices;
-  const ValueT* d_in;
-  ValueT* d_out;
-  template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local) const
-  {
-    const OffsetT i                    = tile_offset + OffsetT(local);
-    const ::cuda::std::uint32_t source = d_indices[i];
-    if (source != unsorted)
-    {
-      d_out[i] = d_in[source];
-    }
-  }
-};
+using gather::FillIndices;
+using gather::GatherValues;
 
 template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
           typename PolicyHub = policy_hub<KeyT, ValueT>>
