@@ -605,8 +605,7 @@ namespace radix
 inline constexpr int max_sorted_value_bytes = 256;
 
 //! A sort of values wider than max_sorted_value_bytes: the keys are sorted with the 32-bit indices
-//! of their values (the indices start as 0, 1, ... in the temporary storage), then the values are
-//! gathered from the current buffer into the alternate one, which becomes the current one.
+//! of their values in the temporary storage, then the values are gathered (gather::SortByIndices).
 template <SortOrder Order, typename KeyT, typename ValueT, typename OffsetT, typename DecomposerT>
 STRATA_RUNTIME_FUNCTION cudaError_t
 DispatchGathered(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
@@ -644,24 +643,11 @@ DispatchGathered(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<
   {
     return error; // (no bits with leave to overwrite: nothing moves, as in the direct sort)
   }
-  const IndexT count = IndexT(num_items);
-  error = DispatchFor<IndexT, gather::FillIndices>::Dispatch(count, gather::FillIndices{d_first}, stream);
-  DoubleBuffer<IndexT> indices(d_first, d_second);
-  if (error == cudaSuccess)
-  {
-    error = InnerT::Dispatch(d_inner, inner_bytes, d_keys, indices, num_items, begin_bit, end_bit, is_overwrite_okay,
-                             stream, decomposer);
-  }
-  if (error == cudaSuccess)
-  {
-    error = DispatchFor<IndexT, gather::GatherValues<ValueT>>::Dispatch(
-      count, gather::GatherValues<ValueT>{indices.Current(), d_values.Current(), d_values.Alternate()}, stream);
-  }
-  if (error == cudaSuccess)
-  {
-    d_values.selector ^= 1;
-  }
-  return error;
+  return gather::SortByIndices(d_first, d_second, IndexT(num_items), d_values, stream,
+                               [&](DoubleBuffer<IndexT>& indices) {
+                                 return InnerT::Dispatch(d_inner, inner_bytes, d_keys, indices, num_items, begin_bit,
+                                                         end_bit, is_overwrite_okay, stream, decomposer);
+                               });
 }
 } // namespace radix
 } // namespace detail

@@ -823,9 +823,6 @@ struct dispatch_t
   }
 };
 
-using gather::FillIndices;
-using gather::GatherValues;
-
 template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
           typename PolicyHub = policy_hub<KeyT, ValueT>>
 STRATA_RUNTIME_FUNCTION cudaError_t
@@ -848,7 +845,7 @@ RunGathered(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_
             cudaStream_t stream)
 {
   using IndexT = ::cuda::std::uint32_t;
-  if (num_items >= ::cuda::std::int64_t(GatherValues<ValueT>::unsorted))
+  if (num_items >= ::cuda::std::int64_t(gather::GatherValues<ValueT>::unsorted))
   {
     return cudaErrorInvalidValue; // the indices are 32-bit (2^32 such values fill no GPU's memory)
   }
@@ -873,29 +870,12 @@ RunGathered(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_
   {
     return error;
   }
-  const IndexT count = IndexT(num_items);
-  error              = DispatchFor<IndexT, FillIndices>::Dispatch(count, FillIndices{d_first}, stream);
-  if (error == cudaSuccess)
-  {
-    error = cudaMemsetAsync(d_second, 0xFF, n * sizeof(IndexT), stream);
-  }
-  DoubleBuffer<IndexT> indices(d_first, d_second);
-  if (error == cudaSuccess)
-  {
-    error = Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
-      d_inner, inner_bytes, is_overwrite_okay, d_keys, indices, num_items, num_segments, d_begin_offsets,
-      d_end_offsets, begin_bit, end_bit, stream);
-  }
-  if (error == cudaSuccess)
-  {
-    error = DispatchFor<IndexT, GatherValues<ValueT>>::Dispatch(
-      count, GatherValues<ValueT>{indices.Current(), d_values.Current(), d_values.Alternate()}, stream);
-  }
-  if (error == cudaSuccess && is_overwrite_okay)
-  {
-    d_values.selector ^= 1;
-  }
-  return error;
+  return gather::SortByIndices(d_first, d_second, IndexT(num_items), d_values, stream,
+                               [&](DoubleBuffer<IndexT>& indices) {
+                                 return Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
+                                   d_inner, inner_bytes, is_overwrite_okay, d_keys, indices, num_items, num_segments,
+                                   d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+                               });
 }
 
 //! Every segmented sort call ends here: checks the counts, the bit range and the pointers, picks
