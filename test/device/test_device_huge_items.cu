@@ -2,8 +2,9 @@
 // of one such item each needs 64 KiB, more than a kernel's static shared memory, so the tile lives
 // in global memory instead (detail::BlockTempStorage, CUB's "virtual shared memory"): DeviceSelect
 // (If, Unique, UniqueByKey), DevicePartition (two and three parts), DeviceRunLengthEncode (Encode,
-// NonTrivialRuns), DeviceReduce::ReduceByKey, DeviceMergeSort and DeviceMerge; and DeviceRadixSort,
-// which sorts values of more than 256 bytes as indices and gathers them. Sizes around the tile of
+// NonTrivialRuns), DeviceReduce::ReduceByKey, DeviceMergeSort and DeviceMerge; DeviceRadixSort,
+// which sorts values of more than 256 bytes as indices and gathers them; and DeviceReduce::Reduce,
+// whose single block is smaller for such accumulators. Sizes around the tile of
 // 32 items up to 33 tiles; poisoned outputs; host references, word for word.
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
@@ -321,6 +322,26 @@ TEST_CASE("The compactions take items too large for a tile in shared memory", "[
       CHECK(wrong_places(d_unique.download(), unique, unique.size(), in.n) == 0);
       CHECK(wrong_places(d_sums.download(), sums, sums.size(), in.n) == 0);
     });
+  }
+  SECTION("DeviceReduce::Reduce (one block, and past it two passes)")
+  {
+    for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1057), std::size_t(17011)})
+    {
+      CAPTURE(n);
+      const std::vector<ItemT> items = small_key_items(n, seed + n);
+      std::uint32_t sum              = 5;
+      for (const ItemT& item : items)
+      {
+        sum += item.key();
+      }
+      const device_buffer<ItemT> d_in(items);
+      device_buffer<ItemT> d_out = poisoned<ItemT>(1);
+      run_two_phase([&](void* t, std::size_t& b) {
+        return strata::DeviceReduce::Reduce(t, b, d_in.data(), d_out.data(), std::int64_t(n), huge_plus{},
+                                            ItemT::of(5));
+      });
+      CHECK(d_out.download()[0] == ItemT::of(sum));
+    }
   }
   SECTION("DeviceRunLengthEncode::NonTrivialRuns")
   {

@@ -59,11 +59,13 @@ struct policy_hub
   };
 
   //! H100 (tune_reduce.cu, docs/tuning.md): strip-mined grids of 5 waves (4-byte values) or 1; one
-  //! block of 1024 x 16 up to 256 KiB of input (2^14 items for arg pairs).
+  //! block of 1024 x 16 up to 256 KiB of input (2^14 items for arg pairs). Accumulators of more
+  //! than 1 KiB take a block of 256 threads, whose 8 warps' partials fit shared memory.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
     using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    using SingleTilePolicy = AgentReducePolicy<1024, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    using SingleTilePolicy = AgentReducePolicy<sizeof(AccumT) <= 1024 ? 1024 : 256, 16, ScaleT, 4,
+                                               BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     static constexpr int SINGLE_BLOCK_MAX_ITEMS =
         sizeof(AccumT) <= 8 ? (sizeof(ScaleT) <= 4 ? 65536 : 262144 / int(sizeof(ScaleT))) : 16384;
     static constexpr int BLOCKS_PER_SM                = 4;
