@@ -5,6 +5,7 @@
 
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_for.cuh>
+#include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
@@ -47,31 +48,49 @@ struct GatherValues
   }
 };
 
-//! A sort of wide values by their 32-bit indices: d_first gets 0, 1, ..., count - 1 and d_second
-//! `unsorted`; `sort(indices)` sorts the keys with the DoubleBuffer of both (d_first current);
-//! then d_values.Current() is gathered into d_values.Alternate() by the sorted indices, and that
-//! becomes the current buffer. A place the sort left `unsorted` (no segment covers it) is not
-//! written.
+//! A sort of wide values by their 32-bit indices. `sort(d_temp, bytes, indices)` is the sort of the
+//! keys with a DoubleBuffer of indices (the call's two-phase convention: sized with a null
+//! d_temp). The temporary storage holds its own and two index arrays; where `work` (there are
+//! items to move), the first array gets 0, 1, ..., num_items - 1 and the second `unsorted`, the
+//! keys are sorted with them (the first current), and d_values.Current() is gathered into
+//! d_values.Alternate() by the sorted indices, which becomes the current buffer. A place the sort
+//! left `unsorted` (no segment covers it) is not written.
 template <typename ValueT, typename SortT>
-STRATA_RUNTIME_FUNCTION cudaError_t SortByIndices(::cuda::std::uint32_t* d_first, ::cuda::std::uint32_t* d_second,
-                                                  ::cuda::std::uint32_t count, DoubleBuffer<ValueT>& d_values,
-                                                  cudaStream_t stream, SortT sort)
+STRATA_RUNTIME_FUNCTION cudaError_t SortByIndices(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                  ::cuda::std::uint32_t num_items, bool work,
+                                                  DoubleBuffer<ValueT>& d_values, cudaStream_t stream, SortT sort)
 {
-  using IndexT      = ::cuda::std::uint32_t;
-  cudaError_t error = DispatchFor<IndexT, FillIndices>::Dispatch(count, FillIndices{d_first}, stream);
+  using IndexT = ::cuda::std::uint32_t;
+  DoubleBuffer<IndexT> no_indices;
+  size_t sort_bytes = 0;
+  cudaError_t error = sort(nullptr, sort_bytes, no_indices);
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  char* d_sort_storage = nullptr;
+  IndexT* d_first      = nullptr;
+  IndexT* d_second     = nullptr;
+  error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_sort_storage, sort_bytes),
+                                Slot(d_first, num_items), Slot(d_second, num_items));
+  if (error != cudaSuccess || d_temp_storage == nullptr || !work)
+  {
+    return error;
+  }
+  error = DispatchFor<IndexT, FillIndices>::Dispatch(num_items, FillIndices{d_first}, stream);
   if (error == cudaSuccess)
   {
-    error = cudaMemsetAsync(d_second, 0xFF, size_t(count) * sizeof(IndexT), stream);
+    error = cudaMemsetAsync(d_second, 0xFF, size_t(num_items) * sizeof(IndexT), stream);
   }
   DoubleBuffer<IndexT> indices(d_first, d_second);
   if (error == cudaSuccess)
   {
-    error = sort(indices);
+    error = sort(d_sort_storage, sort_bytes, indices);
   }
   if (error == cudaSuccess)
   {
     error = DispatchFor<IndexT, GatherValues<ValueT>>::Dispatch(
-      count, GatherValues<ValueT>{indices.Current(), d_values.Current(), d_values.Alternate()}, stream);
+      num_items, GatherValues<ValueT>{indices.Current(), d_values.Current(), d_values.Alternate()}, stream);
   }
   if (error == cudaSuccess)
   {

@@ -618,36 +618,18 @@ DispatchGathered(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<
   {
     return cudaErrorInvalidValue; // the indices are 32-bit (2^32 such values fill no GPU's memory)
   }
-  if (d_temp_storage != nullptr && num_items > 0 && !(begin_bit == end_bit && is_overwrite_okay)
-      && (d_values.Current() == nullptr || d_values.Alternate() == nullptr))
+  // No bits with leave to overwrite: nothing moves, as in the direct sort (the buffers may be null).
+  const bool work = num_items > 0 && !(begin_bit == end_bit && is_overwrite_okay);
+  if (d_temp_storage != nullptr && work && (d_values.Current() == nullptr || d_values.Alternate() == nullptr))
   {
     return cudaErrorInvalidValue;
   }
-  DoubleBuffer<KeyT> query_keys(d_keys.Current(), d_keys.Alternate());
-  IndexT* no_indices = nullptr;
-  DoubleBuffer<IndexT> query_indices(no_indices, no_indices);
-  size_t inner_bytes = 0;
-  cudaError_t error  = InnerT::Dispatch(nullptr, inner_bytes, query_keys, query_indices, num_items, begin_bit,
-                                        end_bit, is_overwrite_okay, stream, decomposer);
-  if (error != cudaSuccess)
-  {
-    return error;
-  }
-  char* d_inner    = nullptr;
-  IndexT* d_first  = nullptr;
-  IndexT* d_second = nullptr;
-  const size_t n   = static_cast<size_t>(num_items);
-  error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_inner, inner_bytes), Slot(d_first, n),
-                                Slot(d_second, n));
-  if (error != cudaSuccess || d_temp_storage == nullptr || num_items == 0 || (begin_bit == end_bit && is_overwrite_okay))
-  {
-    return error; // (no bits with leave to overwrite: nothing moves, as in the direct sort)
-  }
-  return gather::SortByIndices(d_first, d_second, IndexT(num_items), d_values, stream,
-                               [&](DoubleBuffer<IndexT>& indices) {
-                                 return InnerT::Dispatch(d_inner, inner_bytes, d_keys, indices, num_items, begin_bit,
-                                                         end_bit, is_overwrite_okay, stream, decomposer);
-                               });
+  return gather::SortByIndices(
+    d_temp_storage, temp_storage_bytes, IndexT(num_items), work, d_values, stream,
+    [&](void* d_sort_storage, size_t& sort_bytes, DoubleBuffer<IndexT>& indices) {
+      return InnerT::Dispatch(d_sort_storage, sort_bytes, d_keys, indices, num_items, begin_bit, end_bit,
+                              is_overwrite_okay, stream, decomposer);
+    });
 }
 } // namespace radix
 } // namespace detail

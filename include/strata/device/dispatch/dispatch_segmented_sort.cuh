@@ -850,32 +850,13 @@ RunGathered(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_
     return cudaErrorInvalidValue; // the indices are 32-bit (2^32 such values fill no GPU's memory)
   }
   using InnerHub = policy_hub<KeyT, IndexT>;
-  DoubleBuffer<KeyT> query_keys(d_keys.Current(), d_keys.Alternate());
-  DoubleBuffer<IndexT> query_indices;
-  size_t inner_bytes = 0;
-  cudaError_t error  = Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
-    nullptr, inner_bytes, is_overwrite_okay, query_keys, query_indices, num_items, num_segments, d_begin_offsets,
-    d_end_offsets, begin_bit, end_bit, stream);
-  if (error != cudaSuccess)
-  {
-    return error;
-  }
-  char* d_inner    = nullptr;
-  IndexT* d_first  = nullptr;
-  IndexT* d_second = nullptr;
-  const size_t n   = static_cast<size_t>(num_items);
-  error            = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_inner, inner_bytes),
-                                           Slot(d_first, n), Slot(d_second, n));
-  if (error != cudaSuccess || d_temp_storage == nullptr || num_items == 0 || num_segments == 0)
-  {
-    return error;
-  }
-  return gather::SortByIndices(d_first, d_second, IndexT(num_items), d_values, stream,
-                               [&](DoubleBuffer<IndexT>& indices) {
-                                 return Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
-                                   d_inner, inner_bytes, is_overwrite_okay, d_keys, indices, num_items, num_segments,
-                                   d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
-                               });
+  return gather::SortByIndices(
+    d_temp_storage, temp_storage_bytes, IndexT(num_items), num_items > 0 && num_segments > 0, d_values, stream,
+    [&](void* d_sort_storage, size_t& sort_bytes, DoubleBuffer<IndexT>& indices) {
+      return Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
+        d_sort_storage, sort_bytes, is_overwrite_okay, d_keys, indices, num_items, num_segments, d_begin_offsets,
+        d_end_offsets, begin_bit, end_bit, stream);
+    });
 }
 
 //! Every segmented sort call ends here: checks the counts, the bit range and the pointers, picks
