@@ -853,9 +853,16 @@ RunGathered(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_
   return gather::SortByIndices(
     d_temp_storage, temp_storage_bytes, IndexT(num_items), num_items > 0 && num_segments > 0, d_values, stream,
     [&](void* d_sort_storage, size_t& sort_bytes, DoubleBuffer<IndexT>& indices) {
-      return Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
+      const cudaError_t error = Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
         d_sort_storage, sort_bytes, is_overwrite_okay, d_keys, indices, num_items, num_segments, d_begin_offsets,
         d_end_offsets, begin_bit, end_bit, stream);
+      // The pointer forms leave the sorted indices in the alternate buffer without flipping the
+      // selector (unlike DeviceRadixSort's): point the gather at them.
+      if (error == cudaSuccess && d_sort_storage != nullptr && !is_overwrite_okay)
+      {
+        indices.selector ^= 1;
+      }
+      return error;
     });
 }
 
