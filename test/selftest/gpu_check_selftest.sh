@@ -77,6 +77,22 @@ scenario two-gpus PASSED "gpus: the sanitizer runs spread over 2 GPUs (0 1)" "18
 unset FAKE_GPU_COUNT
 echo "// changed" >> "$tree/include/strata/fake_good.hpp"
 scenario one-program-changed PASSED "18 jobs, 15 recorded clean" "3 of 3 run" "launch logs of 1 programs taken" --
+# A sequence that goes on on another machine after a change: that machine's tree holds the
+# committed records, which know neither the changed program's launches nor its runs; the
+# sequence's files do, and they count (then a call without --full finds every job recorded).
+cp "$tree/test/sanitizer-reach.txt" "$work/reach-committed"
+cp "$tree/test/sanitizer-record.txt" "$work/record-committed"
+echo "// changed again" >> "$tree/include/strata/fake_good.hpp"
+export STRATA_GPU_BUILD=build-machine-1
+scenario sequence-machine-1 PASSED "18 of 18 run" "launch logs of 4 programs taken" -- --full
+cp "$work/reach-committed" "$tree/test/sanitizer-reach.txt"
+cp "$work/record-committed" "$tree/test/sanitizer-record.txt"
+export STRATA_GPU_BUILD=build-machine-2
+scenario sequence-machine-2 PASSED "18 jobs, 18 run clean earlier in this --full sequence" \
+  "launch logs of 0 programs taken" "reach: 2 kernels, 0 problems" -- \
+  --full --continue "$work/out-sequence-machine-1/full-sequence"
+scenario sequence-recorded PASSED "18 jobs, 18 recorded clean" "0 of 0 run" --
+unset STRATA_GPU_BUILD
 
 # False-green path 1: a skipped case in a per-case program.
 export FAKE_PROGRAMS="$good fake_skip"
