@@ -29,7 +29,7 @@ constexpr long long small_below = 50000;
 template <typename KeyT, typename ValueT>
 struct small_portion_hub
 {
-  using default_policy = typename strata::detail::radix::policy_hub<KeyT, ValueT, std::uint32_t>::Policy750;
+  using default_policy = typename strata::detail::radix::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
   struct Policy750 : strata::ChainedPolicy<750, Policy750, Policy750>
   {
     struct OnesweepPolicy : default_policy::OnesweepPolicy

@@ -7,6 +7,7 @@
 #include <strata/tile/tile_io.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
+#include <strata/warp/warp_reduce.cuh>
 
 #include <cuda/std/array>
 #include <cuda/std/cstdint>
@@ -606,7 +607,9 @@ private:
 #pragma unroll
       for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
       {
-        const unsigned int warp_count = __reduce_add_sync(0xFFFFFFFFu, registers[c]);
+        // The warp floor's sum: redux.sync from sm_80, shuffles before (no shared memory either way).
+        typename WarpReduce<unsigned int>::TempStorage no_storage;
+        const unsigned int warp_count = WarpReduce<unsigned int>(no_storage).Sum(registers[c]);
         if (lane == 0 && warp_count != 0)
         {
           atomicAdd(counters + c, warp_count);

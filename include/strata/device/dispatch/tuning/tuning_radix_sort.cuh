@@ -97,7 +97,9 @@ struct policy_hub
   using DominantT = ::cuda::std::conditional_t<(sizeof(ValueT) > sizeof(KeyT)), ValueT, KeyT>;
   using tile_t    = onesweep_tile<KeyT, ValueT>;
 
-  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
+  //! The policies strata runs, with at most MAX_HISTOGRAM_BLOCKS histogram blocks an SM.
+  template <int MAX_HISTOGRAM_BLOCKS>
+  struct tuning
   {
     using OnesweepTileT = AgentRadixSortOnesweepPolicy<tile_t::THREADS, tile_t::NOMINAL_ITEMS, DominantT, 1,
                                                        RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, BLOCK_SCAN_WARP_SCANS,
@@ -128,18 +130,27 @@ struct policy_hub
     //! for double and __int128). Sweep in docs/performance.md.
     struct HistogramPolicy : AgentRadixSortHistogramPolicy<128, 16, 1, KeyT, 8>
     {
-      static constexpr int BLOCKS_PER_SM = sizeof(KeyT) <= 4 ? 12 : 8;
+      static constexpr int TUNED_BLOCKS  = sizeof(KeyT) <= 4 ? 12 : 8;
+      static constexpr int BLOCKS_PER_SM = TUNED_BLOCKS < MAX_HISTOGRAM_BLOCKS ? TUNED_BLOCKS : MAX_HISTOGRAM_BLOCKS;
     };
     using ExclusiveSumPolicy = AgentRadixSortExclusiveSumPolicy<256, 8>;
     using SingleTilePolicy   = AgentRadixSortDownsweepPolicy<256, 16, DominantT, BLOCK_LOAD_DIRECT, LOAD_DEFAULT,
                                                            RADIX_RANK_MEMOIZE, BLOCK_SCAN_WARP_SCANS, 4>;
   };
 
-  // Later generations keep sm_75's tuning until they are measured (aliases, not links).
-  using Policy800  = Policy750;
-  using Policy900  = Policy750;
-  using Policy1000 = Policy750;
-  using MaxPolicy  = Policy750;
+  //! Turing runs at most 1024 threads an SM: sm_90's tuning with 8 histogram blocks of 128.
+  struct Policy750
+      : ChainedPolicy<750, Policy750, Policy750>
+      , tuning<8>
+  {};
+  //! sm_90's tuning (measured on the H100); sm_80 to sm_120 reuse it until they are measured.
+  struct Policy800
+      : ChainedPolicy<800, Policy800, Policy750>
+      , tuning<12>
+  {};
+  using Policy900  = Policy800;
+  using Policy1000 = Policy800;
+  using MaxPolicy  = Policy800;
 };
 } // namespace radix
 } // namespace detail

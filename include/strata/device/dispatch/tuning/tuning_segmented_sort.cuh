@@ -56,8 +56,8 @@ struct policy_hub
     using MediumPolicy      = sorter_policy<256, MEDIUM_ITEMS>;
     using LargePolicy       = sorter_policy<LARGE_THREADS, LARGE_ITEMS>;
     using radix_hub         = radix::policy_hub<KeyT, ValueT, ::cuda::std::uint64_t>;
-    using OnesweepPolicy    = typename radix_hub::Policy750::OnesweepPolicy;
-    using HistogramPolicy   = typename radix_hub::Policy750::HistogramPolicy;
+    using OnesweepPolicy    = typename radix_hub::Policy900::OnesweepPolicy;
+    using HistogramPolicy   = typename radix_hub::Policy900::HistogramPolicy;
     static_assert(TinyPolicy::MAX_ITEMS < SmallPolicy::MAX_ITEMS && SmallPolicy::MAX_ITEMS < MediumPolicy::MAX_ITEMS
                     && MediumPolicy::MAX_ITEMS < LargePolicy::MAX_ITEMS,
                   "the bins grow");
