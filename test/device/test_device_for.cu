@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -453,6 +454,102 @@ TEST_CASE("DeviceFor::ForEachCopyN and ForEachN over a counting iterator", "[dev
     wrong += out[i] != 2 * i + 1;
   }
   CHECK(wrong == 0);
+}
+
+namespace
+{
+// An iterator whose items are proxy references with a fancy address, shaped as Thrust's
+// device_vector iterators are (device_reference: `&r` is a device_ptr, whose get() is the raw
+// pointer); the test may not include Thrust.
+template <typename T>
+struct fancy_pointer
+{
+  T* raw;
+  __host__ __device__ T* get() const
+  {
+    return raw;
+  }
+};
+
+template <typename T>
+struct proxy_reference
+{
+  T* raw;
+  __host__ __device__ fancy_pointer<T> operator&() const
+  {
+    return {raw};
+  }
+  __host__ __device__ operator T() const
+  {
+    return *raw;
+  }
+  __host__ __device__ const proxy_reference& operator=(const T& value) const
+  {
+    *raw = value;
+    return *this;
+  }
+};
+
+template <typename T>
+struct proxy_iterator
+{
+  using value_type        = T;
+  using reference         = proxy_reference<T>;
+  using pointer           = fancy_pointer<T>;
+  using difference_type   = std::ptrdiff_t;
+  using iterator_category = std::random_access_iterator_tag;
+  T* raw;
+  __host__ __device__ reference operator*() const
+  {
+    return {raw};
+  }
+  __host__ __device__ reference operator[](difference_type i) const
+  {
+    return {raw + i};
+  }
+  __host__ __device__ proxy_iterator operator+(difference_type n) const
+  {
+    return {raw + n};
+  }
+  __host__ __device__ difference_type operator-(const proxy_iterator& other) const
+  {
+    return raw - other.raw;
+  }
+};
+} // namespace
+
+TEST_CASE("DeviceFor::ForEach hands an operator taking T& the item behind a proxy reference", "[device][for]")
+{
+  // As CUB unwraps Thrust's device_reference: `[] (int& x)` over a device_vector compiles and
+  // modifies the vector's items.
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(157);
+  INFO("seed " << seed);
+  const std::size_t size             = 100003; // many tiles of every policy
+  const std::vector<std::int32_t> in = strata_test::random_vector<std::int32_t>(size, seed);
+  strata_test::device_buffer<std::int32_t> d_data(size);
+  for (const bool counted : {false, true})
+  {
+    INFO((counted ? "ForEachN" : "ForEach"));
+    d_data.upload(in);
+    const proxy_iterator<std::int32_t> first{d_data.data() + 1};
+    const std::size_t n = size - 2;
+    if (counted)
+    {
+      STRATA_TEST_CUDA(strata::DeviceFor::ForEachN(first, n, affine_in_place{}));
+    }
+    else
+    {
+      STRATA_TEST_CUDA(strata::DeviceFor::ForEach(first, first + std::ptrdiff_t(n), affine_in_place{}));
+    }
+    STRATA_TEST_CUDA(cudaDeviceSynchronize());
+    std::vector<std::int32_t> expected = in;
+    for (std::size_t i = 1; i <= n; ++i)
+    {
+      expected[i] = affine(in[i]);
+    }
+    strata_test::check_equal(expected, d_data.download());
+  }
 }
 
 TEST_CASE("DeviceFor::Bulk visits every index of the shape once", "[device][for]")

@@ -25,6 +25,32 @@ namespace for_each
 // the first store (with an unsigned 32-bit index it could not, and each item would wait for the
 // previous one's store).
 
+//! Whether R is a proxy reference with a fancy address: a class returned by value whose `&r` has
+//! `.get()` giving a raw pointer (Thrust's device_reference, whose address is a device_ptr).
+template <typename R, typename = void>
+inline constexpr bool is_proxy_reference_v = false;
+template <typename R>
+inline constexpr bool is_proxy_reference_v<
+  R, ::cuda::std::void_t<decltype(*(&::cuda::std::declval<R&>()).get())>> =
+  !::cuda::std::is_reference_v<R> && ::cuda::std::is_class_v<R>
+  && ::cuda::std::is_pointer_v<decltype((&::cuda::std::declval<R&>()).get())>;
+
+//! The item a dereferenced iterator names: a proxy reference is unwrapped to the raw reference of
+//! its item (as CUB unwraps with Thrust's raw_reference_cast), so that an operator taking `T&`
+//! accepts it; anything else passes through.
+template <typename R>
+STRATA_DEVICE STRATA_FORCEINLINE decltype(auto) RawReference(R&& reference)
+{
+  if constexpr (is_proxy_reference_v<R>)
+  {
+    return *(&reference).get();
+  }
+  else
+  {
+    return static_cast<R&&>(reference);
+  }
+}
+
 //! ForEach: the operator gets a reference to the item.
 template <typename IteratorT, typename OpT>
 struct ApplyToItem
@@ -34,7 +60,7 @@ struct ApplyToItem
   template <typename OffsetT>
   STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
   {
-    op((first + tile_offset)[local]);
+    op(RawReference((first + tile_offset)[local]));
   }
 };
 
