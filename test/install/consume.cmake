@@ -1,5 +1,5 @@
-# Builds test/install/consumer against strata, either from an install prefix (MODE=package)
-# or from the source tree (MODE=subdirectory). Run with cmake -P; fails on any error.
+# Builds test/install/consumer against strata: from an install prefix (MODE=package), or from the
+# source tree (MODE=subdirectory or MODE=fetchcontent). Run with cmake -P; fails on any error.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT rc EQUAL 0)
@@ -19,9 +19,10 @@ if(MODE STREQUAL "package")
   endif()
   # Relocatable: move the prefix after installing; find_package must still work.
   file(RENAME "${WORK_DIR}/prefix" "${WORK_DIR}/moved-prefix")
-  run("${CMAKE_COMMAND}" ${args} "-DCMAKE_PREFIX_PATH=${WORK_DIR}/moved-prefix" -DSTRATA_CONSUME=package)
+  run("${CMAKE_COMMAND}" ${args} "-DCMAKE_PREFIX_PATH=${WORK_DIR}/moved-prefix" -DSTRATA_CONSUME=package
+      "-DSTRATA_EXPECTED_VERSION=${STRATA_VERSION}")
 else()
-  run("${CMAKE_COMMAND}" ${args} "-DSTRATA_SOURCE_DIR=${STRATA_SOURCE_DIR}" -DSTRATA_CONSUME=subdirectory)
+  run("${CMAKE_COMMAND}" ${args} "-DSTRATA_SOURCE_DIR=${STRATA_SOURCE_DIR}" -DSTRATA_CONSUME=${MODE})
 endif()
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
 message(STATUS "consumer built with strata as a ${MODE}")

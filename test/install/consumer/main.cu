@@ -1,6 +1,7 @@
-// A consumer's program: includes all of strata and uses a thread-level collective.
+// A consumer's program: includes all of strata, uses a thread-level collective and a device algorithm.
 #include <strata/strata.cuh>
 
+#include <cstddef>
 #include <cstdio>
 
 __global__ void sum_kernel(const int* in, int* out)
@@ -16,5 +17,9 @@ __global__ void sum_kernel(const int* in, int* out)
 int main()
 {
   std::printf("strata %d.%d.%d\n", STRATA_MAJOR_VERSION, STRATA_MINOR_VERSION, STRATA_SUBMINOR_VERSION);
-  return 0;
+  // A device algorithm's size query (the program is built, not run: the build needs no GPU).
+  std::size_t bytes = 0;
+  const cudaError_t error = strata::DeviceReduce::Sum(nullptr, bytes, static_cast<const int*>(nullptr),
+                                                      static_cast<int*>(nullptr), 1000);
+  return error == cudaSuccess ? 0 : 1;
 }
