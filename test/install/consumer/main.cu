@@ -14,6 +14,8 @@ __global__ void sum_kernel(const int* in, int* out)
   out[threadIdx.x] = strata::ThreadReduce(items, ::cuda::std::plus<>{});
 }
 
+int host_strata_version(); // host.cpp, compiled by the host compiler
+
 int main()
 {
   std::printf("strata %d.%d.%d\n", STRATA_MAJOR_VERSION, STRATA_MINOR_VERSION, STRATA_SUBMINOR_VERSION);
@@ -21,5 +23,5 @@ int main()
   std::size_t bytes = 0;
   const cudaError_t error = strata::DeviceReduce::Sum(nullptr, bytes, static_cast<const int*>(nullptr),
                                                       static_cast<int*>(nullptr), 1000);
-  return error == cudaSuccess ? 0 : 1;
+  return error == cudaSuccess && host_strata_version() == STRATA_VERSION ? 0 : 1;
 }
