@@ -196,3 +196,40 @@ TEST_CASE("Decomposed keys: bit count, extreme keys, round trip and digits", "[r
     }
   }
 }
+
+TEST_CASE("traits_t's conversion and inversion policies under CUB's names", "[radix][host]")
+{
+  // CUB's custom-type radix documentation reaches the ordered bits through
+  // traits_t<T>::bit_ordered_conversion_policy and bit_ordered_inversion_policy.
+  using decomposed = strata::detail::radix::traits_t<two_members>;
+  using conversion = decomposed::bit_ordered_conversion_policy;
+  using inversion  = decomposed::bit_ordered_inversion_policy;
+  const two_members_decomposer decomposer{};
+  const std::uint64_t seed = strata_test::seed(68);
+  INFO("seed " << seed);
+  std::mt19937_64 engine(seed);
+  using Twiddle           = strata::RadixSortTwiddle<false, two_members>;
+  using TwiddleDescending = strata::RadixSortTwiddle<true, two_members>;
+  for (int i = 0; i < 200; ++i)
+  {
+    const two_members key{static_cast<std::int16_t>(engine()), from_bits<double>(engine())};
+    const two_members ordered = conversion::to_bit_ordered(decomposer, key);
+    const two_members twiddled = Twiddle::In(key, decomposer);
+    CHECK(ordered.hi == twiddled.hi);
+    CHECK(raw_bits(ordered.lo) == raw_bits(twiddled.lo));
+    const two_members descending = inversion::inverse(decomposer, ordered);
+    const two_members expected   = TwiddleDescending::In(key, decomposer);
+    CHECK(descending.hi == expected.hi);
+    CHECK(raw_bits(descending.lo) == raw_bits(expected.lo));
+    const two_members back = conversion::from_bit_ordered(decomposer, inversion::inverse(decomposer, descending));
+    CHECK(back.hi == key.hi);
+    CHECK(raw_bits(back.lo) == raw_bits(key.lo));
+  }
+  // A fundamental key: the policies are its twiddles.
+  using fundamental = strata::detail::radix::traits_t<float>;
+  const std::uint32_t bits = raw_bits(-1.5f);
+  CHECK(fundamental::bit_ordered_conversion_policy::to_bit_ordered(strata::detail::identity_decomposer_t{}, bits)
+        == strata::Traits<float>::TwiddleIn(bits));
+  CHECK(fundamental::bit_ordered_inversion_policy::inverse(strata::detail::identity_decomposer_t{}, bits)
+        == std::uint32_t(~bits));
+}

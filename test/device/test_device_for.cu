@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -912,4 +913,17 @@ TEST_CASE("DeviceFor over more than 2^31 items", "[device][for][slow]")
   STRATA_TEST_CUDA(strata::DeviceFor::ForEachCopyN(d.data() + 13, n - 13, count_sevens{d_count.data()}));
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
   CHECK(d_count.download()[0] == static_cast<unsigned long long>(n - 13));
+}
+
+TEST_CASE("detail::size counts the indices of extents as CUB's does", "[device][for][host]")
+{
+  // CUB's ForEachInExtents documentation sizes its output with detail::size(extents).
+  static_assert(strata::detail::size(cuda::std::extents<int, 2, 3, 5>{}) == 30u);
+  static_assert(std::is_same_v<decltype(strata::detail::size(cuda::std::extents<int, 2>{})), unsigned int>);
+  static_assert(strata::detail::size(cuda::std::extents<std::int64_t>{}) == 1u);
+  const cuda::std::dextents<std::int64_t, 3> dynamic(7, 11, 13);
+  CHECK(strata::detail::size(dynamic) == std::uint64_t(7 * 11 * 13));
+  const cuda::std::extents<std::int16_t, cuda::std::dynamic_extent, 4> mixed(9);
+  CHECK(strata::detail::size(mixed) == 36u);
+  CHECK(strata::detail::size(cuda::std::dextents<int, 2>(0, 5)) == 0u);
 }

@@ -184,6 +184,9 @@ template <typename KeyT, bool FUNDAMENTAL = is_radix_fundamental_v<KeyT>>
 struct traits_t
 {
   using bit_ordered_type = typename Traits<KeyT>::UnsignedBits;
+  //! CUB's names of the conversion and inversion (to_bit_ordered / from_bit_ordered, inverse).
+  using bit_ordered_conversion_policy = traits_t;
+  using bit_ordered_inversion_policy  = traits_t;
 
   template <typename FundamentalExtractorT, typename DecomposerT>
   using digit_extractor_t = FundamentalExtractorT;
@@ -268,7 +271,9 @@ struct custom_digit_extractor_t
 template <typename KeyT>
 struct traits_t<KeyT, false>
 {
-  using bit_ordered_type = KeyT;
+  using bit_ordered_type              = KeyT;
+  using bit_ordered_conversion_policy = traits_t;
+  using bit_ordered_inversion_policy  = traits_t;
 
   template <typename FundamentalExtractorT, typename DecomposerT>
   using digit_extractor_t = custom_digit_extractor_t<DecomposerT>;

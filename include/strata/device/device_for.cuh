@@ -103,6 +103,23 @@ STRATA_HOST_DEVICE bool ExtentsSize(const ExtentsT& extents, ::cuda::std::uint64
   return true;
 }
 } // namespace for_each
+
+//! The number of indices of `extents` in the unsigned index type (CUB's `detail::size`, which its
+//! ForEachInExtents documentation uses; unchecked: the product wraps where it does not fit).
+template <typename IndexType, ::cuda::std::size_t... Extents>
+STRATA_HOST_DEVICE constexpr ::cuda::std::make_unsigned_t<IndexType>
+size(const ::cuda::std::extents<IndexType, Extents...>& extents)
+{
+  ::cuda::std::make_unsigned_t<IndexType> product = 1;
+  if constexpr (sizeof...(Extents) > 0)
+  {
+    for (::cuda::std::size_t r = 0; r < sizeof...(Extents); ++r)
+    {
+      product *= static_cast<::cuda::std::make_unsigned_t<IndexType>>(extents.extent(r));
+    }
+  }
+  return product;
+}
 } // namespace detail
 
 //! Device-wide loops. Each call is one launch on `stream` (none for no items), applies the
