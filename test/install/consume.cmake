@@ -1,5 +1,6 @@
-# Builds test/install/consumer against strata: from an install prefix (MODE=package), or from the
-# source tree (MODE=subdirectory or MODE=fetchcontent). Run with cmake -P; fails on any error.
+# Builds a consumer (CONSUMER_DIR) against strata: from an install prefix (MODE=package, and
+# MODE=with_cub, whose consumer also uses CUB), or from the source tree (MODE=subdirectory or
+# MODE=fetchcontent). Run with cmake -P; fails on any error.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT rc EQUAL 0)
@@ -12,7 +13,7 @@ file(REMOVE_RECURSE "${WORK_DIR}")
 set(args -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
     "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}" "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}"
     -DCMAKE_BUILD_TYPE=Release)
-if(MODE STREQUAL "package")
+if(MODE STREQUAL "package" OR MODE STREQUAL "with_cub")
   run("${CMAKE_COMMAND}" --install "${STRATA_BINARY_DIR}" --prefix "${WORK_DIR}/prefix")
   if(NOT EXISTS "${WORK_DIR}/prefix/include/strata/strata.cuh")
     message(FATAL_ERROR "the install did not put strata/strata.cuh under include/")
