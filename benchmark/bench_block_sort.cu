@@ -117,10 +117,12 @@ void run(benchmark::State& state)
   auto& b            = shared_buffers<KeyT, ValueT>();
   constexpr int TILE = THREADS * IPT;
   const int blocks   = static_cast<int>(keys_count / TILE);
-  bench::time_iterations(state, [&](cudaStream_t stream) {
-    sort_tiles<SortT, KIND, PAIRS, THREADS, IPT><<<blocks, THREADS, 0, stream>>>(
-        b.keys_in.data(), b.values_in.data(), b.keys_out.data(), b.values_out.data());
-  });
+  bench::time_iterations(state,
+                         [&](cudaStream_t stream)
+                         {
+                           sort_tiles<SortT, KIND, PAIRS, THREADS, IPT><<<blocks, THREADS, 0, stream>>>(
+                               b.keys_in.data(), b.values_in.data(), b.keys_out.data(), b.values_out.data());
+                         });
   const std::size_t sorted = std::size_t(blocks) * TILE;
   bench::set_throughput(state, sorted, 2 * sorted * (sizeof(KeyT) + (PAIRS ? sizeof(ValueT) : 0)));
 }
@@ -132,8 +134,8 @@ template <typename StrataSortT, typename CubSortT, kind KIND, bool PAIRS, int TH
 bool sorts_agree(benchmark::State& state)
 {
   const std::string configuration = std::string(KIND == kind::radix ? "radix/" : "merge/")
-                                  + std::to_string(sizeof(KeyT)) + (PAIRS ? "/pairs/" : "/keys/")
-                                  + std::to_string(THREADS) + "x" + std::to_string(IPT);
+                                    + std::to_string(sizeof(KeyT)) + (PAIRS ? "/pairs/" : "/keys/")
+                                    + std::to_string(THREADS) + "x" + std::to_string(IPT);
   if (!bench::first_run(configuration))
   {
     return true;
@@ -151,8 +153,8 @@ bool sorts_agree(benchmark::State& state)
     return std::make_pair(bench::download(b.keys_out.data(), keys_count),
                           PAIRS ? bench::download(b.values_out.data(), keys_count) : std::vector<ValueT>());
   };
-  auto strata_out = sort_once(sort_tiles<StrataSortT, KIND, PAIRS, THREADS, IPT, KeyT, ValueT>);
-  auto cub_out    = sort_once(sort_tiles<CubSortT, KIND, PAIRS, THREADS, IPT, KeyT, ValueT>);
+  auto strata_out      = sort_once(sort_tiles<StrataSortT, KIND, PAIRS, THREADS, IPT, KeyT, ValueT>);
+  auto cub_out         = sort_once(sort_tiles<CubSortT, KIND, PAIRS, THREADS, IPT, KeyT, ValueT>);
   std::string mismatch = bench::compare_exact(strata_out.first, cub_out.first);
   if (mismatch.empty() && PAIRS)
   {

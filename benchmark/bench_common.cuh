@@ -401,8 +401,8 @@ std::string compare_sums(const std::vector<T>& strata_out, const std::vector<T>&
   }
   std::ostringstream text;
   text.precision(9);
-  text << mismatches << " of " << strata_out.size() << " sums differ beyond rounding; first at " << first
-       << ": strata " << strata_out[first] << ", CUB " << cub_out[first] << ", tolerance "
+  text << mismatches << " of " << strata_out.size() << " sums differ beyond rounding; first at " << first << ": strata "
+       << strata_out[first] << ", CUB " << cub_out[first] << ", tolerance "
        << sum_tolerance<T>(magnitude[first], terms[first]);
   return text.str();
 }
@@ -419,9 +419,9 @@ void memcpy_d2d(benchmark::State& state)
   {
     out = std::make_unique<device_buffer<T>>(n);
   }
-  time_iterations(state, [&](cudaStream_t stream) {
-    check(cudaMemcpyAsync(out->data(), in.next(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream), "memcpy");
-  });
+  time_iterations(
+      state, [&](cudaStream_t stream)
+      { check(cudaMemcpyAsync(out->data(), in.next(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream), "memcpy"); });
   set_throughput(state, n, 2 * n * sizeof(T));
 }
 } // namespace bench

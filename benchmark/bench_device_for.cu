@@ -152,8 +152,8 @@ void run(benchmark::State& state)
   {
     // strata's row first compares what it does with CUB's, once per configuration.
     const std::string configuration = "DeviceFor/" + std::to_string(int(KIND)) + "/"
-                                    + (std::is_floating_point_v<T> ? "f" : "u") + std::to_string(8 * sizeof(T)) + "/"
-                                    + std::to_string(n);
+                                      + (std::is_floating_point_v<T> ? "f" : "u") + std::to_string(8 * sizeof(T)) + "/"
+                                      + std::to_string(n);
     if (bench::first_run(configuration))
     {
       const T* d_source    = data.next();

@@ -102,9 +102,9 @@ std::pair<std::vector<u32>, std::vector<u32>> merge_once(merge_inputs& in)
 template <bool STRATA, bool PAIRS>
 void merge(benchmark::State& state, const std::string& configuration)
 {
-  using LibraryT    = std::conditional_t<STRATA, strata::DeviceMerge, cub::DeviceMerge>;
-  const auto m      = static_cast<std::size_t>(state.range(0));
-  merge_inputs& in  = inputs(m);
+  using LibraryT   = std::conditional_t<STRATA, strata::DeviceMerge, cub::DeviceMerge>;
+  const auto m     = static_cast<std::size_t>(state.range(0));
+  merge_inputs& in = inputs(m);
   if constexpr (STRATA)
   {
     const std::string sized = configuration + "/" + std::to_string(m);
@@ -127,8 +127,8 @@ void merge(benchmark::State& state, const std::string& configuration)
   bench::check(run<LibraryT, PAIRS>(nullptr, bytes, in, 0), "size query");
   void* d_temp = bench::scratch(0, bytes);
   bench::time_iterations(
-    state, [&](cudaStream_t stream) { bench::check(run<LibraryT, PAIRS>(d_temp, bytes, in, stream), "merge"); },
-    [](cudaStream_t stream) { bench::flush_l2(stream); });
+      state, [&](cudaStream_t stream) { bench::check(run<LibraryT, PAIRS>(d_temp, bytes, in, stream), "merge"); },
+      [](cudaStream_t stream) { bench::flush_l2(stream); });
   const std::size_t n = in.n1 + in.n2;
   bench::set_throughput(state, n, 2 * n * sizeof(u32) * (PAIRS ? 2 : 1));
   state.counters["temp_bytes"] = double(bytes);

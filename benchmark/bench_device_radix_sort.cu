@@ -36,7 +36,8 @@ std::pair<std::vector<KeyT>, std::vector<ValueT>> sort_once(std::size_t n, const
   bench::poison(d_values_out, n);
   std::size_t bytes = 0;
   bench::check(call(nullptr, bytes, d_keys, d_keys_out, d_values, d_values_out, cudaStream_t(0)), "size query");
-  bench::check(call(bench::scratch(2, bytes), bytes, d_keys, d_keys_out, d_values, d_values_out, cudaStream_t(0)), "sort");
+  bench::check(call(bench::scratch(2, bytes), bytes, d_keys, d_keys_out, d_values, d_values_out, cudaStream_t(0)),
+               "sort");
   bench::check(cudaDeviceSynchronize(), "sort");
   return {bench::download(d_keys_out, n), bench::download(d_values_out, n)};
 }

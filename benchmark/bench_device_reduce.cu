@@ -132,9 +132,8 @@ void time_reduction(benchmark::State& state, const std::string& name, StrataCall
   std::size_t bytes = 0;
   bench::check(call(nullptr, bytes, in.next()), "size query");
   void* d_temp = scratch(bytes + 256);
-  bench::time_iterations(state, [&](cudaStream_t stream) {
-    bench::check(call(d_temp, bytes, in.next(), stream), "reduction");
-  });
+  bench::time_iterations(state, [&](cudaStream_t stream)
+                         { bench::check(call(d_temp, bytes, in.next(), stream), "reduction"); });
   bench::set_throughput(state, n, n * sizeof(T));
 }
 
@@ -148,14 +147,12 @@ using f64 = double;
   template <bool STRATA>                                                                                               \
   void NAME##_##T(benchmark::State& state)                                                                             \
   {                                                                                                                    \
-    OUT_T* d_out = reduce_out<OUT_T>();                                                                                \
-    const int n  = static_cast<int>(state.range(0));                                                                   \
-    auto strata_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {                 \
-      return strata::DeviceReduce::EXPR;                                                                               \
-    };                                                                                                                 \
-    auto cub_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {                    \
-      return cub::DeviceReduce::EXPR;                                                                                  \
-    };                                                                                                                 \
+    OUT_T* d_out     = reduce_out<OUT_T>();                                                                            \
+    const int n      = static_cast<int>(state.range(0));                                                               \
+    auto strata_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0)                   \
+    { return strata::DeviceReduce::EXPR; };                                                                            \
+    auto cub_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0)                      \
+    { return cub::DeviceReduce::EXPR; };                                                                               \
     time_reduction<T, OUT_T, FLOAT_SUM, STRATA>(state, #NAME "/" #T, strata_call, cub_call);                           \
   }
 
@@ -180,12 +177,10 @@ STRATA_BENCH_REDUCE(transform_reduce, u32, u64, false,
     T* d_value            = reduce_out<T>();                                                                           \
     std::int64_t* d_index = reduce_out<std::int64_t>();                                                                \
     const std::int64_t n  = state.range(0);                                                                            \
-    auto strata_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {                 \
-      return strata::DeviceReduce::FUNC(d_temp, bytes, d_in, d_value, d_index, n, stream);                             \
-    };                                                                                                                 \
-    auto cub_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0) {                    \
-      return cub::DeviceReduce::FUNC(d_temp, bytes, d_in, d_value, d_index, n, stream);                                \
-    };                                                                                                                 \
+    auto strata_call      = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0)              \
+    { return strata::DeviceReduce::FUNC(d_temp, bytes, d_in, d_value, d_index, n, stream); };                          \
+    auto cub_call = [&](void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream = 0)                      \
+    { return cub::DeviceReduce::FUNC(d_temp, bytes, d_in, d_value, d_index, n, stream); };                             \
     time_reduction<T, T, false, STRATA>(state, #NAME "/" #T, strata_call, cub_call);                                   \
   }
 
@@ -220,7 +215,7 @@ void transform(benchmark::State& state)
   if constexpr (STRATA)
   {
     const std::string configuration = std::string("transform/") + (std::is_floating_point_v<T> ? "f" : "u")
-                                    + std::to_string(8 * sizeof(T)) + "/" + std::to_string(n);
+                                      + std::to_string(8 * sizeof(T)) + "/" + std::to_string(n);
     if (bench::first_run(configuration))
     {
       const T* d_in = in.next();

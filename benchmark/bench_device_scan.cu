@@ -105,8 +105,8 @@ std::string compare_scan(sums kind, const std::vector<T>& strata_out, const std:
   {
     return bench::compare_exact(strata_out, cub_out);
   }
-  const std::size_t n        = strata_out.size();
-  const std::vector<T> items = bench::download(d_in, n);
+  const std::size_t n         = strata_out.size();
+  const std::vector<T> items  = bench::download(d_in, n);
   const std::vector<u32> keys = d_keys != nullptr ? bench::download(d_keys, n) : std::vector<u32>();
   std::vector<double> magnitude(n);
   std::vector<double> terms(n);
@@ -178,8 +178,10 @@ void time_scan(benchmark::State& state, const std::string& name, StrataCallT str
     {
       const T* d_in = in.next();
       auto with     = [&](auto call)
-      { return [&, call](void* d_temp, std::size_t& bytes, T* d_out, cudaStream_t stream)
-               { return call(d_temp, bytes, d_in, d_out, stream); }; };
+      {
+        return [&, call](void* d_temp, std::size_t& bytes, T* d_out, cudaStream_t stream)
+        { return call(d_temp, bytes, d_in, d_out, stream); };
+      };
       const std::vector<T> strata_out = scan_once<T>(n, with(strata_call));
       const std::vector<T> cub_out    = scan_once<T>(n, with(cub_call));
       if (!bench::record(state, configuration, compare_scan(KIND, strata_out, cub_out, nullptr, d_in)))
@@ -213,8 +215,10 @@ void time_scan_by_key(benchmark::State& state, const std::string& name, StrataCa
       const u32* d_keys = keys.next(n);
       const T* d_in     = in.next();
       auto with         = [&](auto call)
-      { return [&, call](void* d_temp, std::size_t& bytes, T* d_out, cudaStream_t stream)
-               { return call(d_temp, bytes, d_keys, d_in, d_out, stream); }; };
+      {
+        return [&, call](void* d_temp, std::size_t& bytes, T* d_out, cudaStream_t stream)
+        { return call(d_temp, bytes, d_keys, d_in, d_out, stream); };
+      };
       const std::vector<T> strata_out = scan_once<T>(n, with(strata_call));
       const std::vector<T> cub_out    = scan_once<T>(n, with(cub_call));
       if (!bench::record(state, configuration, compare_scan(KIND, strata_out, cub_out, d_keys, d_in)))
@@ -268,7 +272,7 @@ STRATA_BENCH_SCAN_ALL(inclusive_scan_init, inclusive_init,
     auto strata_call = [n](void* d_temp, std::size_t& bytes, const u32* d_keys, const T* d_in, T* d_out,               \
                            cudaStream_t stream) { return strata::DeviceScan::EXPR; };                                  \
     auto cub_call    = [n](void* d_temp, std::size_t& bytes, const u32* d_keys, const T* d_in, T* d_out,               \
-                        cudaStream_t stream) { return cub::DeviceScan::EXPR; };                                        \
+                        cudaStream_t stream) { return cub::DeviceScan::EXPR; };                                     \
     time_scan_by_key<T, sums::KIND, STRATA>(state, #NAME "/" #T, strata_call, cub_call);                               \
   }
 #define STRATA_BENCH_BY_KEY_ALL(NAME, KIND, EXPR)                                                                      \

@@ -98,8 +98,8 @@ bool copies_agree(benchmark::State& state)
     return bench::download(b.out.data(), items);
   };
   const auto strata_out = copy_once(strata_copy<LOAD, STORE>);
-  const auto cub_out    = copy_once(
-      cub_copy<static_cast<cub::CacheLoadModifier>(LOAD), static_cast<cub::CacheStoreModifier>(STORE)>);
+  const auto cub_out =
+      copy_once(cub_copy<static_cast<cub::CacheLoadModifier>(LOAD), static_cast<cub::CacheStoreModifier>(STORE)>);
   return bench::record(state, configuration, bench::compare_exact(strata_out, cub_out));
 }
 

@@ -1,11 +1,5 @@
 # Helpers for strata's own tests, benchmarks and examples (not installed).
 
-# strata's own programs link the shared CUDA runtime beside the static one CMake adds, as they did
-# when strata::strata linked it (consumers now choose their runtime; strata::strata links none).
-# Changing that reruns every program's sanitizer jobs: it waits for a full GPU check.
-add_library(strata_program_runtime INTERFACE)
-target_link_libraries(strata_program_runtime INTERFACE CUDA::cudart)
-
 # Warnings are errors in everything we build: host -Wall -Wextra and nvcc's own warnings.
 function(strata_target_warnings target)
   target_compile_options(${target} PRIVATE
@@ -73,7 +67,7 @@ endfunction()
 # (label "example"); an example exits with 77 when no GPU is present.
 function(strata_add_example name source)
   add_executable(${name} ${source})
-  target_link_libraries(${name} PRIVATE strata::strata strata_program_runtime)
+  target_link_libraries(${name} PRIVATE strata::strata)
   strata_target_warnings(${name})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/examples")
   add_test(NAME example.${name} COMMAND ${name})
@@ -86,7 +80,7 @@ endfunction()
 function(strata_add_benchmark name)
   cmake_parse_arguments(arg "" "" "SOURCES" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
-  target_link_libraries(${name} PRIVATE strata::strata strata_program_runtime strata_bench_common benchmark::benchmark)
+  target_link_libraries(${name} PRIVATE strata::strata strata_bench_common benchmark::benchmark)
   strata_target_warnings(${name})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/benchmark")
 endfunction()

@@ -15,12 +15,12 @@ cudaError_t Histograms(void* d_temp, size_t& temp_bytes, const std::uint8_t* d_s
   const cuda::std::array<int, 3> levels = {257, 257, 257};
   const cuda::std::array<int, 3> lower  = {0, 0, 0};
   const cuda::std::array<int, 3> upper  = {256, 256, 256};
-  cudaError_t error  = lib::DeviceHistogram::HistogramEven(nullptr, even_bytes, d_samples, d_histogram, 257, 0, 256,
-                                                          n, stream);
+  cudaError_t error =
+      lib::DeviceHistogram::HistogramEven(nullptr, even_bytes, d_samples, d_histogram, 257, 0, 256, n, stream);
   if (error == cudaSuccess)
   {
-    error = lib::DeviceHistogram::MultiHistogramEven<4, 3>(nullptr, multi_bytes, d_samples, d_rgb, levels, lower,
-                                                           upper, n / 4, stream);
+    error = lib::DeviceHistogram::MultiHistogramEven<4, 3>(nullptr, multi_bytes, d_samples, d_rgb, levels, lower, upper,
+                                                           n / 4, stream);
   }
   if (error != cudaSuccess || d_temp == nullptr)
   {

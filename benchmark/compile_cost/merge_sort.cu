@@ -10,8 +10,7 @@ struct by_magnitude
   }
 };
 
-cudaError_t SortByMagnitude(void* d_temp, size_t& temp_bytes, float* d_keys, int* d_values, int n,
-                            cudaStream_t stream)
+cudaError_t SortByMagnitude(void* d_temp, size_t& temp_bytes, float* d_keys, int* d_values, int n, cudaStream_t stream)
 {
   return lib::DeviceMergeSort::SortPairs(d_temp, temp_bytes, d_keys, d_values, n, by_magnitude{}, stream);
 }

@@ -7,6 +7,6 @@
 cudaError_t SortPairs(void* d_temp, size_t& temp_bytes, const std::uint32_t* d_keys_in, std::uint32_t* d_keys_out,
                       const std::uint32_t* d_values_in, std::uint32_t* d_values_out, int n, cudaStream_t stream)
 {
-  return lib::DeviceRadixSort::SortPairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, 0,
-                                         32, stream);
+  return lib::DeviceRadixSort::SortPairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, 0, 32,
+                                         stream);
 }

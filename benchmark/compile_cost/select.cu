@@ -10,8 +10,8 @@ struct is_positive
   }
 };
 
-cudaError_t SelectPositiveThenUnique(void* d_temp, size_t& temp_bytes, const int* d_in, int* d_positive,
-                                     int* d_unique, int* d_counts, int n, cudaStream_t stream)
+cudaError_t SelectPositiveThenUnique(void* d_temp, size_t& temp_bytes, const int* d_in, int* d_positive, int* d_unique,
+                                     int* d_counts, int n, cudaStream_t stream)
 {
   size_t if_bytes     = 0;
   size_t unique_bytes = 0;

@@ -64,15 +64,15 @@ struct inputs
 template <typename MergeT>
 void time_merge(benchmark::State& state, MergeT merge)
 {
-  const auto m = static_cast<std::size_t>(state.range(0));
-  inputs& in   = inputs::of(m);
+  const auto m        = static_cast<std::size_t>(state.range(0));
+  inputs& in          = inputs::of(m);
   const std::size_t n = m + m / 16;
   std::size_t bytes   = 0;
   bench::check(merge(nullptr, bytes, in, cudaStream_t(0)), "size query");
   void* temp = bench::scratch(0, bytes);
   bench::time_iterations(
-    state, [&](cudaStream_t stream) { bench::check(merge(temp, bytes, in, stream), "merge"); },
-    [](cudaStream_t stream) { bench::flush_l2(stream); });
+      state, [&](cudaStream_t stream) { bench::check(merge(temp, bytes, in, stream), "merge"); },
+      [](cudaStream_t stream) { bench::flush_l2(stream); });
   bench::set_throughput(state, n, 2 * n * sizeof(u32));
   bench::poison(in.out.data(), n);
   bench::check(merge(temp, bytes, in, cudaStream_t(0)), "merge");

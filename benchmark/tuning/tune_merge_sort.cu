@@ -69,8 +69,8 @@ template <typename KeyT, typename V, typename SortT>
 void time_sort(benchmark::State& state, std::size_t n, std::size_t bytes_per_item, SortT sort)
 {
   bench::rotating_buffer<KeyT>& keys = bench::shared_rotating_buffer<KeyT>(n);
-  bench::rotating_buffer<V>& values = bench::shared_rotating_buffer<V>(n);
-  std::size_t bytes                 = 0;
+  bench::rotating_buffer<V>& values  = bench::shared_rotating_buffer<V>(n);
+  std::size_t bytes                  = 0;
   bench::check(sort(nullptr, bytes, keys.next(), values.next(), cudaStream_t(0)), "size query");
   void* temp = temp_storage(bytes);
   bench::time_iterations(state, [&](cudaStream_t stream)
@@ -87,22 +87,21 @@ void time_sort(benchmark::State& state, std::size_t n, std::size_t bytes_per_ite
   }
 }
 
-template <bool PAIRS, int MT, int MI, int ST, int SI, long long PARTITION, typename KeyT = u32, int MB = 1,
-          int SB = 1>
+template <bool PAIRS, int MT, int MI, int ST, int SI, long long PARTITION, typename KeyT = u32, int MB = 1, int SB = 1>
 void candidate(benchmark::State& state)
 {
-  using V             = u32;
-  using ValueInT      = std::conditional_t<PAIRS, const V*, NullType*>;
-  using ValueOutT     = std::conditional_t<PAIRS, V*, NullType*>;
-  using DispatchT     = strata::DispatchMergeSort<const KeyT*, ValueInT, KeyT*, ValueOutT, std::uint32_t,
-                                                  cuda::std::less<>, candidate_hub<MT, MI, ST, SI, PARTITION, MB, SB>>;
+  using V         = u32;
+  using ValueInT  = std::conditional_t<PAIRS, const V*, NullType*>;
+  using ValueOutT = std::conditional_t<PAIRS, V*, NullType*>;
+  using DispatchT = strata::DispatchMergeSort<const KeyT*, ValueInT, KeyT*, ValueOutT, std::uint32_t, cuda::std::less<>,
+                                              candidate_hub<MT, MI, ST, SI, PARTITION, MB, SB>>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto sort = [n](void* temp, std::size_t& bytes, const KeyT* d_keys_in, const V* d_values_in, cudaStream_t stream)
   {
     if constexpr (PAIRS)
     {
-      return DispatchT::Dispatch(temp, bytes, d_keys_in, d_values_in, output<KeyT>(), output<V, 1>(),
-                                 std::uint32_t(n), cuda::std::less<>{}, stream);
+      return DispatchT::Dispatch(temp, bytes, d_keys_in, d_values_in, output<KeyT>(), output<V, 1>(), std::uint32_t(n),
+                                 cuda::std::less<>{}, stream);
     }
     else
     {
@@ -141,8 +140,8 @@ void cub_sort(benchmark::State& state)
   }
 #define STRATA_TUNE(PAIRS, MT, MI, ST, SI, P)                                                                          \
   BENCHMARK(candidate<PAIRS, MT, MI, ST, SI, P>)                                                                       \
-      ->Name((PAIRS ? "SortPairsCopy/u32_u32" : "SortKeysCopy/u32") + std::string("/m" #MT "x" #MI "/s" #ST "x" #SI  \
-                                                                                   "/p" #P))                         \
+      ->Name((PAIRS ? "SortPairsCopy/u32_u32" : "SortKeysCopy/u32")                                                    \
+             + std::string("/m" #MT "x" #MI "/s" #ST "x" #SI "/p" #P))                                                 \
       ->ArgsProduct({STRATA_MERGE_SIZES})                                                                              \
       ->UseManualTime()
 #define STRATA_TUNE_CUB(PAIRS)                                                                                         \
@@ -152,15 +151,15 @@ void cub_sort(benchmark::State& state)
       ->UseManualTime()
 
 #define STRATA_TUNE64(MT, MI, ST, SI)                                                                                  \
-  BENCHMARK(candidate<false, MT, MI, ST, SI, 1024, std::uint64_t>)                                                      \
-      ->Name("SortKeysCopy/u64/m" #MT "x" #MI "/s" #ST "x" #SI "/p1024")                                              \
+  BENCHMARK(candidate<false, MT, MI, ST, SI, 1024, std::uint64_t>)                                                     \
+      ->Name("SortKeysCopy/u64/m" #MT "x" #MI "/s" #ST "x" #SI "/p1024")                                               \
       ->ArgsProduct({STRATA_MERGE_SIZES})                                                                              \
       ->UseManualTime()
 
 #define STRATA_TUNE_B(PAIRS, MT, MI, ST, SI, MB, SB)                                                                   \
-  BENCHMARK(candidate<PAIRS, MT, MI, ST, SI, 1024, u32, MB, SB>)                                                        \
-      ->Name((PAIRS ? "SortPairsCopy/u32_u32" : "SortKeysCopy/u32") + std::string("/m" #MT "x" #MI "/s" #ST "x" #SI  \
-                                                                                   "/b" #MB "-" #SB))                \
+  BENCHMARK(candidate<PAIRS, MT, MI, ST, SI, 1024, u32, MB, SB>)                                                       \
+      ->Name((PAIRS ? "SortPairsCopy/u32_u32" : "SortKeysCopy/u32")                                                    \
+             + std::string("/m" #MT "x" #MI "/s" #ST "x" #SI "/b" #MB "-" #SB))                                        \
       ->ArgsProduct({STRATA_MERGE_SIZES})                                                                              \
       ->UseManualTime()
 
@@ -177,7 +176,10 @@ STRATA_TUNE_B(true, 256, 17, 256, 17, 5, 1);
 STRATA_TUNE_B(true, 256, 17, 256, 17, 6, 1);
 STRATA_TUNE_B(true, 256, 17, 256, 17, 1, 5);
 STRATA_TUNE_B(true, 256, 17, 256, 17, 6, 5);
-BENCHMARK(cub_sort<false, std::uint64_t>)->Name("SortKeysCopy/u64/cub")->ArgsProduct({STRATA_MERGE_SIZES})->UseManualTime();
+BENCHMARK(cub_sort<false, std::uint64_t>)
+    ->Name("SortKeysCopy/u64/cub")
+    ->ArgsProduct({STRATA_MERGE_SIZES})
+    ->UseManualTime();
 STRATA_TUNE64(256, 17, 256, 17);
 
 BENCHMARK_MAIN();

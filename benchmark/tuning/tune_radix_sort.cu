@@ -109,11 +109,9 @@ template <typename KeyT, typename ValueT, int THREADS, int ITEMS_4B, strata::Rad
 void candidate(benchmark::State& state)
 {
   constexpr bool PAIRS = !std::is_same_v<ValueT, strata::NullType>;
-  using DispatchT =
-      strata::DispatchRadixSort<strata::SortOrder::Ascending, KeyT, ValueT, offset_type,
-                                strata::detail::identity_decomposer_t,
-                                candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS,
-                                              HIST_BLOCKS, HIST_ITEMS>>;
+  using DispatchT      = strata::DispatchRadixSort<
+      strata::SortOrder::Ascending, KeyT, ValueT, offset_type, strata::detail::identity_decomposer_t,
+      candidate_hub<KeyT, ValueT, THREADS, ITEMS_4B, RANKER, PARTS, MIN_BLOCKS, HIST_BLOCKS, HIST_ITEMS>>;
   using V             = cuda::std::conditional_t<PAIRS, ValueT, u32>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   auto sort           = [n](void* temp, std::size_t& bytes, KeyT* d_keys_in, V* d_values_in, cudaStream_t stream)
@@ -192,7 +190,7 @@ using strata::NullType;
 #define STRATA_TUNE_HISTOGRAM(NAME, K, V, ITEMS, BLOCKS, HB, HI)                                                       \
   BENCHMARK(candidate<K, V, 384, ITEMS, strata::RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR, 1, BLOCKS, HB, HI>)           \
       ->Name(NAME "/384x" #ITEMS "/ATOMIC_OR-p1-b" #BLOCKS "/h" #HB "x" #HI)                                           \
-      ->ArgsProduct({{1 << 24, 1 << 28}})                                                                             \
+      ->ArgsProduct({{1 << 24, 1 << 28}})                                                                              \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
 #define STRATA_TUNE_HISTOGRAMS(NAME, K, V, ITEMS)                                                                      \
@@ -207,15 +205,15 @@ using strata::NullType;
 // atomic-OR peers (four copies do not fit the 48 KiB of static shared memory at 384 x 30). 2^20
 // checks the sorted keys.
 #define STRATA_TUNE_RANKER(NAME, K, DIST, RANKER, PARTS)                                                               \
-  BENCHMARK(candidate<K, NullType, 384, 30, strata::RADIX_RANK_MATCH_EARLY_COUNTS_##RANKER, PARTS, 2, 0, 16, DIST>)   \
+  BENCHMARK(candidate<K, NullType, 384, 30, strata::RADIX_RANK_MATCH_EARLY_COUNTS_##RANKER, PARTS, 2, 0, 16, DIST>)    \
       ->Name(NAME "/384x30/" #RANKER "-p" #PARTS "-b2")                                                                \
-      ->ArgsProduct({{1 << 20, 1 << 24, 1 << 28}})                                                                    \
+      ->ArgsProduct({{1 << 20, 1 << 24, 1 << 28}})                                                                     \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
 #define STRATA_TUNE_RANKERS(NAME, K, DIST)                                                                             \
   BENCHMARK(cub_sort<K, NullType, DIST>)                                                                               \
       ->Name(NAME "/cub")                                                                                              \
-      ->ArgsProduct({{1 << 20, 1 << 24, 1 << 28}})                                                                    \
+      ->ArgsProduct({{1 << 20, 1 << 24, 1 << 28}})                                                                     \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond);                                                                                 \
   STRATA_TUNE_RANKER(NAME, K, DIST, ATOMIC_OR, 1);                                                                     \

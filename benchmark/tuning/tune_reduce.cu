@@ -159,7 +159,10 @@ void cub_reduce(benchmark::State& state)
       ->ArgsProduct({STRATA_SMALL_SIZES})                                                                              \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
-#define STRATA_SMALL_SIZES {1 << 14, 1 << 15, 1 << 16, 1 << 17, 1 << 18, 1 << 20}
+#define STRATA_SMALL_SIZES                                                                                             \
+  {                                                                                                                    \
+    1 << 14, 1 << 15, 1 << 16, 1 << 17, 1 << 18, 1 << 20                                                               \
+  }
 #define STRATA_TUNE_SMALL_SWEEP(T)                                                                                     \
   STRATA_TUNE_SMALL_CUB(T);                                                                                            \
   STRATA_TUNE_SMALL(T, 16384, 8);                                                                                      \

@@ -106,7 +106,8 @@ void candidate(benchmark::State& state)
   auto& in            = bench::shared_rotating_buffer<T>(n);
   std::size_t bytes   = 0;
   void* temp          = temp_storage(bytes);
-  const InitT init    = [] {
+  const InitT init    = []
+  {
     if constexpr (HAS_INIT)
     {
       return InitT(T(T{} + 1));
@@ -116,20 +117,20 @@ void candidate(benchmark::State& state)
       return InitT{};
     }
   }();
-  bench::time_iterations(state,
-                         [&](cudaStream_t stream)
-                         {
-                           bench::check(DispatchT::Dispatch(temp, bytes, in.next(), output<T>(), OpT{}, init,
-                                                            std::uint32_t(n), stream),
-                                        "scan");
-                         });
+  bench::time_iterations(
+      state,
+      [&](cudaStream_t stream)
+      {
+        bench::check(DispatchT::Dispatch(temp, bytes, in.next(), output<T>(), OpT{}, init, std::uint32_t(n), stream),
+                     "scan");
+      });
   bench::set_throughput(state, n, 2 * n * sizeof(T));
 }
 
 template <typename T, int THREADS, int ITEMS_4B, int BLOCKS, unsigned DELAY, unsigned SPIN, int PREFETCH_KIB>
 void by_key_candidate(benchmark::State& state)
 {
-  using DispatchT = strata::DispatchScanByKey<const std::uint32_t*, const T*, T*, cuda::std::equal_to<>,
+  using DispatchT     = strata::DispatchScanByKey<const std::uint32_t*, const T*, T*, cuda::std::equal_to<>,
                                               cuda::std::plus<>, strata::NullType, std::uint32_t, T,
                                               candidate_hub<T, THREADS, ITEMS_4B, BLOCKS, DELAY, SPIN, PREFETCH_KIB>>;
   const std::size_t n = static_cast<std::size_t>(state.range(0));
@@ -178,8 +179,8 @@ struct cub_inclusive_max
 struct cub_inclusive_sum_by_key
 {
   template <typename T>
-  cudaError_t operator()(void* temp, std::size_t& bytes, const std::uint32_t* keys, const T* in, T* out,
-                         std::int64_t n, cudaStream_t stream) const
+  cudaError_t operator()(void* temp, std::size_t& bytes, const std::uint32_t* keys, const T* in, T* out, std::int64_t n,
+                         cudaStream_t stream) const
   {
     return cub::DeviceScan::InclusiveSumByKey(temp, bytes, keys, in, out, n, cuda::std::equal_to<>{}, stream);
   }
@@ -190,25 +191,28 @@ struct cub_inclusive_sum_by_key
 template <typename T, typename CallT, bool BY_KEY = false>
 void cub_scan(benchmark::State& state)
 {
-  const std::size_t n        = static_cast<std::size_t>(state.range(0));
-  auto& in                   = bench::shared_rotating_buffer<T>(n);
-  std::size_t bytes          = 0;
-  void* temp                 = temp_storage(bytes);
-  const std::uint32_t* keys  = BY_KEY ? run_keys(int(state.range(1))) : nullptr;
-  bench::time_iterations(state,
-                         [&](cudaStream_t stream)
-                         {
-                           bench::check(CallT{}(temp, bytes, keys, in.next(), output<T>(), std::int64_t(n), stream),
-                                        "cub scan");
-                         });
+  const std::size_t n       = static_cast<std::size_t>(state.range(0));
+  auto& in                  = bench::shared_rotating_buffer<T>(n);
+  std::size_t bytes         = 0;
+  void* temp                = temp_storage(bytes);
+  const std::uint32_t* keys = BY_KEY ? run_keys(int(state.range(1))) : nullptr;
+  bench::time_iterations(
+      state, [&](cudaStream_t stream)
+      { bench::check(CallT{}(temp, bytes, keys, in.next(), output<T>(), std::int64_t(n), stream), "cub scan"); });
   bench::set_throughput(state, n, n * (2 * sizeof(T) + (BY_KEY ? sizeof(std::uint32_t) : 0)));
 }
 } // namespace
 
-#define STRATA_SCAN_SIZES {1 << 24, 1 << 28}
-#define STRATA_RUN_LENGTHS {8, 1000}
+#define STRATA_SCAN_SIZES                                                                                              \
+  {                                                                                                                    \
+    1 << 24, 1 << 28                                                                                                   \
+  }
+#define STRATA_RUN_LENGTHS                                                                                             \
+  {                                                                                                                    \
+    8, 1000                                                                                                            \
+  }
 #define STRATA_CANDIDATE_NAME(T, FUNC, THREADS, ITEMS, BLOCKS, DELAY, SPIN)                                            \
-  #T "/" FUNC "/" #THREADS "x" #ITEMS "/" #BLOCKS "/" #DELAY "-" #SPIN
+#  T "/" FUNC "/" #  THREADS "x" #  ITEMS "/" #  BLOCKS "/" #  DELAY "-" #  SPIN
 #define STRATA_TUNE(T, FUNC, THREADS, ITEMS, BLOCKS, DELAY, SPIN, ...)                                                 \
   BENCHMARK(candidate<T, THREADS, ITEMS, BLOCKS, DELAY, SPIN, __VA_ARGS__>)                                            \
       ->Name(STRATA_CANDIDATE_NAME(T, FUNC, THREADS, ITEMS, BLOCKS, DELAY, SPIN))                                      \
@@ -248,29 +252,32 @@ using u64 = std::uint64_t;
 // policy's waits (CUB waits about 1.2 us before the first read and 650 ns between reads).
 // Result (docs/tuning.md): 100-200 ns fastest cold at 2^16-2^20 and even at 2^24; DeviceScan now
 // gives those waits to its first 1024 tiles.
-#define STRATA_SMALL_SIZES {1 << 16, 1 << 18, 1 << 20, 1 << 24}
+#define STRATA_SMALL_SIZES                                                                                             \
+  {                                                                                                                    \
+    1 << 16, 1 << 18, 1 << 20, 1 << 24                                                                                 \
+  }
 #define STRATA_TUNE_SMALL(T, FUNC, DELAY, SPIN, FROM, ...)                                                             \
-  BENCHMARK(candidate<T, 256, sizeof(T) == 8 ? 32 : 20, sizeof(T) == 8 ? 4 : 5, DELAY, SPIN, __VA_ARGS__, FROM>)      \
+  BENCHMARK(candidate<T, 256, sizeof(T) == 8 ? 32 : 20, sizeof(T) == 8 ? 4 : 5, DELAY, SPIN, __VA_ARGS__, FROM>)       \
       ->Name(#T "/small/" FUNC "/" #DELAY "-" #SPIN "-from" #FROM)                                                     \
       ->ArgsProduct({STRATA_SMALL_SIZES})                                                                              \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
-#define STRATA_TUNE_SMALL_TILE(T, THREADS, ITEMS)                                                                     \
+#define STRATA_TUNE_SMALL_TILE(T, THREADS, ITEMS)                                                                      \
   BENCHMARK(candidate<T, THREADS, ITEMS, 1, 1200, 600, scan_kind::exclusive, cuda::std::plus<>, 0>)                    \
       ->Name(#T "/small/exclusive_sum/" #THREADS "x" #ITEMS "/1200-600-from0")                                         \
       ->ArgsProduct({STRATA_SMALL_SIZES})                                                                              \
       ->UseManualTime()                                                                                                \
       ->Unit(benchmark::kMicrosecond)
 #define STRATA_TUNE_SMALL_ALL(T)                                                                                       \
-  STRATA_TUNE_CUB((cub_scan<T, cub_exclusive_sum>), #T "/small/exclusive_sum/cub", STRATA_SMALL_SIZES);              \
-  STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 0, scan_kind::exclusive, cuda::std::plus<>);                       \
-  STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 32, scan_kind::exclusive, cuda::std::plus<>);                      \
-  STRATA_TUNE_SMALL(T, "exclusive_sum", 100, 200, 0, scan_kind::exclusive, cuda::std::plus<>);                        \
-  STRATA_TUNE_SMALL(T, "exclusive_sum", 600, 600, 0, scan_kind::exclusive, cuda::std::plus<>);                        \
+  STRATA_TUNE_CUB((cub_scan<T, cub_exclusive_sum>), #T "/small/exclusive_sum/cub", STRATA_SMALL_SIZES);                \
+  STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 0, scan_kind::exclusive, cuda::std::plus<>);                        \
+  STRATA_TUNE_SMALL(T, "exclusive_sum", 1200, 600, 32, scan_kind::exclusive, cuda::std::plus<>);                       \
+  STRATA_TUNE_SMALL(T, "exclusive_sum", 100, 200, 0, scan_kind::exclusive, cuda::std::plus<>);                         \
+  STRATA_TUNE_SMALL(T, "exclusive_sum", 600, 600, 0, scan_kind::exclusive, cuda::std::plus<>);                         \
   STRATA_TUNE_SMALL_TILE(T, 128, 24);                                                                                  \
-  STRATA_TUNE_CUB((cub_scan<T, cub_inclusive_max>), #T "/small/inclusive_max/cub", STRATA_SMALL_SIZES);              \
-  STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 0, scan_kind::inclusive, cuda::maximum<>);                         \
-  STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 32, scan_kind::inclusive, cuda::maximum<>);                        \
+  STRATA_TUNE_CUB((cub_scan<T, cub_inclusive_max>), #T "/small/inclusive_max/cub", STRATA_SMALL_SIZES);                \
+  STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 0, scan_kind::inclusive, cuda::maximum<>);                          \
+  STRATA_TUNE_SMALL(T, "inclusive_max", 1200, 600, 32, scan_kind::inclusive, cuda::maximum<>);                         \
   STRATA_TUNE_SMALL(T, "inclusive_max", 100, 200, 0, scan_kind::inclusive, cuda::maximum<>)
 STRATA_TUNE_SMALL_ALL(u32);
 STRATA_TUNE_SMALL_ALL(u64);

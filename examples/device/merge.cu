@@ -70,9 +70,9 @@ int main()
   std::vector<int> h_source(num_events);
   EXAMPLE_CHECK(cudaMemcpy(h_times.data(), d_times_out, num_events * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
   EXAMPLE_CHECK(cudaMemcpy(h_source.data(), d_source_out, num_events * sizeof(int), cudaMemcpyDeviceToHost));
-  for (void* p : {static_cast<void*>(d_times1), static_cast<void*>(d_times2), static_cast<void*>(d_times_out),
-                  static_cast<void*>(d_source1), static_cast<void*>(d_source2), static_cast<void*>(d_source_out),
-                  d_temp_storage})
+  for (void* p :
+       {static_cast<void*>(d_times1), static_cast<void*>(d_times2), static_cast<void*>(d_times_out),
+        static_cast<void*>(d_source1), static_cast<void*>(d_source2), static_cast<void*>(d_source_out), d_temp_storage})
   {
     EXAMPLE_CHECK(cudaFree(p));
   }
@@ -92,7 +92,7 @@ int main()
     correct          = correct && h_times[i] == (first ? h_times1[line] : h_times2[line]);
     if (i > 0)
     {
-      correct = correct && h_times[i - 1] <= h_times[i];
+      correct               = correct && h_times[i - 1] <= h_times[i];
       const bool tie_across = h_times[i - 1] == h_times[i] && (h_source[i - 1] >= 0) != first;
       correct               = correct && !(tie_across && first); // a second-log event never precedes a tie of the first
       both_logs_at_once += tie_across;

@@ -99,8 +99,8 @@ bool refunds_and_sales(const std::vector<int>& h_in, const int* d_in)
   {
     EXAMPLE_CHECK(cudaFree(p));
   }
-  std::printf("DevicePartition::If: %d refunds at the front, %d sales behind them in reverse order: %s\n",
-              num_selected, num_items - num_selected, correct ? "correct" : "WRONG");
+  std::printf("DevicePartition::If: %d refunds at the front, %d sales behind them in reverse order: %s\n", num_selected,
+              num_items - num_selected, correct ? "correct" : "WRONG");
   return correct;
 }
 
@@ -135,9 +135,9 @@ bool small_large_and_rest(const std::vector<int>& h_in, const int* d_in)
   const int num_small           = counts[0];
   const int num_large           = counts[1];
   const int num_rest            = num_items - num_small - num_large;
-  const bool correct = num_small == static_cast<int>(small.size()) && num_large == static_cast<int>(large.size()) &&
-                       from_device(d_small, num_small) == small && from_device(d_large, num_large) == large &&
-                       from_device(d_rest, num_rest) == rest;
+  const bool correct = num_small == static_cast<int>(small.size()) && num_large == static_cast<int>(large.size())
+                       && from_device(d_small, num_small) == small && from_device(d_large, num_large) == large
+                       && from_device(d_rest, num_rest) == rest;
 
   for (void* p : {static_cast<void*>(d_small), static_cast<void*>(d_large), static_cast<void*>(d_rest),
                   static_cast<void*>(d_num_selected), d_temp_storage})

@@ -28,7 +28,8 @@ void host_sort_segments(std::vector<std::uint32_t>& keys, std::vector<int>& valu
     {
       items.emplace_back(keys[i], values[i]);
     }
-    std::stable_sort(items.begin(), items.end(), [descending](const auto& a, const auto& b)
+    std::stable_sort(items.begin(), items.end(),
+                     [descending](const auto& a, const auto& b)
                      { return descending ? a.first > b.first : a.first < b.first; });
     for (int i = offsets[s]; i < offsets[s + 1]; ++i)
     {
@@ -100,8 +101,8 @@ int main()
       else
       {
         EXAMPLE_CHECK(strata::DeviceSegmentedRadixSort::SortPairs(d_temp_storage, temp_storage_bytes, d_keys_in,
-                                                                  d_keys_out, d_ids_in, d_ids_out, num_items,
-                                                                  num_users, d_offsets, d_offsets + 1));
+                                                                  d_keys_out, d_ids_in, d_ids_out, num_items, num_users,
+                                                                  d_offsets, d_offsets + 1));
       }
     }
 

@@ -37,8 +37,8 @@ int main()
   {
     item = value(generator);
   }
-  int* d_matrix = nullptr;
-  long long* d_sums = nullptr;
+  int* d_matrix                            = nullptr;
+  long long* d_sums                        = nullptr;
   strata::KeyValuePair<int, int>* d_maxima = nullptr;
   EXAMPLE_CHECK(cudaMalloc(&d_matrix, h_matrix.size() * sizeof(int)));
   EXAMPLE_CHECK(cudaMalloc(&d_sums, rows * sizeof(long long)));
@@ -57,12 +57,12 @@ int main()
   EXAMPLE_CHECK(strata::DeviceSegmentedReduce::Sum(d_temp_storage, temp_storage_bytes, d_matrix, d_sums, rows, starts,
                                                    starts + 1));
   size_t arg_bytes = 0;
-  EXAMPLE_CHECK(strata::DeviceSegmentedReduce::ArgMax(nullptr, arg_bytes, d_matrix, d_maxima, rows, starts,
-                                                      starts + 1));
+  EXAMPLE_CHECK(
+      strata::DeviceSegmentedReduce::ArgMax(nullptr, arg_bytes, d_matrix, d_maxima, rows, starts, starts + 1));
   void* d_arg_storage = nullptr;
   EXAMPLE_CHECK(cudaMalloc(&d_arg_storage, arg_bytes));
-  EXAMPLE_CHECK(strata::DeviceSegmentedReduce::ArgMax(d_arg_storage, arg_bytes, d_matrix, d_maxima, rows, starts,
-                                                      starts + 1));
+  EXAMPLE_CHECK(
+      strata::DeviceSegmentedReduce::ArgMax(d_arg_storage, arg_bytes, d_matrix, d_maxima, rows, starts, starts + 1));
 
   std::vector<long long> h_sums(rows);
   std::vector<strata::KeyValuePair<int, int>> h_maxima(rows);
@@ -79,13 +79,12 @@ int main()
       sum += h_matrix[r * columns + c];
       best = h_matrix[r * columns + c] > h_matrix[r * columns + best] ? c : best;
     }
-    correct = correct && h_sums[r] == sum && h_maxima[r].key == best
-           && h_maxima[r].value == h_matrix[r * columns + best];
+    correct =
+        correct && h_sums[r] == sum && h_maxima[r].key == best && h_maxima[r].value == h_matrix[r * columns + best];
   }
   for (int r = 0; r < 3; ++r)
   {
-    std::printf("row %d: sum %lld, largest item %d in column %d\n", r, h_sums[r], h_maxima[r].value,
-                h_maxima[r].key);
+    std::printf("row %d: sum %lld, largest item %d in column %d\n", r, h_sums[r], h_maxima[r].value, h_maxima[r].key);
   }
   std::printf("DeviceSegmentedReduce::Sum and ArgMax over %d rows of %d: %s\n", rows, columns,
               correct ? "correct" : "WRONG");

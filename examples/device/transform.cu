@@ -113,8 +113,8 @@ int main()
   std::printf("DeviceFor::ForEachN: %d negative items of z set to zero in place: %s\n", zeroed,
               clamp_correct ? "correct" : "WRONG");
 
-  for (void* p : {static_cast<void*>(d_x), static_cast<void*>(d_y), static_cast<void*>(d_z),
-                  static_cast<void*>(d_squares)})
+  for (void* p :
+       {static_cast<void*>(d_x), static_cast<void*>(d_y), static_cast<void*>(d_z), static_cast<void*>(d_squares)})
   {
     EXAMPLE_CHECK(cudaFree(p));
   }

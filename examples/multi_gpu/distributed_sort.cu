@@ -50,7 +50,7 @@
     const ncclResult_t example_result_ = (call);                                                                       \
     if (example_result_ != ncclSuccess)                                                                                \
     {                                                                                                                  \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, ncclGetErrorString(example_result_));        \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, ncclGetErrorString(example_result_));         \
       std::exit(1);                                                                                                    \
     }                                                                                                                  \
   } while (false)
@@ -174,31 +174,31 @@ struct Gpu
   int device = 0;
   cudaStream_t stream{};
   ncclComm_t comm{};
-  std::int64_t n = 0;
-  KeyT* keys     = nullptr; // input
-  value_t* values = nullptr;
-  KeyT* sorted   = nullptr;
-  value_t* sorted_values = nullptr;
-  KeyT* samples  = nullptr;
-  KeyT* gathered = nullptr;
-  KeyT* gathered_sorted = nullptr;
-  std::int64_t* starts_d = nullptr; // parts
-  std::int64_t* counts_d = nullptr; // parts: sent to each GPU
-  std::int64_t* received_d = nullptr; // parts: received from each GPU
-  std::int64_t* received_starts_d = nullptr; // parts: where those buckets start on their GPUs
-  std::int64_t* host = nullptr;  // pinned: starts, counts, received, received starts (4 parts)
-  KeyT* run_keys[2]     = {nullptr, nullptr}; // the received runs, then the merge rounds' buffers
-  value_t* run_values[2] = {nullptr, nullptr};
-  int result = 0; // which of run_keys holds the result
-  std::int64_t received_total = 0;
-  void* temp = nullptr;
-  std::size_t temp_bytes = 0;
+  std::int64_t n                  = 0;
+  KeyT* keys                      = nullptr; // input
+  value_t* values                 = nullptr;
+  KeyT* sorted                    = nullptr;
+  value_t* sorted_values          = nullptr;
+  KeyT* samples                   = nullptr;
+  KeyT* gathered                  = nullptr;
+  KeyT* gathered_sorted           = nullptr;
+  std::int64_t* starts_d          = nullptr;            // parts
+  std::int64_t* counts_d          = nullptr;            // parts: sent to each GPU
+  std::int64_t* received_d        = nullptr;            // parts: received from each GPU
+  std::int64_t* received_starts_d = nullptr;            // parts: where those buckets start on their GPUs
+  std::int64_t* host              = nullptr;            // pinned: starts, counts, received, received starts (4 parts)
+  KeyT* run_keys[2]               = {nullptr, nullptr}; // the received runs, then the merge rounds' buffers
+  value_t* run_values[2]          = {nullptr, nullptr};
+  int result                      = 0; // which of run_keys holds the result
+  std::int64_t received_total     = 0;
+  void* temp                      = nullptr;
+  std::size_t temp_bytes          = 0;
   cudaEvent_t events[6]{};
 };
 
 //! The phases timed on every GPU (between events[k] and events[k + 1]).
-const char* const phase_names[5] = {"local sort", "samples and buckets", "bucket sizes exchanged",
-                                    "keys exchanged", "runs merged"};
+const char* const phase_names[5] = {"local sort", "samples and buckets", "bucket sizes exchanged", "keys exchanged",
+                                    "runs merged"};
 
 //! Makes sure gpu.temp holds `bytes`.
 template <typename KeyT>
@@ -233,8 +233,7 @@ void radix_sort(Gpu<KeyT>& gpu, const KeyT* in, KeyT* out, const value_t* values
   {
     EXAMPLE_CHECK(strata::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n, 0, int(sizeof(KeyT) * 8), gpu.stream));
     reserve_temp(gpu, bytes);
-    EXAMPLE_CHECK(
-        strata::DeviceRadixSort::SortKeys(gpu.temp, bytes, in, out, n, 0, int(sizeof(KeyT) * 8), gpu.stream));
+    EXAMPLE_CHECK(strata::DeviceRadixSort::SortKeys(gpu.temp, bytes, in, out, n, 0, int(sizeof(KeyT) * 8), gpu.stream));
   }
 }
 
@@ -273,8 +272,8 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
   for (auto& gpu : gpus)
   {
     EXAMPLE_CHECK(cudaSetDevice(gpu.device));
-    EXAMPLE_CHECK(
-        strata::DeviceFor::Bulk(options.samples, SampleOp<KeyT>{gpu.sorted, gpu.n, options.samples, gpu.samples}, gpu.stream));
+    EXAMPLE_CHECK(strata::DeviceFor::Bulk(options.samples,
+                                          SampleOp<KeyT>{gpu.sorted, gpu.n, options.samples, gpu.samples}, gpu.stream));
   }
   EXAMPLE_NCCL(ncclGroupStart());
   for (auto& gpu : gpus)
@@ -288,10 +287,9 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
   {
     EXAMPLE_CHECK(cudaSetDevice(gpu.device));
     radix_sort(gpu, gpu.gathered, gpu.gathered_sorted, nullptr, nullptr, total_samples, false);
-    EXAMPLE_CHECK(strata::DeviceFor::Bulk(parts,
-                                          BucketOp<KeyT>{gpu.sorted, gpu.n, gpu.gathered_sorted, total_samples, parts,
-                                                         gpu.starts_d, gpu.counts_d},
-                                          gpu.stream));
+    EXAMPLE_CHECK(strata::DeviceFor::Bulk(
+        parts, BucketOp<KeyT>{gpu.sorted, gpu.n, gpu.gathered_sorted, total_samples, parts, gpu.starts_d, gpu.counts_d},
+        gpu.stream));
     EXAMPLE_CHECK(cudaEventRecord(gpu.events[2], gpu.stream));
   }
   nvtxRangePop();
@@ -407,7 +405,7 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
   {
     auto& gpu = gpus[std::size_t(q)];
     EXAMPLE_CHECK(cudaSetDevice(gpu.device));
-    int from = 0;
+    int from         = 0;
     bool first_round = true;
     for (const auto& round : distributed_sort::MergeRounds(offsets[std::size_t(q)]))
     {
@@ -415,8 +413,8 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
       for (std::size_t i = 0; i < round.size(); ++i)
       {
         const distributed_sort::Merge& m = round[i];
-        const std::int64_t left = m.middle - m.first;
-        const std::int64_t right = m.last - m.middle;
+        const std::int64_t left          = m.middle - m.first;
+        const std::int64_t right         = m.last - m.middle;
         // Where the two inputs start: the first round reads runs 2i and 2i + 1 in their slots.
         std::int64_t a_at = m.first;
         std::int64_t b_at = m.middle;
@@ -439,8 +437,8 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
         std::size_t bytes = 0;
         if (options.pairs)
         {
-          const KeyT* a = gpu.run_keys[from] + a_at;
-          const KeyT* b = gpu.run_keys[from] + b_at;
+          const KeyT* a     = gpu.run_keys[from] + a_at;
+          const KeyT* b     = gpu.run_keys[from] + b_at;
           const value_t* va = gpu.run_values[from] + a_at;
           const value_t* vb = gpu.run_values[from] + b_at;
           EXAMPLE_CHECK(strata::DeviceMerge::MergePairs(nullptr, bytes, a, va, left, b, vb, right,
@@ -458,11 +456,11 @@ double distributed_sort_once(std::vector<Gpu<KeyT>>& gpus, const Options& option
           EXAMPLE_CHECK(strata::DeviceMerge::MergeKeys(nullptr, bytes, a, left, b, right, gpu.run_keys[to] + m.first,
                                                        cuda::std::less<>{}, gpu.stream));
           reserve_temp(gpu, bytes);
-          EXAMPLE_CHECK(strata::DeviceMerge::MergeKeys(gpu.temp, bytes, a, left, b, right,
-                                                       gpu.run_keys[to] + m.first, cuda::std::less<>{}, gpu.stream));
+          EXAMPLE_CHECK(strata::DeviceMerge::MergeKeys(gpu.temp, bytes, a, left, b, right, gpu.run_keys[to] + m.first,
+                                                       cuda::std::less<>{}, gpu.stream));
         }
       }
-      from = to;
+      from        = to;
       first_round = false;
     }
     gpu.result = from;
@@ -585,9 +583,8 @@ bool check_on_gpus(std::vector<Gpu<KeyT>>& gpus, const Options& options)
     fingerprint(gpu, out_keys, out_values, gpu.received_total, d_sums + 1);
     if (gpu.received_total > 1)
     {
-      EXAMPLE_CHECK(strata::DeviceFor::Bulk(gpu.received_total - 1,
-                                            OrderCheckOp<KeyT>{out_keys, stable ? out_values : nullptr, d_sums + 2},
-                                            gpu.stream));
+      EXAMPLE_CHECK(strata::DeviceFor::Bulk(
+          gpu.received_total - 1, OrderCheckOp<KeyT>{out_keys, stable ? out_values : nullptr, d_sums + 2}, gpu.stream));
     }
     unsigned long long sums[3] = {};
     EXAMPLE_CHECK(cudaMemcpyAsync(sums, d_sums, sizeof(sums), cudaMemcpyDeviceToHost, gpu.stream));
@@ -699,14 +696,14 @@ int run(const Options& options, const std::vector<int>& devices)
     EXAMPLE_CHECK(cudaDeviceGetDefaultMemPool(&pool, gpu.device));
     std::uint64_t keep = ~std::uint64_t(0);
     EXAMPLE_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    gpu.keys            = allocate<KeyT>(gpu.n, gpu.stream);
-    gpu.sorted          = allocate<KeyT>(gpu.n, gpu.stream);
-    gpu.samples         = allocate<KeyT>(options.samples, gpu.stream);
-    gpu.gathered        = allocate<KeyT>(std::int64_t(options.samples) * parts, gpu.stream);
-    gpu.gathered_sorted = allocate<KeyT>(std::int64_t(options.samples) * parts, gpu.stream);
-    gpu.starts_d        = allocate<std::int64_t>(parts, gpu.stream);
-    gpu.counts_d        = allocate<std::int64_t>(parts, gpu.stream);
-    gpu.received_d      = allocate<std::int64_t>(parts, gpu.stream);
+    gpu.keys              = allocate<KeyT>(gpu.n, gpu.stream);
+    gpu.sorted            = allocate<KeyT>(gpu.n, gpu.stream);
+    gpu.samples           = allocate<KeyT>(options.samples, gpu.stream);
+    gpu.gathered          = allocate<KeyT>(std::int64_t(options.samples) * parts, gpu.stream);
+    gpu.gathered_sorted   = allocate<KeyT>(std::int64_t(options.samples) * parts, gpu.stream);
+    gpu.starts_d          = allocate<std::int64_t>(parts, gpu.stream);
+    gpu.counts_d          = allocate<std::int64_t>(parts, gpu.stream);
+    gpu.received_d        = allocate<std::int64_t>(parts, gpu.stream);
     gpu.received_starts_d = allocate<std::int64_t>(parts, gpu.stream);
     if (options.pairs)
     {
@@ -792,10 +789,9 @@ int run(const Options& options, const std::vector<int>& devices)
                     static_cast<void*>(gpu.gathered), static_cast<void*>(gpu.gathered_sorted),
                     static_cast<void*>(gpu.starts_d), static_cast<void*>(gpu.counts_d),
                     static_cast<void*>(gpu.received_d), static_cast<void*>(gpu.received_starts_d),
-                    static_cast<void*>(gpu.values),
-                    static_cast<void*>(gpu.sorted_values), static_cast<void*>(gpu.run_keys[0]),
-                    static_cast<void*>(gpu.run_keys[1]), static_cast<void*>(gpu.run_values[0]),
-                    static_cast<void*>(gpu.run_values[1]), gpu.temp})
+                    static_cast<void*>(gpu.values), static_cast<void*>(gpu.sorted_values),
+                    static_cast<void*>(gpu.run_keys[0]), static_cast<void*>(gpu.run_keys[1]),
+                    static_cast<void*>(gpu.run_values[0]), static_cast<void*>(gpu.run_values[1]), gpu.temp})
     {
       if (p != nullptr)
       {
@@ -843,8 +839,7 @@ int main(int argc, char** argv)
     }
     else
     {
-      std::fprintf(stderr,
-                   "usage: %s [--keys-per-gpu N] [--gpus P] [--u64] [--pairs] [--repeat R]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--keys-per-gpu N] [--gpus P] [--u64] [--pairs] [--repeat R]\n", argv[0]);
       return 2;
     }
   }

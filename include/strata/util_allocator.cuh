@@ -331,12 +331,12 @@ struct CachingDeviceAllocator
   {
     if (d_ptr == nullptr)
     {
-      return STRATA_DETAIL_REPORT(cudaErrorInvalidValue);
+      return STRATA_INVALID_ARGUMENT("d_ptr is null");
     }
     *d_ptr = nullptr;
     if (bin_growth < 2)
     {
-      return STRATA_DETAIL_REPORT(cudaErrorInvalidValue);
+      return STRATA_INVALID_ARGUMENT("bin_growth is less than 2");
     }
     cudaError_t error = ResolveDevice(device);
     if (error != cudaSuccess)
@@ -428,7 +428,7 @@ struct CachingDeviceAllocator
       const auto cache = device_caches_.find(device);
       if (cache == device_caches_.end() || !cache->second.TakeLive(d_ptr, cached_bytes[device], block))
       {
-        return STRATA_DETAIL_REPORT(cudaErrorInvalidValue);
+        return STRATA_INVALID_ARGUMENT("d_ptr is not a live block of this allocator on device");
       }
     }
 

@@ -1,9 +1,10 @@
-// strata/util_debug.cuh: error reporting (STRATA_DEBUG, STRATA_DEBUG_EXIT), launch logging
-// (STRATA_LOG) and debug synchronization. A host compiler may read it.
+// strata/util_debug.cuh: error reporting (STRATA_DEBUG, STRATA_DEBUG_EXIT, STRATA_INVALID_ARGUMENT),
+// launch logging (STRATA_LOG) and debug synchronization. A host compiler may read it.
 //
 // Switches a program may define before including strata:
 // - STRATA_STDERR: every failing STRATA_DEBUG(...) prints the error with its file and line (to
-//   stderr on the host, with printf on the device). DEBUG or _DEBUG turn it on, as in CUB.
+//   stderr on the host, with printf on the device), and a device call that rejects an argument
+//   prints why (STRATA_INVALID_ARGUMENT). DEBUG or _DEBUG turn it on, as in CUB.
 // - STRATA_DEBUG_SYNC: after every kernel launch a device algorithm makes, synchronize the stream
 //   and check for errors (slow; for finding the launch that fails). Implies STRATA_DEBUG_LOG.
 // - STRATA_DEBUG_LOG: print every kernel launch of a device algorithm and its outcome.
@@ -72,6 +73,25 @@ STRATA_HOST_DEVICE inline cudaError_t ReportError(cudaError_t error, const char*
   static_cast<void>(line);
   return error;
 }
+
+//! Returns cudaErrorInvalidValue, for a device call whose argument is bad; when STRATA_STDERR is
+//! defined, prints `what` (why the argument is bad) with `filename` and `line`. Unlike
+//! ReportError it neither queries nor clears the runtime's error: no CUDA call is made.
+STRATA_HOST_DEVICE inline cudaError_t InvalidArgument(const char* what, const char* filename, int line)
+{
+#if defined(STRATA_STDERR)
+  NV_IF_TARGET(
+      NV_IS_HOST,
+      (std::fprintf(stderr, "strata: invalid argument: %s (cudaErrorInvalidValue) at %s:%d\n", what, filename, line);
+       std::fflush(stderr);),
+      (printf("strata: invalid argument: %s (cudaErrorInvalidValue) at %s:%d [block (%u,%u,%u), thread (%u,%u,%u)]\n",
+              what, filename, line, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);));
+#endif
+  static_cast<void>(what);
+  static_cast<void>(filename);
+  static_cast<void>(line);
+  return cudaErrorInvalidValue;
+}
 } // namespace detail
 
 //! Returns `error`, or, when that is cudaSuccess, the runtime's pending error, which it clears
@@ -122,6 +142,10 @@ STRATA_NAMESPACE_END
 
 //! strata's own error reports: detail::ReportError with the caller's file and line.
 #define STRATA_DETAIL_REPORT(error) ::strata::detail::ReportError(static_cast<cudaError_t>(error), __FILE__, __LINE__)
+
+//! A bad argument of a device call: cudaErrorInvalidValue, with the reason `what` (a string)
+//! printed with the caller's file and line when STRATA_STDERR is defined.
+#define STRATA_INVALID_ARGUMENT(what) ::strata::detail::InvalidArgument(what, __FILE__, __LINE__)
 
 //! Like STRATA_DEBUG, but exits the program with status 1 when the result is an error
 //! (CubDebugExit).

@@ -23,10 +23,12 @@ namespace detail
 {
 #if defined(__CUDACC__)
 //! A kernel that does nothing: PtxVersion asks the runtime which of its images would run.
+STRATA_KERNELS_BEGIN
 template <typename T>
 STRATA_KERNEL_ATTRIBUTES void EmptyKernel()
 {
 }
+STRATA_KERNELS_END
 #endif
 
 //! Makes `device` current for the lifetime of the object and restores the previous one.
@@ -292,17 +294,12 @@ STRATA_RUNTIME_FUNCTION cudaError_t LaunchKernel([[maybe_unused]] bool programma
 {
   cudaError_t error = cudaSuccess;
   NV_IF_TARGET(NV_IS_HOST,
-               (cudaLaunchAttribute attribute[1];
-                attribute[0].id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
-                attribute[0].val.programmaticStreamSerializationAllowed = 1;
-                cudaLaunchConfig_t config{};
-                config.gridDim          = dim3(unsigned(grid));
-                config.blockDim         = dim3(unsigned(block));
-                config.dynamicSmemBytes = size_t(dynamic_smem_bytes);
-                config.stream           = stream;
-                config.attrs            = programmatic ? attribute : nullptr;
-                config.numAttrs         = programmatic ? 1u : 0u;
-                error                   = cudaLaunchKernelEx(&config, kernel, args...);),
+               (cudaLaunchAttribute attribute[1]; attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+                attribute[0].val.programmaticStreamSerializationAllowed = 1; cudaLaunchConfig_t config{};
+                config.gridDim = dim3(unsigned(grid)); config.blockDim = dim3(unsigned(block));
+                config.dynamicSmemBytes = size_t(dynamic_smem_bytes); config.stream = stream;
+                config.attrs = programmatic ? attribute : nullptr; config.numAttrs = programmatic ? 1u : 0u;
+                error = cudaLaunchKernelEx(&config, kernel, args...);),
                (kernel<<<grid, block, dynamic_smem_bytes, stream>>>(args...); error = cudaPeekAtLastError();));
   return error != cudaSuccess ? error : DebugSyncStream(stream);
 }
@@ -356,8 +353,8 @@ inline constexpr int policy_pass_arch = 0;
 template <int PTX_VERSION, typename PolicyT, typename PrevPolicyT>
 struct ChainedPolicy
 {
-  using ActivePolicy = ::cuda::std::conditional_t<(detail::policy_pass_arch < PTX_VERSION),
-                                                  typename PrevPolicyT::ActivePolicy, PolicyT>;
+  using ActivePolicy =
+      ::cuda::std::conditional_t<(detail::policy_pass_arch < PTX_VERSION), typename PrevPolicyT::ActivePolicy, PolicyT>;
 
   template <typename FunctorT>
   STRATA_RUNTIME_FUNCTION static cudaError_t Invoke(int device_ptx_version, FunctorT& op)

@@ -48,8 +48,14 @@
 
 //! Around kernel definitions: a kernel instantiated with a user type of internal linkage (in an
 //! anonymous namespace, a lambda) cannot be hidden, and nvcc warns (1407) that the attribute does
-//! not apply. That is expected and harmless, so the kernels' definitions silence it.
-#if defined(__NVCC__)
+//! not apply. That is expected and harmless, so the kernels' definitions silence it. nvcc 12 also
+//! puts the attribute where the host compiler ignores it (and warns): silenced there too.
+#if defined(__NVCC__) && (defined(__GNUC__) || defined(__clang__))
+#  define STRATA_KERNELS_BEGIN                                                                                         \
+    _Pragma("nv_diagnostic push") _Pragma("nv_diag_suppress 1407") _Pragma("GCC diagnostic push")                      \
+        _Pragma("GCC diagnostic ignored \"-Wattributes\"")
+#  define STRATA_KERNELS_END _Pragma("GCC diagnostic pop") _Pragma("nv_diagnostic pop")
+#elif defined(__NVCC__)
 #  define STRATA_KERNELS_BEGIN _Pragma("nv_diagnostic push") _Pragma("nv_diag_suppress 1407")
 #  define STRATA_KERNELS_END _Pragma("nv_diagnostic pop")
 #else

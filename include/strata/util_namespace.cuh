@@ -55,3 +55,6 @@
 #define STRATA_NAMESPACE_END                                                                                           \
   }                                                                                                                    \
   }
+
+//! The qualified name of strata's namespace (CUB's CUB_NS_QUALIFIER).
+#define STRATA_NS_QUALIFIER ::strata

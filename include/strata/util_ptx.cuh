@@ -3,10 +3,10 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/detail/copy_bytes.cuh>
 
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
-#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 #include <nv/target>
@@ -45,7 +45,7 @@ STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t SregWarpId()
 //! index or xor mask, `c` the clamp and segment mask.
 #define STRATA_DETAIL_SHFL_SYNC(NAME, MODE)                                                                            \
   STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t NAME(                                                         \
-    ::cuda::std::uint32_t word, ::cuda::std::uint32_t b, ::cuda::std::uint32_t c, ::cuda::std::uint32_t member_mask)   \
+      ::cuda::std::uint32_t word, ::cuda::std::uint32_t b, ::cuda::std::uint32_t c, ::cuda::std::uint32_t member_mask) \
   {                                                                                                                    \
     ::cuda::std::uint32_t result;                                                                                      \
     asm volatile("shfl.sync." MODE ".b32 %0, %1, %2, %3, %4;"                                                          \
@@ -83,7 +83,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void FenceProxyAsyncShared()
 
 //! mbarrier.arrive.expect_tx (release, CTA scope): one arrival, and `bytes` more to come from
 //! bulk copies before the phase completes.
-STRATA_DEVICE STRATA_FORCEINLINE void MbarrierArriveExpectTx(::cuda::std::uint64_t* barrier, ::cuda::std::uint32_t bytes)
+STRATA_DEVICE STRATA_FORCEINLINE void MbarrierArriveExpectTx(::cuda::std::uint64_t* barrier,
+                                                             ::cuda::std::uint32_t bytes)
 {
   [[maybe_unused]] ::cuda::std::uint64_t state; // the phase's token, which the waits here do not need
   asm("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %0, [%1], %2;"
@@ -99,7 +100,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void MbarrierArriveExpectTx(::cuda::std::uint64
 //! uniform registers (it drops the pointer's upper 32 bits).
 template <int ITEM_BYTES, typename IndexT>
 STRATA_DEVICE STRATA_FORCEINLINE void CpAsyncBulkGlobalToShared(void* shared, const void* global, IndexT index,
-                                                                ::cuda::std::uint32_t bytes, ::cuda::std::uint64_t* barrier)
+                                                                ::cuda::std::uint32_t bytes,
+                                                                ::cuda::std::uint64_t* barrier)
 {
   static_assert(::cuda::std::is_unsigned_v<IndexT> && (sizeof(IndexT) == 4 || sizeof(IndexT) == 8),
                 "the item index is a 32- or 64-bit unsigned offset");
@@ -127,7 +129,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void CpAsyncBulkGlobalToShared(void* shared, co
 
 //! mbarrier.try_wait.parity: whether the phase of parity `parity` has completed (after a
 //! bounded wait).
-STRATA_DEVICE STRATA_FORCEINLINE bool MbarrierTryWaitParity(::cuda::std::uint64_t* barrier, ::cuda::std::uint32_t parity)
+STRATA_DEVICE STRATA_FORCEINLINE bool MbarrierTryWaitParity(::cuda::std::uint64_t* barrier,
+                                                            ::cuda::std::uint32_t parity)
 {
   ::cuda::std::uint32_t done;
   asm("{\n\t.reg .pred p;\n\t"
@@ -201,8 +204,8 @@ STRATA_HOST_DEVICE constexpr unsigned int WarpMask(unsigned int warp_id)
   else
   {
     constexpr bool tiles_warp = ::cuda::std::has_single_bit(static_cast<unsigned int>(LOGICAL_WARP_THREADS));
-    const unsigned int first  = tiles_warp ? (warp_id * LOGICAL_WARP_THREADS) % detail::warp_threads
-                                           : warp_id * LOGICAL_WARP_THREADS;
+    const unsigned int first =
+        tiles_warp ? (warp_id * LOGICAL_WARP_THREADS) % detail::warp_threads : warp_id * LOGICAL_WARP_THREADS;
     return first < detail::warp_threads ? lanes << first : 0u;
   }
 }
@@ -243,12 +246,12 @@ struct ShuffleWords
     {
       words[COUNT - 1] = 0; // the padding bytes of the last word travel too
     }
-    ::cuda::std::memcpy(words, &value, sizeof(T));
+    ::strata::detail::CopyBytes(words, &value, sizeof(T));
   }
   STRATA_DEVICE STRATA_FORCEINLINE T Value() const
   {
     T value;
-    ::cuda::std::memcpy(static_cast<void*>(&value), words, sizeof(T));
+    ::strata::detail::CopyBytes(static_cast<void*>(&value), words, sizeof(T));
     return value;
   }
 };

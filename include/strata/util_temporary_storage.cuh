@@ -16,6 +16,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/util_debug.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -97,7 +98,7 @@ STRATA_HOST_DEVICE cudaError_t CarveTemporaryStorage(void* d_temp_storage, ::cud
    ...);
   if (!well_formed || end > ::cuda::std::numeric_limits<::cuda::std::size_t>::max() - max_align)
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("temporary storage size overflows size_t, or a slot is malformed");
   }
   // Offsets count from the first max_align boundary at or after d_temp_storage; a device call
   // always reports at least one byte, so that its buffer pointer is never null.
@@ -111,7 +112,7 @@ STRATA_HOST_DEVICE cudaError_t CarveTemporaryStorage(void* d_temp_storage, ::cud
   }
   if (temp_storage_bytes < required)
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("d_temp_storage is too small: temp_storage_bytes is less than the call needs");
   }
   const auto address = reinterpret_cast<::cuda::std::uintptr_t>(d_temp_storage);
   const auto base    = static_cast<::cuda::std::uintptr_t>(temporary_storage::AlignUp(address, max_align));

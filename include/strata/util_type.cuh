@@ -588,8 +588,9 @@ private:
     {
       return UnsignedBits(0x7E); // e4m3 has no infinity: only S.1111.111 is NaN, 448 is S.1111.110
     }
-    constexpr int exponent_bits =
-        ::cuda::std::is_same_v<T, __half> || ::cuda::std::is_same_v<T, __nv_fp8_e5m2> ? 5 : sizeof(T) == 8 ? 11 : 8;
+    constexpr int exponent_bits = ::cuda::std::is_same_v<T, __half> || ::cuda::std::is_same_v<T, __nv_fp8_e5m2> ? 5
+                                  : sizeof(T) == 8                                                              ? 11
+                                                                                                                : 8;
     constexpr int mantissa_bits = BITS - 1 - exponent_bits;
     // exponent field 2^e - 2 (one below infinity/NaN), mantissa all ones
     const UnsignedBits exponent = UnsignedBits((UnsignedBits(1) << exponent_bits) - 2) << mantissa_bits;

@@ -121,9 +121,7 @@ cudaError_t device_algorithms(void* d_temp, size_t& bytes, T* d_a, T* d_b, int* 
 {
   cudaError_t e = cudaSuccess;
   const int n   = 1000;
-  auto keep     = [&](cudaError_t r) {
-    e = e != cudaSuccess ? e : r;
-  };
+  auto keep     = [&](cudaError_t r) { e = e != cudaSuccess ? e : r; };
   keep(strata::DeviceReduce::Sum(d_temp, bytes, d_a, d_b, n));
   keep(strata::DeviceReduce::Min(d_temp, bytes, d_a, d_b, n));
   keep(strata::DeviceReduce::ArgMax(d_temp, bytes, d_a, d_b, d_count, n));
@@ -140,10 +138,10 @@ cudaError_t device_algorithms(void* d_temp, size_t& bytes, T* d_a, T* d_b, int* 
   keep(strata::DeviceMergeSort::SortPairs(d_temp, bytes, d_a, d_keys, n, cuda::std::less<>{}));
   keep(strata::DeviceMergeSort::StableSortKeysCopy(d_temp, bytes, d_a, d_b, n, cuda::std::less<>{}));
   keep(strata::DeviceMerge::MergeKeys(d_temp, bytes, d_a, n, d_a, n, d_b, cuda::std::less<>{}));
-  keep(strata::DeviceMerge::MergePairs(d_temp, bytes, d_a, d_keys, n, d_a, d_keys, n, d_b, d_keys,
-                                       cuda::std::less<>{}));
+  keep(
+      strata::DeviceMerge::MergePairs(d_temp, bytes, d_a, d_keys, n, d_a, d_keys, n, d_b, d_keys, cuda::std::less<>{}));
   keep(strata::DeviceSegmentedRadixSort::SortPairs(d_temp, bytes, d_a, d_b, d_keys, d_keys, n, 10, d_count,
-                                                    d_count + 1));
+                                                   d_count + 1));
   keep(strata::DeviceSegmentedSort::StableSortKeys(d_temp, bytes, d_a, d_b, n, 10, d_count, d_count + 1));
   keep(strata::DeviceSegmentedReduce::Sum(d_temp, bytes, d_a, d_b, 10, d_count, d_count + 1));
   keep(strata::DeviceSegmentedReduce::Max(d_temp, bytes, d_a, d_b, 10, d_count, d_count + 1));
@@ -167,18 +165,16 @@ inline cudaError_t other_algorithms(void* d_temp, size_t& bytes, unsigned char* 
                                     int* d_histogram, const void** d_srcs, void** d_dsts, int* d_sizes)
 {
   cudaError_t e = cudaSuccess;
-  auto keep     = [&](cudaError_t r) {
-    e = e != cudaSuccess ? e : r;
-  };
+  auto keep     = [&](cudaError_t r) { e = e != cudaSuccess ? e : r; };
   keep(strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples, d_histogram, 257, 0, 256, 1000));
   keep(strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_floats, d_histogram, 11, 0.0f, 1.0f, 1000));
   keep(strata::DeviceHistogram::HistogramRange(d_temp, bytes, d_floats, d_histogram, 11, d_floats, 1000));
-  int* histograms[3]   = {d_histogram, d_histogram, d_histogram};
-  int levels[3]        = {9, 9, 9};
-  unsigned lower[3]    = {0, 0, 0};
-  unsigned upper[3]    = {256, 256, 256};
+  int* histograms[3] = {d_histogram, d_histogram, d_histogram};
+  int levels[3]      = {9, 9, 9};
+  unsigned lower[3]  = {0, 0, 0};
+  unsigned upper[3]  = {256, 256, 256};
   keep(strata::DeviceHistogram::MultiHistogramEven<4, 3>(d_temp, bytes, d_samples, histograms, levels, lower, upper,
-                                                        1000));
+                                                         1000));
   keep(strata::DeviceMemcpy::Batched(d_temp, bytes, d_srcs, d_dsts, d_sizes, 100));
   keep(strata::DeviceCopy::Batched(d_temp, bytes, reinterpret_cast<const float* const*>(d_srcs),
                                    reinterpret_cast<float* const*>(d_dsts), d_sizes, 100));

@@ -94,9 +94,9 @@ __device__ void apply_call(BlockT&& block, int call, T (&input)[IPT], OutputT (&
 template <typename T, typename OutputT, int BX, int BY, int BZ, int IPT, typename DifferenceOpT>
 struct adjacent_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
-  using type                       = T;
-  using output_type                = OutputT;
-  using difference_op              = DifferenceOpT;
+  using type          = T;
+  using output_type   = OutputT;
+  using difference_op = DifferenceOpT;
 };
 
 //! Pass p (0, 1, 2) calls member calls[p]: pass 0 on the kernel's TempStorage into a separate

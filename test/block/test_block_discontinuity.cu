@@ -149,9 +149,9 @@ __device__ void apply_call(BlockT&& block, int call, T (&items)[IPT], FlagT (&he
 template <typename T, typename FlagT, int BX, int BY, int BZ, int IPT, typename FlagOpT>
 struct discontinuity_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
-  using type                       = T;
-  using flag_type                  = FlagT;
-  using flag_op                    = FlagOpT;
+  using type      = T;
+  using flag_type = FlagT;
+  using flag_op   = FlagOpT;
 };
 
 //! Pass p (0, 1, 2) calls overload calls[p]: passes 0 and 1 on the kernel's TempStorage, pass 2

@@ -43,8 +43,8 @@ __device__ void copy_histogram(const CounterT* histogram, OutT* out, int rank, i
 template <typename T, int BX, int BY, int BZ, int IPT, int BINS>
 struct histogram_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
-  using type                       = T;
-  static constexpr int bins        = BINS;
+  using type                = T;
+  static constexpr int bins = BINS;
 };
 
 //! Where the kernel writes, per block: BINS counters each (`shared_total` is one histogram of all

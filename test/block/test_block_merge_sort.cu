@@ -44,10 +44,10 @@ enum merge_mode : int
 template <typename KeyT, bool PAIRS, int BX, int BY, int BZ, int IPT>
 struct merge_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
-  using key_type                   = KeyT;
-  using value_type                 = std::conditional_t<PAIRS, int, strata::NullType>;
-  static constexpr bool pairs      = PAIRS;
-  using sort_type = strata::BlockMergeSort<KeyT, BX, IPT, value_type, BY, BZ>;
+  using key_type              = KeyT;
+  using value_type            = std::conditional_t<PAIRS, int, strata::NullType>;
+  static constexpr bool pairs = PAIRS;
+  using sort_type             = strata::BlockMergeSort<KeyT, BX, IPT, value_type, BY, BZ>;
 };
 
 template <typename ConfigT>
@@ -73,22 +73,30 @@ __global__ void __launch_bounds__(ConfigT::threads)
   const int valid_items = valid[block];
   switch (mode)
   {
-    case sort_less:
-      if constexpr (ConfigT::pairs) SortT(storage).Sort(keys, values, less_op{});
-      else SortT(storage).Sort(keys, less_op{});
-      break;
-    case stable_sort_greater:
-      if constexpr (ConfigT::pairs) SortT().StableSort(keys, values, greater_op{});
-      else SortT().StableSort(keys, greater_op{});
-      break;
-    case partial_less:
-      if constexpr (ConfigT::pairs) SortT(storage).Sort(keys, values, less_op{}, valid_items, oob);
-      else SortT(storage).Sort(keys, less_op{}, valid_items, oob);
-      break;
-    default:
-      if constexpr (ConfigT::pairs) SortT(storage).StableSort(keys, values, greater_op{}, valid_items, oob);
-      else SortT(storage).StableSort(keys, greater_op{}, valid_items, oob);
-      break;
+  case sort_less:
+    if constexpr (ConfigT::pairs)
+      SortT(storage).Sort(keys, values, less_op{});
+    else
+      SortT(storage).Sort(keys, less_op{});
+    break;
+  case stable_sort_greater:
+    if constexpr (ConfigT::pairs)
+      SortT().StableSort(keys, values, greater_op{});
+    else
+      SortT().StableSort(keys, greater_op{});
+    break;
+  case partial_less:
+    if constexpr (ConfigT::pairs)
+      SortT(storage).Sort(keys, values, less_op{}, valid_items, oob);
+    else
+      SortT(storage).Sort(keys, less_op{}, valid_items, oob);
+    break;
+  default:
+    if constexpr (ConfigT::pairs)
+      SortT(storage).StableSort(keys, values, greater_op{}, valid_items, oob);
+    else
+      SortT(storage).StableSort(keys, greater_op{}, valid_items, oob);
+    break;
   }
   for (int i = 0; i < IPT; ++i)
   {
@@ -201,11 +209,13 @@ void check_merge_sort(std::uint64_t salt)
       INFO("block " << b << ", " << count << " valid items");
       std::vector<int> order(count);
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-        const KeyT& kx = keys[b * TILE + x];
-        const KeyT& ky = keys[b * TILE + y];
-        return descending ? host_less(ky, kx) : host_less(kx, ky);
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int x, int y)
+                       {
+                         const KeyT& kx = keys[b * TILE + x];
+                         const KeyT& ky = keys[b * TILE + y];
+                         return descending ? host_less(ky, kx) : host_less(kx, ky);
+                       });
       std::vector<KeyT> expected_keys;
       const std::vector<KeyT> actual_keys(keys_out.begin() + b * TILE, keys_out.begin() + (b + 1) * TILE);
       for (int p : order)
@@ -252,9 +262,9 @@ __global__ void merge_primitives_kernel(const int* runs, int count1, int count2,
                                         int* indices_out)
 {
   // Thread t merges outputs [4t, 4t + 4) of runs[0, count1) and runs[count1, count1 + count2).
-  constexpr int IPT = 4;
-  const int diag    = static_cast<int>(threadIdx.x) * IPT;
-  const int split   = strata::MergePath(runs, runs + count1, count1, count2, diag, less_op{});
+  constexpr int IPT      = 4;
+  const int diag         = static_cast<int>(threadIdx.x) * IPT;
+  const int split        = strata::MergePath(runs, runs + count1, count1, count2, diag, less_op{});
   split_out[threadIdx.x] = split;
   int keys[IPT];
   int indices[IPT];

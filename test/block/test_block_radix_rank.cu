@@ -20,9 +20,9 @@ constexpr int rank_blocks = 4;
 
 enum class ranker
 {
-  basic,    // BlockRadixRank: stable in blocked order, no callback
-  match,    // BlockRadixRankMatch: warp-striped order, callback
-  early     // BlockRadixRankMatchEarlyCounts: warp-striped order, callback
+  basic, // BlockRadixRank: stable in blocked order, no callback
+  match, // BlockRadixRankMatch: warp-striped order, callback
+  early  // BlockRadixRankMatchEarlyCounts: warp-striped order, callback
 };
 
 //! One ranker with its block shape, items per thread and digit width.
@@ -82,7 +82,8 @@ __global__ void __launch_bounds__(ConfigT::threads)
     prefix[j] = -7; // left alone for bins past the digits
   }
   const unsigned int bit_start = static_cast<unsigned int>(bit_starts[block]);
-  auto run                     = [&](auto extractor) {
+  auto run                     = [&](auto extractor)
+  {
     if constexpr (ConfigT::kind == ranker::basic)
     {
       RankT(temp_storage).RankKeys(keys, ranks, extractor, prefix);
@@ -133,7 +134,7 @@ rank_reference reference_rank(const std::vector<unsigned int>& keys, const std::
   int running = 0;
   for (int k = 0; k < digits; ++k)
   {
-    const int digit    = descending ? digits - 1 - k : k;
+    const int digit   = descending ? digits - 1 - k : k;
     ref.prefix[digit] = running;
     running += ref.counts[digit];
   }
@@ -162,7 +163,7 @@ void check_rank(std::uint64_t salt)
   // Block 1 has only two distinct keys (long runs of one digit); block 2 only one.
   for (int i = 0; i < TILE; ++i)
   {
-    keys[TILE + i] = (keys[TILE + i] & 1u) ? 0xA5A5A5A5u : 0x5A5A5A5Au;
+    keys[TILE + i]     = (keys[TILE + i] & 1u) ? 0xA5A5A5A5u : 0x5A5A5A5Au;
     keys[2 * TILE + i] = 0x12345678u;
   }
   strata_test::generator<int> gen(seed + 1);
@@ -177,7 +178,8 @@ void check_rank(std::uint64_t salt)
   std::iota(order.begin(), order.end(), 0);
   if (ConfigT::kind != ranker::basic)
   {
-    auto striped_key = [](int position) {
+    auto striped_key = [](int position)
+    {
       const int thread = position / IPT;
       const int item   = position % IPT;
       return std::make_tuple(thread / 32, item, thread % 32);
@@ -220,14 +222,15 @@ void check_rank(std::uint64_t salt)
     {
       const std::vector<int> tile_counts(counts.begin() + b * SLOTS, counts.begin() + b * SLOTS + ConfigT::digits);
       {
-      INFO("callback counts");
-      strata_test::check_equal(ref.counts, tile_counts);
-    }
+        INFO("callback counts");
+        strata_test::check_equal(ref.counts, tile_counts);
+      }
     }
   }
 }
 
-template <int BX, int BITS, bool DESC, bool MEMO = true, strata::BlockScanAlgorithm SCAN = strata::BLOCK_SCAN_WARP_SCANS,
+template <int BX, int BITS, bool DESC, bool MEMO = true,
+          strata::BlockScanAlgorithm SCAN = strata::BLOCK_SCAN_WARP_SCANS,
           cudaSharedMemConfig SMEM = cudaSharedMemBankSizeFourByte, int BY = 1, int BZ = 1>
 using basic_t = strata::BlockRadixRank<BX, BITS, DESC, MEMO, SCAN, SMEM, BY, BZ>;
 

@@ -47,10 +47,10 @@ template <typename KeyT, bool PAIRS, int BX, int BY, int BZ, int IPT, int BITS, 
           cudaSharedMemConfig SMEM        = cudaSharedMemBankSizeFourByte>
 struct sort_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
-  using key_type                   = KeyT;
-  using value_type                 = std::conditional_t<PAIRS, int, strata::NullType>;
-  static constexpr bool pairs      = PAIRS;
-  using sort_type = strata::BlockRadixSort<KeyT, BX, IPT, value_type, BITS, MEMO, SCAN, SMEM, BY, BZ>;
+  using key_type              = KeyT;
+  using value_type            = std::conditional_t<PAIRS, int, strata::NullType>;
+  static constexpr bool pairs = PAIRS;
+  using sort_type             = strata::BlockRadixSort<KeyT, BX, IPT, value_type, BITS, MEMO, SCAN, SMEM, BY, BZ>;
 };
 
 template <typename KeyT>
@@ -61,28 +61,37 @@ template <typename ConfigT, typename KeyT, typename ValuesT>
 __device__ void sort_tile(typename ConfigT::sort_type::TempStorage& storage, KeyT (&keys)[ConfigT::items],
                           ValuesT& values, int mode, int begin_bit, int end_bit)
 {
-  using SortT            = typename ConfigT::sort_type;
-  const bool full        = begin_bit == 0 && end_bit == key_bits<KeyT>;
-  auto call = [&](auto&&... bits_and_decomposer) {
+  using SortT     = typename ConfigT::sort_type;
+  const bool full = begin_bit == 0 && end_bit == key_bits<KeyT>;
+  auto call       = [&](auto&&... bits_and_decomposer)
+  {
     SortT sorter(storage);
     switch (mode)
     {
-      case ascending_blocked:
-        if constexpr (ConfigT::pairs) sorter.Sort(keys, values, bits_and_decomposer...);
-        else sorter.Sort(keys, bits_and_decomposer...);
-        break;
-      case descending_blocked:
-        if constexpr (ConfigT::pairs) sorter.SortDescending(keys, values, bits_and_decomposer...);
-        else sorter.SortDescending(keys, bits_and_decomposer...);
-        break;
-      case ascending_striped:
-        if constexpr (ConfigT::pairs) sorter.SortBlockedToStriped(keys, values, bits_and_decomposer...);
-        else sorter.SortBlockedToStriped(keys, bits_and_decomposer...);
-        break;
-      default:
-        if constexpr (ConfigT::pairs) sorter.SortDescendingBlockedToStriped(keys, values, bits_and_decomposer...);
-        else sorter.SortDescendingBlockedToStriped(keys, bits_and_decomposer...);
-        break;
+    case ascending_blocked:
+      if constexpr (ConfigT::pairs)
+        sorter.Sort(keys, values, bits_and_decomposer...);
+      else
+        sorter.Sort(keys, bits_and_decomposer...);
+      break;
+    case descending_blocked:
+      if constexpr (ConfigT::pairs)
+        sorter.SortDescending(keys, values, bits_and_decomposer...);
+      else
+        sorter.SortDescending(keys, bits_and_decomposer...);
+      break;
+    case ascending_striped:
+      if constexpr (ConfigT::pairs)
+        sorter.SortBlockedToStriped(keys, values, bits_and_decomposer...);
+      else
+        sorter.SortBlockedToStriped(keys, bits_and_decomposer...);
+      break;
+    default:
+      if constexpr (ConfigT::pairs)
+        sorter.SortDescendingBlockedToStriped(keys, values, bits_and_decomposer...);
+      else
+        sorter.SortDescendingBlockedToStriped(keys, bits_and_decomposer...);
+      break;
     }
   };
   if constexpr (std::is_same_v<KeyT, pair_key>)
@@ -127,7 +136,7 @@ __global__ void __launch_bounds__(ConfigT::threads)
   const bool striped = mode == ascending_striped || mode == descending_striped;
   for (int i = 0; i < IPT; ++i)
   {
-    const int position         = striped ? i * ConfigT::threads + rank : rank * IPT + i;
+    const int position        = striped ? i * ConfigT::threads + rank : rank * IPT + i;
     keys_out[base + position] = keys[i];
     if constexpr (ConfigT::pairs)
     {
@@ -200,8 +209,8 @@ std::vector<KeyT> special_keys()
   }
   else
   {
-    using U           = typename strata::Traits<KeyT>::UnsignedBits;
-    constexpr U sign  = U(U(1) << (sizeof(U) * 8 - 1));
+    using U          = typename strata::Traits<KeyT>::UnsignedBits;
+    constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
     for (U bits : {U(0), sign, U(~U(0)), U(~sign), U(1), U(sign | 1)})
     {
       keys.push_back(key_from_bits<KeyT>(std::uint64_t(bits), 0));
@@ -222,7 +231,8 @@ std::vector<KeyT> make_keys(std::uint64_t seed, int tile)
 {
   std::mt19937_64 engine(seed);
   std::vector<KeyT> keys(static_cast<std::size_t>(sort_blocks) * tile);
-  auto random_key = [&]() {
+  auto random_key = [&]()
+  {
     if constexpr (std::is_same_v<KeyT, pair_key>)
     {
       // Few distinct f values, so that ll decides often.
@@ -300,16 +310,17 @@ void check_sort(std::uint64_t salt)
       const int begin = bit_ranges[2 * b];
       const int end   = bit_ranges[2 * b + 1];
       INFO("block " << b << ", bits [" << begin << ", " << end << ")");
-      auto sort_bits = [&](int position) {
+      auto sort_bits = [&](int position)
+      {
         const wide_bits bits = ordered_bits(keys[b * TILE + position]) >> begin;
         const int width      = end - begin;
         return width >= 128 ? bits : bits & ((wide_bits(1) << width) - 1);
       };
       std::vector<int> order(TILE);
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-        return descending ? sort_bits(x) > sort_bits(y) : sort_bits(x) < sort_bits(y);
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int x, int y)
+                       { return descending ? sort_bits(x) > sort_bits(y) : sort_bits(x) < sort_bits(y); });
       std::size_t key_mismatches   = 0;
       std::size_t value_mismatches = 0;
       int first_bad                = -1;

@@ -214,8 +214,10 @@ void check_block_run_length_decode(std::uint64_t salt)
   // Expected outputs: the decoded items where a phase writes them, poison elsewhere.
   const std::size_t decoded_size = decoded.size();
   std::vector<ItemT> items_offsets(decoded_size, strata_test::poison_value<ItemT>());
-  std::vector<ItemT> items_single(decoded_size, strata_test::poison_value<ItemT>()), items_last(decoded_size, strata_test::poison_value<ItemT>());
-  std::vector<RelT> rel_single(decoded_size, strata_test::poison_value<RelT>()), rel_last(decoded_size, strata_test::poison_value<RelT>());
+  std::vector<ItemT> items_single(decoded_size, strata_test::poison_value<ItemT>()),
+      items_last(decoded_size, strata_test::poison_value<ItemT>());
+  std::vector<RelT> rel_single(decoded_size, strata_test::poison_value<RelT>()),
+      rel_last(decoded_size, strata_test::poison_value<RelT>());
   std::vector<unsigned long long> totals_caller(rld_blocks * THREADS);
   std::vector<OffsetT> totals_private(rld_blocks * THREADS);
   for (int b = 0; b < rld_blocks; ++b)

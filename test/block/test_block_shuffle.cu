@@ -54,7 +54,7 @@ __device__ void store_items(T* tile, int rank, const T (&items)[IPT])
 template <typename T, int BX, int BY, int BZ, int IPT>
 struct shuffle_config : strata_test::block_shape<BX, BY, BZ, IPT>
 {
-  using type                       = T;
+  using type = T;
 };
 
 template <typename ConfigT, typename T = typename ConfigT::type>

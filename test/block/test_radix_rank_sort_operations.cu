@@ -103,10 +103,10 @@ TEMPLATE_LIST_TEST_CASE("Twiddled bits order keys like their values", "[radix][h
   {
     for (std::size_t j = i + 1; j < values.size() && j < i + 64; ++j)
     {
-      const T x = values[i];
-      const T y = values[j];
-      const double a = numeric(x);
-      const double b = numeric(y);
+      const T x          = values[i];
+      const T y          = values[j];
+      const double a     = numeric(x);
+      const double b     = numeric(y);
       const bits_t<T> tx = Twiddle::In(raw_bits(x));
       const bits_t<T> ty = Twiddle::In(raw_bits(y));
       if (std::isnan(a) || std::isnan(b))
@@ -157,7 +157,7 @@ TEST_CASE("Decomposed keys: bit count, extreme keys, round trip and digits", "[r
   CHECK(highest.hi == std::numeric_limits<std::int16_t>::max());
   CHECK(std::isnan(highest.lo));
   CHECK(!std::signbit(highest.lo));
-  using Twiddle = strata::RadixSortTwiddle<false, two_members>;
+  using Twiddle          = strata::RadixSortTwiddle<false, two_members>;
   const two_members last = Twiddle::DefaultKey(decomposer);
   CHECK(last.hi == std::numeric_limits<std::int16_t>::max());
 
@@ -167,7 +167,7 @@ TEST_CASE("Decomposed keys: bit count, extreme keys, round trip and digits", "[r
   for (int i = 0; i < 500; ++i)
   {
     two_members key{static_cast<std::int16_t>(engine()), 0.0};
-    key.lo = i % 7 == 0 ? -0.0 : from_bits<double>(engine());
+    key.lo                    = i % 7 == 0 ? -0.0 : from_bits<double>(engine());
     const two_members ordered = Twiddle::In(key, decomposer);
     const two_members back    = Twiddle::Out(ordered, decomposer);
     CHECK(back.hi == key.hi);
@@ -213,7 +213,7 @@ TEST_CASE("traits_t's conversion and inversion policies under CUB's names", "[ra
   for (int i = 0; i < 200; ++i)
   {
     const two_members key{static_cast<std::int16_t>(engine()), from_bits<double>(engine())};
-    const two_members ordered = conversion::to_bit_ordered(decomposer, key);
+    const two_members ordered  = conversion::to_bit_ordered(decomposer, key);
     const two_members twiddled = Twiddle::In(key, decomposer);
     CHECK(ordered.hi == twiddled.hi);
     CHECK(raw_bits(ordered.lo) == raw_bits(twiddled.lo));
@@ -226,7 +226,7 @@ TEST_CASE("traits_t's conversion and inversion policies under CUB's names", "[ra
     CHECK(raw_bits(back.lo) == raw_bits(key.lo));
   }
   // A fundamental key: the policies are its twiddles.
-  using fundamental = strata::detail::radix::traits_t<float>;
+  using fundamental        = strata::detail::radix::traits_t<float>;
   const std::uint32_t bits = raw_bits(-1.5f);
   CHECK(fundamental::bit_ordered_conversion_policy::to_bit_ordered(strata::detail::identity_decomposer_t{}, bits)
         == strata::Traits<float>::TwiddleIn(bits));

@@ -12,10 +12,10 @@ inline constexpr int skipped_exit_code = 77;
 //! What a test run counted.
 struct run_counts
 {
-  std::uint64_t test_cases;         //!< test cases that ran or were skipped
-  std::uint64_t failed_cases;       //!< test cases with a failure
-  std::uint64_t skipped_cases;      //!< test cases that skipped
-  std::uint64_t failed_assertions;  //!< failed assertions (Catch2's own exit status, up to 255)
+  std::uint64_t test_cases;        //!< test cases that ran or were skipped
+  std::uint64_t failed_cases;      //!< test cases with a failure
+  std::uint64_t skipped_cases;     //!< test cases that skipped
+  std::uint64_t failed_assertions; //!< failed assertions (Catch2's own exit status, up to 255)
 };
 
 //! 1 on any failure, whatever the count (never 0, 2, 4 or 77); 77 when every test case skipped;

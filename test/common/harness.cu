@@ -37,13 +37,13 @@ gpu_verdict decide_gpu()
   int driver_version = 0;
   static_cast<void>(cudaDriverGetVersion(&driver_version));
   const bool no_gpu = (error == cudaSuccess) || error == cudaErrorNoDevice
-                   || (error == cudaErrorInsufficientDriver && driver_version == 0 && !nvidia_device_node_exists());
+                      || (error == cudaErrorInsufficientDriver && driver_version == 0 && !nvidia_device_node_exists());
   const std::string what = error == cudaSuccess ? std::string("no CUDA device visible") : describe(error);
   if (!no_gpu)
   {
     return {false, true,
             "the CUDA device cannot be used: cudaGetDeviceCount gives " + what + " (driver version "
-              + std::to_string(driver_version) + ")"};
+                + std::to_string(driver_version) + ")"};
   }
   const char* expect = std::getenv("STRATA_TEST_EXPECT_GPU");
   if (expect != nullptr && std::string(expect) == "1")
@@ -67,7 +67,8 @@ bool gpu_available()
 
 bool under_sanitizer()
 {
-  static const bool value = [] {
+  static const bool value = []
+  {
     const char* env = std::getenv("STRATA_TEST_UNDER_SANITIZER");
     return env != nullptr && std::string(env) == "1";
   }();

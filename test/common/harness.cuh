@@ -20,9 +20,9 @@ namespace strata_test
 //! What a test case needing a GPU does on this machine (decided once per process).
 struct gpu_verdict
 {
-  bool available;      //!< a CUDA device can be used: run the case
-  bool fail;           //!< no usable device, and that is an error: fail the case with `reason`
-  std::string reason;  //!< why the case does not run (empty when it does)
+  bool available;     //!< a CUDA device can be used: run the case
+  bool fail;          //!< no usable device, and that is an error: fail the case with `reason`
+  std::string reason; //!< why the case does not run (empty when it does)
 };
 
 //! Decides whether GPU test cases run, skip or fail. They skip only when the machine genuinely

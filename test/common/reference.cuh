@@ -233,7 +233,8 @@ inline std::vector<std::size_t> byte_counts(const std::vector<std::uint8_t>& key
 //! How many of `sorted` differ from the ascending order of keys with these `counts` (the
 //! reference of a sort of byte keys, without sorting billions of them on the host); sizes that
 //! disagree count as a difference too.
-inline std::size_t sorted_bytes_mismatches(const std::vector<std::size_t>& counts, const std::vector<std::uint8_t>& sorted)
+inline std::size_t sorted_bytes_mismatches(const std::vector<std::size_t>& counts,
+                                           const std::vector<std::uint8_t>& sorted)
 {
   std::size_t at    = 0;
   std::size_t wrong = 0;

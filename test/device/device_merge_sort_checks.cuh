@@ -25,9 +25,8 @@ namespace strata_test
 template <typename KeyT, typename ValueT = strata::NullType>
 struct merge_sort_tiles
 {
-  using hub_t = strata::detail::merge_sort::policy_hub<KeyT*, ValueT*>;
-  using policies_t =
-    strata::detail::merge_sort::agent_policies<typename hub_t::Policy900, KeyT, ValueT>;
+  using hub_t      = strata::detail::merge_sort::policy_hub<KeyT*, ValueT*>;
+  using policies_t = strata::detail::merge_sort::agent_policies<typename hub_t::Policy900, KeyT, ValueT>;
   static constexpr std::size_t sort  = policies_t::block_sort_t::ITEMS_PER_TILE;
   static constexpr std::size_t merge = policies_t::merge_t::ITEMS_PER_TILE;
 };
@@ -71,7 +70,7 @@ cudaError_t run_merge_sort(void* d_temp, std::size_t& bytes, const KeyT* keys, c
   {
     using null_t  = strata::NullType*;
     using keys_t  = strata::DispatchMergeSort<const KeyT*, null_t, KeyT*, null_t, std::uint32_t, CompareT,
-                                              merge_sort_partition_hub<KeyT, strata::NullType>>;
+                                             merge_sort_partition_hub<KeyT, strata::NullType>>;
     using pairs_t = strata::DispatchMergeSort<const KeyT*, const std::uint32_t*, KeyT*, std::uint32_t*, std::uint32_t,
                                               CompareT, merge_sort_partition_hub<KeyT, std::uint32_t>>;
     return pairs ? pairs_t::Dispatch(d_temp, bytes, keys, values, keys_out, values_out, std::uint32_t(n), compare,
@@ -93,8 +92,8 @@ enum class merge_keys
 template <typename KeyT>
 std::vector<KeyT> merge_sort_keys(std::size_t n, merge_keys kind, std::uint64_t seed)
 {
-  std::vector<KeyT> keys = kind == merge_keys::few_values ? random_vector<KeyT>(n, seed, 0.0, 15.0)
-                                                           : random_vector<KeyT>(n, seed);
+  std::vector<KeyT> keys =
+      kind == merge_keys::few_values ? random_vector<KeyT>(n, seed, 0.0, 15.0) : random_vector<KeyT>(n, seed);
   if constexpr (std::is_floating_point_v<KeyT>)
   {
     generator<std::uint32_t> gen(seed + 7);
@@ -111,10 +110,10 @@ std::vector<KeyT> merge_sort_keys(std::size_t n, merge_keys kind, std::uint64_t 
       else if (gen() % 64 == 0)
       {
         const std::uint32_t pick = gen() % 4;
-        keys[i]                  = pick == 0 ? KeyT(0)
-                                 : pick == 1 ? -KeyT(0)
-                                 : pick == 2 ? std::numeric_limits<KeyT>::infinity()
-                                             : -std::numeric_limits<KeyT>::infinity();
+        keys[i]                  = pick == 0   ? KeyT(0)
+                                   : pick == 1 ? -KeyT(0)
+                                   : pick == 2 ? std::numeric_limits<KeyT>::infinity()
+                                               : -std::numeric_limits<KeyT>::infinity();
       }
     }
   }
@@ -205,7 +204,8 @@ void check_merge_sort(const device_buffer<KeyT>& d_keys, const std::vector<KeyT>
   d_out.poison();
   d_values_out.poison();
   std::size_t bytes = 0;
-  const auto call   = [&](auto path, void* d_temp, std::size_t& b) {
+  const auto call   = [&](auto path, void* d_temp, std::size_t& b)
+  {
     return run_merge_sort<decltype(path)::value>(d_temp, b, d_keys.data(), d_values.data(), d_out.data(),
                                                  d_values_out.data(), n, pairs, compare);
   };
@@ -216,9 +216,8 @@ void check_merge_sort(const device_buffer<KeyT>& d_keys, const std::vector<KeyT>
   {
     std::size_t public_bytes = 0;
     STRATA_TEST_CUDA(
-      call(std::integral_constant<merge_sort_path, merge_sort_path::public_api>{}, nullptr, public_bytes));
-    const std::size_t merge_tile =
-      pairs ? merge_sort_tiles<KeyT, std::uint32_t>::merge : merge_sort_tiles<KeyT>::merge;
+        call(std::integral_constant<merge_sort_path, merge_sort_path::public_api>{}, nullptr, public_bytes));
+    const std::size_t merge_tile = pairs ? merge_sort_tiles<KeyT, std::uint32_t>::merge : merge_sort_tiles<KeyT>::merge;
     CHECK(bytes >= public_bytes + (n + merge_tile - 1) / merge_tile * sizeof(std::uint32_t));
   }
   device_buffer<unsigned char> d_temp(bytes);
@@ -281,8 +280,8 @@ inline constexpr std::size_t merge_sort_sanitizer_max = 5 * merge_sort_tiles<Key
 template <typename KeyT>
 void run_merge_sort_cases(std::uint64_t seed)
 {
-  const bool sanitizer  = under_sanitizer();
-  const std::size_t max = sanitizer ? merge_sort_sanitizer_max<KeyT> : (std::size_t(1) << 20) + 7;
+  const bool sanitizer         = under_sanitizer();
+  const std::size_t max        = sanitizer ? merge_sort_sanitizer_max<KeyT> : (std::size_t(1) << 20) + 7;
   const std::vector<KeyT> keys = merge_sort_keys<KeyT>(max, merge_keys::random, seed);
   const device_buffer<KeyT> d_keys(keys);
   for (std::size_t n : merge_sort_sizes<KeyT>(max))
@@ -302,7 +301,7 @@ void run_merge_sort_cases(std::uint64_t seed)
   }
   if (!sanitizer)
   {
-    const std::size_t n            = (std::size_t(1) << 24) + 13;
+    const std::size_t n           = (std::size_t(1) << 24) + 13;
     const std::vector<KeyT> large = merge_sort_keys<KeyT>(n, merge_keys::few_values, seed + 9);
     const device_buffer<KeyT> d_large(large);
     check_merge_sort(d_large, large, n, true, less_op{});

@@ -405,8 +405,8 @@ TEST_CASE("DeviceHistogram counts nothing in an empty, reversed or NaN Even rang
   };
 
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (const std::pair<float, float>& range : std::vector<std::pair<float, float>>{
-           {3.0f, 3.0f}, {3.0f, -3.0f}, {nan, 3.0f}, {-3.0f, nan}, {300.0f, 0.0f}})
+  for (const std::pair<float, float>& range :
+       std::vector<std::pair<float, float>>{{3.0f, 3.0f}, {3.0f, -3.0f}, {nan, 3.0f}, {-3.0f, nan}, {300.0f, 0.0f}})
   {
     const float lower = range.first;
     const float upper = range.second;
@@ -414,8 +414,8 @@ TEST_CASE("DeviceHistogram counts nothing in an empty, reversed or NaN Even rang
     const std::vector<int> counts = run(
         [&](void* d_temp, std::size_t& bytes)
         {
-          return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples.data(), d_histogram.data(), 65,
-                                                        lower, upper, int(samples.size()));
+          return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples.data(), d_histogram.data(), 65, lower,
+                                                        upper, int(samples.size()));
         });
     CHECK(std::vector<int>(counts.begin(), counts.begin() + 64) == std::vector<int>(64, 0));
   }
@@ -428,8 +428,8 @@ TEST_CASE("DeviceHistogram counts nothing in an empty, reversed or NaN Even rang
     const std::vector<int> counts = run(
         [&](void* d_temp, std::size_t& bytes)
         {
-          return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples.data(), d_histogram.data(), 33,
-                                                        lower, upper, int(samples.size()));
+          return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples.data(), d_histogram.data(), 33, lower,
+                                                        upper, int(samples.size()));
         });
     CHECK(std::vector<int>(counts.begin(), counts.begin() + 32) == std::vector<int>(32, 0));
   }
@@ -446,8 +446,8 @@ TEST_CASE("DeviceHistogram counts nothing in an empty, reversed or NaN Even rang
   const std::vector<int> counts = run(
       [&](void* d_temp, std::size_t& bytes)
       {
-        return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples.data(), d_histogram.data(), 257, 0,
-                                                      256, row_pixels, rows, std::size_t(stride));
+        return strata::DeviceHistogram::HistogramEven(d_temp, bytes, d_samples.data(), d_histogram.data(), 257, 0, 256,
+                                                      row_pixels, rows, std::size_t(stride));
       });
   strata_test::check_equal(expected, counts);
 }

@@ -173,7 +173,8 @@ TEST_CASE("The compactions take items too large for a tile in shared memory", "[
   const strata_test::key_bit<1> second{};
   device_buffer<int> d_count = poisoned<int>(2);
   // Each section runs every size (Catch2 runs a section once per pass through its test case).
-  const auto for_each_size = [&](auto check) {
+  const auto for_each_size = [&](auto check)
+  {
     for (const std::size_t n : sizes())
     {
       CAPTURE(n);
@@ -182,146 +183,172 @@ TEST_CASE("The compactions take items too large for a tile in shared memory", "[
   };
   SECTION("DeviceSelect::If")
   {
-    for_each_size([&](const compaction_input& in) {
-      device_buffer<ItemT> d_out = poisoned<ItemT>(in.n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSelect::If(t, b, in.d_in.data(), d_out.data(), d_count.data(), std::int64_t(in.n), odd);
-      });
-      REQUIRE(std::size_t(d_count.download()[0]) == in.selected.size());
-      CHECK(wrong_places(d_out.download(), in.selected, in.selected.size(), in.n) == 0);
-    });
+    for_each_size(
+        [&](const compaction_input& in)
+        {
+          device_buffer<ItemT> d_out = poisoned<ItemT>(in.n);
+          run_two_phase(
+              [&](void* t, std::size_t& b) {
+                return strata::DeviceSelect::If(t, b, in.d_in.data(), d_out.data(), d_count.data(), std::int64_t(in.n),
+                                                odd);
+              });
+          REQUIRE(std::size_t(d_count.download()[0]) == in.selected.size());
+          CHECK(wrong_places(d_out.download(), in.selected, in.selected.size(), in.n) == 0);
+        });
   }
   SECTION("DevicePartition::If in two parts")
   {
-    for_each_size([&](const compaction_input& in) {
-      std::vector<ItemT> expected = in.selected;
-      expected.insert(expected.end(), in.rejected.rbegin(), in.rejected.rend()); // the rejected ones reversed
-      device_buffer<ItemT> d_out = poisoned<ItemT>(in.n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DevicePartition::If(t, b, in.d_in.data(), d_out.data(), d_count.data(), std::int64_t(in.n),
-                                           odd);
-      });
-      REQUIRE(std::size_t(d_count.download()[0]) == in.selected.size());
-      CHECK(wrong_places(d_out.download(), expected, in.n, in.n) == 0);
-    });
+    for_each_size(
+        [&](const compaction_input& in)
+        {
+          std::vector<ItemT> expected = in.selected;
+          expected.insert(expected.end(), in.rejected.rbegin(), in.rejected.rend()); // the rejected ones reversed
+          device_buffer<ItemT> d_out = poisoned<ItemT>(in.n);
+          run_two_phase(
+              [&](void* t, std::size_t& b) {
+                return strata::DevicePartition::If(t, b, in.d_in.data(), d_out.data(), d_count.data(),
+                                                   std::int64_t(in.n), odd);
+              });
+          REQUIRE(std::size_t(d_count.download()[0]) == in.selected.size());
+          CHECK(wrong_places(d_out.download(), expected, in.n, in.n) == 0);
+        });
   }
   SECTION("DevicePartition::If in three parts")
   {
-    for_each_size([&](const compaction_input& in) {
-      std::vector<ItemT> first;
-      std::vector<ItemT> second_part;
-      std::vector<ItemT> rest;
-      for (const ItemT& item : in.items)
-      {
-        (odd(item) ? first : second(item) ? second_part : rest).push_back(item);
-      }
-      device_buffer<ItemT> d_first  = poisoned<ItemT>(in.n);
-      device_buffer<ItemT> d_second = poisoned<ItemT>(in.n);
-      device_buffer<ItemT> d_rest   = poisoned<ItemT>(in.n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DevicePartition::If(t, b, in.d_in.data(), d_first.data(), d_second.data(), d_rest.data(),
-                                           d_count.data(), std::int64_t(in.n), odd, second);
-      });
-      const std::vector<int> counts = d_count.download();
-      REQUIRE(std::size_t(counts[0]) == first.size());
-      REQUIRE(std::size_t(counts[1]) == second_part.size());
-      CHECK(wrong_places(d_first.download(), first, first.size(), in.n) == 0);
-      CHECK(wrong_places(d_second.download(), second_part, second_part.size(), in.n) == 0);
-      CHECK(wrong_places(d_rest.download(), rest, rest.size(), in.n) == 0);
-    });
+    for_each_size(
+        [&](const compaction_input& in)
+        {
+          std::vector<ItemT> first;
+          std::vector<ItemT> second_part;
+          std::vector<ItemT> rest;
+          for (const ItemT& item : in.items)
+          {
+            (odd(item) ? first : second(item) ? second_part : rest).push_back(item);
+          }
+          device_buffer<ItemT> d_first  = poisoned<ItemT>(in.n);
+          device_buffer<ItemT> d_second = poisoned<ItemT>(in.n);
+          device_buffer<ItemT> d_rest   = poisoned<ItemT>(in.n);
+          run_two_phase(
+              [&](void* t, std::size_t& b)
+              {
+                return strata::DevicePartition::If(t, b, in.d_in.data(), d_first.data(), d_second.data(), d_rest.data(),
+                                                   d_count.data(), std::int64_t(in.n), odd, second);
+              });
+          const std::vector<int> counts = d_count.download();
+          REQUIRE(std::size_t(counts[0]) == first.size());
+          REQUIRE(std::size_t(counts[1]) == second_part.size());
+          CHECK(wrong_places(d_first.download(), first, first.size(), in.n) == 0);
+          CHECK(wrong_places(d_second.download(), second_part, second_part.size(), in.n) == 0);
+          CHECK(wrong_places(d_rest.download(), rest, rest.size(), in.n) == 0);
+        });
   }
   SECTION("DeviceSelect::Unique and UniqueByKey")
   {
-    for_each_size([&](const compaction_input& in) {
-      std::vector<ItemT> unique = in.items;
-      unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
-      device_buffer<ItemT> d_out = poisoned<ItemT>(in.n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSelect::Unique(t, b, in.d_in.data(), d_out.data(), d_count.data(), std::int64_t(in.n));
-      });
-      REQUIRE(std::size_t(d_count.download()[0]) == unique.size());
-      CHECK(wrong_places(d_out.download(), unique, unique.size(), in.n) == 0);
-
-      // 4-byte keys with huge values: the first value of every run of equal keys.
-      const std::vector<std::uint32_t> keys = small_keys(in.n, seed + 1);
-      const std::vector<ItemT> values       = position_items(in.n, 5);
-      std::vector<std::uint32_t> expected_keys;
-      std::vector<ItemT> expected_values;
-      for (std::size_t i = 0; i < in.n; ++i)
-      {
-        if (i == 0 || keys[i] != keys[i - 1])
+    for_each_size(
+        [&](const compaction_input& in)
         {
-          expected_keys.push_back(keys[i]);
-          expected_values.push_back(values[i]);
-        }
-      }
-      const device_buffer<std::uint32_t> d_keys(keys);
-      const device_buffer<ItemT> d_values(values);
-      device_buffer<std::uint32_t> d_keys_out = poisoned<std::uint32_t>(in.n);
-      device_buffer<ItemT> d_values_out       = poisoned<ItemT>(in.n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSelect::UniqueByKey(t, b, d_keys.data(), d_values.data(), d_keys_out.data(),
-                                                 d_values_out.data(), d_count.data(), std::int64_t(in.n));
-      });
-      REQUIRE(std::size_t(d_count.download()[0]) == expected_keys.size());
-      CHECK(wrong_places(d_keys_out.download(), expected_keys, expected_keys.size(), in.n) == 0);
-      CHECK(wrong_places(d_values_out.download(), expected_values, expected_values.size(), in.n) == 0);
-    });
+          std::vector<ItemT> unique = in.items;
+          unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+          device_buffer<ItemT> d_out = poisoned<ItemT>(in.n);
+          run_two_phase(
+              [&](void* t, std::size_t& b) {
+                return strata::DeviceSelect::Unique(t, b, in.d_in.data(), d_out.data(), d_count.data(),
+                                                    std::int64_t(in.n));
+              });
+          REQUIRE(std::size_t(d_count.download()[0]) == unique.size());
+          CHECK(wrong_places(d_out.download(), unique, unique.size(), in.n) == 0);
+
+          // 4-byte keys with huge values: the first value of every run of equal keys.
+          const std::vector<std::uint32_t> keys = small_keys(in.n, seed + 1);
+          const std::vector<ItemT> values       = position_items(in.n, 5);
+          std::vector<std::uint32_t> expected_keys;
+          std::vector<ItemT> expected_values;
+          for (std::size_t i = 0; i < in.n; ++i)
+          {
+            if (i == 0 || keys[i] != keys[i - 1])
+            {
+              expected_keys.push_back(keys[i]);
+              expected_values.push_back(values[i]);
+            }
+          }
+          const device_buffer<std::uint32_t> d_keys(keys);
+          const device_buffer<ItemT> d_values(values);
+          device_buffer<std::uint32_t> d_keys_out = poisoned<std::uint32_t>(in.n);
+          device_buffer<ItemT> d_values_out       = poisoned<ItemT>(in.n);
+          run_two_phase(
+              [&](void* t, std::size_t& b)
+              {
+                return strata::DeviceSelect::UniqueByKey(t, b, d_keys.data(), d_values.data(), d_keys_out.data(),
+                                                         d_values_out.data(), d_count.data(), std::int64_t(in.n));
+              });
+          REQUIRE(std::size_t(d_count.download()[0]) == expected_keys.size());
+          CHECK(wrong_places(d_keys_out.download(), expected_keys, expected_keys.size(), in.n) == 0);
+          CHECK(wrong_places(d_values_out.download(), expected_values, expected_values.size(), in.n) == 0);
+        });
   }
   SECTION("DeviceRunLengthEncode::Encode")
   {
-    for_each_size([&](const compaction_input& in) {
-      std::vector<ItemT> unique;
-      std::vector<int> counts;
-      for (std::size_t i = 0; i < in.n; ++i)
-      {
-        if (i == 0 || in.items[i] != in.items[i - 1])
+    for_each_size(
+        [&](const compaction_input& in)
         {
-          unique.push_back(in.items[i]);
-          counts.push_back(0);
-        }
-        ++counts.back();
-      }
-      device_buffer<ItemT> d_unique = poisoned<ItemT>(in.n);
-      device_buffer<int> d_counts   = poisoned<int>(in.n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceRunLengthEncode::Encode(t, b, in.d_in.data(), d_unique.data(), d_counts.data(),
-                                                     d_count.data(), std::int64_t(in.n));
-      });
-      REQUIRE(std::size_t(d_count.download()[0]) == unique.size());
-      CHECK(wrong_places(d_unique.download(), unique, unique.size(), in.n) == 0);
-      CHECK(wrong_places(d_counts.download(), counts, counts.size(), in.n) == 0);
-    });
+          std::vector<ItemT> unique;
+          std::vector<int> counts;
+          for (std::size_t i = 0; i < in.n; ++i)
+          {
+            if (i == 0 || in.items[i] != in.items[i - 1])
+            {
+              unique.push_back(in.items[i]);
+              counts.push_back(0);
+            }
+            ++counts.back();
+          }
+          device_buffer<ItemT> d_unique = poisoned<ItemT>(in.n);
+          device_buffer<int> d_counts   = poisoned<int>(in.n);
+          run_two_phase(
+              [&](void* t, std::size_t& b)
+              {
+                return strata::DeviceRunLengthEncode::Encode(t, b, in.d_in.data(), d_unique.data(), d_counts.data(),
+                                                             d_count.data(), std::int64_t(in.n));
+              });
+          REQUIRE(std::size_t(d_count.download()[0]) == unique.size());
+          CHECK(wrong_places(d_unique.download(), unique, unique.size(), in.n) == 0);
+          CHECK(wrong_places(d_counts.download(), counts, counts.size(), in.n) == 0);
+        });
   }
   SECTION("DeviceReduce::ReduceByKey (huge values)")
   {
-    for_each_size([&](const compaction_input& in) {
-      const std::vector<std::uint32_t> keys = small_keys(in.n, seed + 2);
-      std::vector<std::uint32_t> unique;
-      std::vector<ItemT> sums;
-      for (std::size_t i = 0; i < in.n; ++i)
-      {
-        if (i == 0 || keys[i] != keys[i - 1])
+    for_each_size(
+        [&](const compaction_input& in)
         {
-          unique.push_back(keys[i]);
-          sums.push_back(in.items[i]);
-        }
-        else
-        {
-          sums.back() = huge_plus{}(sums.back(), in.items[i]);
-        }
-      }
-      const device_buffer<std::uint32_t> d_keys(keys);
-      device_buffer<std::uint32_t> d_unique = poisoned<std::uint32_t>(in.n);
-      device_buffer<ItemT> d_sums           = poisoned<ItemT>(in.n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceReduce::ReduceByKey(t, b, d_keys.data(), d_unique.data(), in.d_in.data(), d_sums.data(),
-                                                 d_count.data(), huge_plus{}, std::int64_t(in.n));
-      });
-      REQUIRE(std::size_t(d_count.download()[0]) == unique.size());
-      CHECK(wrong_places(d_unique.download(), unique, unique.size(), in.n) == 0);
-      CHECK(wrong_places(d_sums.download(), sums, sums.size(), in.n) == 0);
-    });
+          const std::vector<std::uint32_t> keys = small_keys(in.n, seed + 2);
+          std::vector<std::uint32_t> unique;
+          std::vector<ItemT> sums;
+          for (std::size_t i = 0; i < in.n; ++i)
+          {
+            if (i == 0 || keys[i] != keys[i - 1])
+            {
+              unique.push_back(keys[i]);
+              sums.push_back(in.items[i]);
+            }
+            else
+            {
+              sums.back() = huge_plus{}(sums.back(), in.items[i]);
+            }
+          }
+          const device_buffer<std::uint32_t> d_keys(keys);
+          device_buffer<std::uint32_t> d_unique = poisoned<std::uint32_t>(in.n);
+          device_buffer<ItemT> d_sums           = poisoned<ItemT>(in.n);
+          run_two_phase(
+              [&](void* t, std::size_t& b)
+              {
+                return strata::DeviceReduce::ReduceByKey(t, b, d_keys.data(), d_unique.data(), in.d_in.data(),
+                                                         d_sums.data(), d_count.data(), huge_plus{},
+                                                         std::int64_t(in.n));
+              });
+          REQUIRE(std::size_t(d_count.download()[0]) == unique.size());
+          CHECK(wrong_places(d_unique.download(), unique, unique.size(), in.n) == 0);
+          CHECK(wrong_places(d_sums.download(), sums, sums.size(), in.n) == 0);
+        });
   }
   SECTION("DeviceReduce::Reduce (one block, and past it two passes)")
   {
@@ -336,47 +363,51 @@ TEST_CASE("The compactions take items too large for a tile in shared memory", "[
       }
       const device_buffer<ItemT> d_in(items);
       device_buffer<ItemT> d_out = poisoned<ItemT>(1);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceReduce::Reduce(t, b, d_in.data(), d_out.data(), std::int64_t(n), huge_plus{},
-                                            ItemT::of(5));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b) {
+            return strata::DeviceReduce::Reduce(t, b, d_in.data(), d_out.data(), std::int64_t(n), huge_plus{},
+                                                ItemT::of(5));
+          });
       CHECK(d_out.download()[0] == ItemT::of(sum));
     }
   }
   SECTION("DeviceRunLengthEncode::NonTrivialRuns")
   {
-    for_each_size([&](const compaction_input& in) {
-      std::vector<int> offsets;
-      std::vector<int> lengths;
-      for (std::size_t i = 0; i < in.n;)
-      {
-        std::size_t end = i + 1;
-        while (end < in.n && in.items[end] == in.items[i])
+    for_each_size(
+        [&](const compaction_input& in)
         {
-          ++end;
-        }
-        if (end - i > 1)
-        {
-          offsets.push_back(int(i));
-          lengths.push_back(int(end - i));
-        }
-        i = end;
-      }
-      device_buffer<int> d_offsets = poisoned<int>(in.n);
-      device_buffer<int> d_lengths = poisoned<int>(in.n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceRunLengthEncode::NonTrivialRuns(t, b, in.d_in.data(), d_offsets.data(),
-                                                             d_lengths.data(), d_count.data(), std::int64_t(in.n));
-      });
-      REQUIRE(std::size_t(d_count.download()[0]) == offsets.size());
-      CHECK(wrong_places(d_offsets.download(), offsets, offsets.size(), in.n) == 0);
-      CHECK(wrong_places(d_lengths.download(), lengths, lengths.size(), in.n) == 0);
-    });
+          std::vector<int> offsets;
+          std::vector<int> lengths;
+          for (std::size_t i = 0; i < in.n;)
+          {
+            std::size_t end = i + 1;
+            while (end < in.n && in.items[end] == in.items[i])
+            {
+              ++end;
+            }
+            if (end - i > 1)
+            {
+              offsets.push_back(int(i));
+              lengths.push_back(int(end - i));
+            }
+            i = end;
+          }
+          device_buffer<int> d_offsets = poisoned<int>(in.n);
+          device_buffer<int> d_lengths = poisoned<int>(in.n);
+          run_two_phase(
+              [&](void* t, std::size_t& b)
+              {
+                return strata::DeviceRunLengthEncode::NonTrivialRuns(
+                    t, b, in.d_in.data(), d_offsets.data(), d_lengths.data(), d_count.data(), std::int64_t(in.n));
+              });
+          REQUIRE(std::size_t(d_count.download()[0]) == offsets.size());
+          CHECK(wrong_places(d_offsets.download(), offsets, offsets.size(), in.n) == 0);
+          CHECK(wrong_places(d_lengths.download(), lengths, lengths.size(), in.n) == 0);
+        });
   }
 }
 
-TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared memory",
-          "[device][merge_sort][huge]")
+TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared memory", "[device][merge_sort][huge]")
 {
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(2049);
@@ -403,10 +434,12 @@ TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared m
       }
       device_buffer<std::uint32_t> d_keys(keys);
       device_buffer<ItemT> d_values(values);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceMergeSort::StableSortPairs(t, b, d_keys.data(), d_values.data(), std::int64_t(n),
-                                                        u32_less{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceMergeSort::StableSortPairs(t, b, d_keys.data(), d_values.data(), std::int64_t(n),
+                                                            u32_less{});
+          });
       CHECK(wrong_places(d_keys.download(), expected_keys, n, n) == 0);
       CHECK(wrong_places(d_values.download(), expected_values, n, n) == 0);
 
@@ -415,7 +448,7 @@ TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared m
       std::vector<ItemT> huge_keys(n);
       for (std::size_t i = 0; i < n; ++i)
       {
-        huge_keys[i] = ItemT::of(keys[i]);
+        huge_keys[i]            = ItemT::of(keys[i]);
         huge_keys[i].words[100] = i; // a mark of the place
       }
       std::vector<ItemT> expected_huge(n);
@@ -424,10 +457,11 @@ TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared m
         expected_huge[i] = huge_keys[order[i]];
       }
       device_buffer<ItemT> d_huge(huge_keys);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceMergeSort::StableSortKeys(t, b, d_huge.data(), std::int64_t(n),
-                                                       strata_test::key_less{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b) {
+            return strata::DeviceMergeSort::StableSortKeys(t, b, d_huge.data(), std::int64_t(n),
+                                                           strata_test::key_less{});
+          });
       CHECK(wrong_places(d_huge.download(), expected_huge, n, n) == 0);
     }
   }
@@ -446,9 +480,9 @@ TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared m
         {
           order[i] = i;
         }
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-          return descending ? keys[a] > keys[b] : keys[a] < keys[b];
-        });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b)
+                         { return descending ? keys[a] > keys[b] : keys[a] < keys[b]; });
         std::vector<std::uint32_t> expected_keys(n);
         std::vector<ItemT> expected_values(n);
         for (std::size_t i = 0; i < n; ++i)
@@ -461,13 +495,15 @@ TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared m
         const device_buffer<ItemT> d_values(values);
         device_buffer<std::uint32_t> d_keys_out = poisoned<std::uint32_t>(n);
         device_buffer<ItemT> d_values_out       = poisoned<ItemT>(n);
-        run_two_phase([&](void* t, std::size_t& b) {
-          return descending ? strata::DeviceRadixSort::SortPairsDescending(t, b, d_keys.data(), d_keys_out.data(),
-                                                                           d_values.data(), d_values_out.data(),
-                                                                           std::int64_t(n))
-                            : strata::DeviceRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(),
-                                                                 d_values.data(), d_values_out.data(), std::int64_t(n));
-        });
+        run_two_phase(
+            [&](void* t, std::size_t& b)
+            {
+              return descending ? strata::DeviceRadixSort::SortPairsDescending(
+                         t, b, d_keys.data(), d_keys_out.data(), d_values.data(), d_values_out.data(), std::int64_t(n))
+                                : strata::DeviceRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(),
+                                                                     d_values.data(), d_values_out.data(),
+                                                                     std::int64_t(n));
+            });
         CHECK(wrong_places(d_keys_out.download(), expected_keys, n, n) == 0);
         CHECK(wrong_places(d_values_out.download(), expected_values, n, n) == 0);
         // The DoubleBuffer form: the result is in the current buffers afterwards.
@@ -477,11 +513,13 @@ TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared m
         device_buffer<ItemT> d_values_b       = poisoned<ItemT>(n);
         strata::DoubleBuffer<std::uint32_t> key_buffers(d_keys_a.data(), d_keys_b.data());
         strata::DoubleBuffer<ItemT> value_buffers(d_values_a.data(), d_values_b.data());
-        run_two_phase([&](void* t, std::size_t& b) {
-          return descending
-                 ? strata::DeviceRadixSort::SortPairsDescending(t, b, key_buffers, value_buffers, std::int64_t(n))
-                 : strata::DeviceRadixSort::SortPairs(t, b, key_buffers, value_buffers, std::int64_t(n));
-        });
+        run_two_phase(
+            [&](void* t, std::size_t& b)
+            {
+              return descending ? strata::DeviceRadixSort::SortPairsDescending(t, b, key_buffers, value_buffers,
+                                                                               std::int64_t(n))
+                                : strata::DeviceRadixSort::SortPairs(t, b, key_buffers, value_buffers, std::int64_t(n));
+            });
         const auto& got_keys   = key_buffers.Current() == d_keys_a.data() ? d_keys_a : d_keys_b;
         const auto& got_values = value_buffers.Current() == d_values_a.data() ? d_values_a : d_values_b;
         CHECK(wrong_places(got_keys.download(), expected_keys, n, n) == 0);
@@ -518,11 +556,13 @@ TEST_CASE("The sorts and DeviceMerge take items too large for a tile in shared m
       const device_buffer<ItemT> d_values2(values2);
       device_buffer<std::uint32_t> d_keys_out = poisoned<std::uint32_t>(n);
       device_buffer<ItemT> d_values_out       = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceMerge::MergePairs(t, b, d_keys1.data(), d_values1.data(), std::int64_t(n1),
-                                               d_keys2.data(), d_values2.data(), std::int64_t(n - n1),
-                                               d_keys_out.data(), d_values_out.data(), u32_less{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceMerge::MergePairs(t, b, d_keys1.data(), d_values1.data(), std::int64_t(n1),
+                                                   d_keys2.data(), d_values2.data(), std::int64_t(n - n1),
+                                                   d_keys_out.data(), d_values_out.data(), u32_less{});
+          });
       CHECK(wrong_places(d_keys_out.download(), expected_keys, n, n) == 0);
       CHECK(wrong_places(d_values_out.download(), expected_values, n, n) == 0);
     }

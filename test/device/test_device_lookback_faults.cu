@@ -128,7 +128,7 @@ void check_scan_with_stuck_tile(const std::vector<T>& in, int stuck, OpT op)
   STRATA_TEST_CUDA(tile_state.Init(num_tiles, d_state_bytes.data(), bytes));
   init_status<T><<<(num_tiles + 127) / 128, 128>>>(tile_state, num_tiles, d_counter.data());
   scan_tiles<T, OpT, fault_lookback_t><<<num_tiles, block_threads>>>(d_in.data(), d_out.data(), nullptr, tile_state,
-                                                                      d_counter.data(), op, false, stuck);
+                                                                     d_counter.data(), op, false, stuck);
   require_finishes(0, "a scan with a tile that never publishes");
   if (check_answers())
   {
@@ -472,10 +472,13 @@ void check_runs_on_descriptors(std::uint32_t fill, std::uint64_t seed)
   struct
   {
     int* base;
-    int* data() const { return base + guard; }
+    int* data() const
+    {
+      return base + guard;
+    }
   } d_out{d_out_arena.data()}, d_out2{d_out2_arena.data()}, d_count{d_count_arena.data()};
-  const int* keys_in   = d_keys.data();
-  const int* values_in = d_values.data();
+  const int* keys_in      = d_keys.data();
+  const int* values_in    = d_values.data();
   const auto check_guards = [&](const char* what)
   {
     INFO(what);

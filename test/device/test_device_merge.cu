@@ -128,12 +128,12 @@ struct partition_hub
 //! The tile of a merge of T keys with ValueT values on sm_90 (NullType: keys only).
 template <typename T, typename ValueT = std::uint32_t>
 inline constexpr std::size_t merge_tile_v =
-  strata::detail::merge::fitted_merge_policy_t<typename strata::detail::merge::policy_hub<T, ValueT>::Policy900, T,
-                                               ValueT>::ITEMS_PER_TILE;
+    strata::detail::merge::fitted_merge_policy_t<typename strata::detail::merge::policy_hub<T, ValueT>::Policy900, T,
+                                                 ValueT>::ITEMS_PER_TILE;
 
 //! The fewest tiles for which the sm_90 policy takes the partition kernel.
 inline constexpr long long partition_min_tiles_v =
-  strata::detail::merge_sort::partition_min_tiles_v<strata::detail::merge::policy_hub<int, int>::Policy900>;
+    strata::detail::merge_sort::partition_min_tiles_v<strata::detail::merge::policy_hub<int, int>::Policy900>;
 
 //! How a checked merge runs: DeviceMerge's MergeKeys and MergePairs, or detail::merge::dispatch_t
 //! with partition_hub.
@@ -158,14 +158,14 @@ cudaError_t run_merge(void* d_temp, std::size_t& bytes, const T* keys1, const st
   }
   else
   {
-    using null_t  = strata::NullType*;
-    using keys_t  = strata::detail::merge::dispatch_t<const T*, null_t, const T*, null_t, T*, null_t, std::int64_t,
-                                                      CompareT, partition_hub<T, strata::NullType>>;
-    using pairs_t = strata::detail::merge::dispatch_t<const T*, const std::uint32_t*, const T*, const std::uint32_t*,
-                                                      T*, std::uint32_t*, std::int64_t, CompareT,
-                                                      partition_hub<T, std::uint32_t>>;
-    return pairs ? pairs_t::dispatch(d_temp, bytes, keys1, values1, std::int64_t(n1), keys2, values2,
-                                     std::int64_t(n2), keys_out, values_out, compare, cudaStream_t{})
+    using null_t = strata::NullType*;
+    using keys_t = strata::detail::merge::dispatch_t<const T*, null_t, const T*, null_t, T*, null_t, std::int64_t,
+                                                     CompareT, partition_hub<T, strata::NullType>>;
+    using pairs_t =
+        strata::detail::merge::dispatch_t<const T*, const std::uint32_t*, const T*, const std::uint32_t*, T*,
+                                          std::uint32_t*, std::int64_t, CompareT, partition_hub<T, std::uint32_t>>;
+    return pairs ? pairs_t::dispatch(d_temp, bytes, keys1, values1, std::int64_t(n1), keys2, values2, std::int64_t(n2),
+                                     keys_out, values_out, compare, cudaStream_t{})
                  : keys_t::dispatch(d_temp, bytes, keys1, nullptr, std::int64_t(n1), keys2, nullptr, std::int64_t(n2),
                                     keys_out, nullptr, compare, cudaStream_t{});
   }
@@ -228,10 +228,11 @@ void check_merge(const std::vector<T>& keys1, const std::vector<T>& keys2, bool 
   device_buffer<std::uint32_t> d_values_out(n1 + n2 + 5);
   d_keys_out.poison();
   d_values_out.poison();
-  const std::vector<T> poisoned_keys                 = d_keys_out.download();
-  const std::vector<std::uint32_t> poisoned_values   = d_values_out.download();
-  std::size_t bytes                                  = 0;
-  const auto call = [&](void* d_temp) {
+  const std::vector<T> poisoned_keys               = d_keys_out.download();
+  const std::vector<std::uint32_t> poisoned_values = d_values_out.download();
+  std::size_t bytes                                = 0;
+  const auto call                                  = [&](void* d_temp)
+  {
     return run_merge<PATH>(d_temp, bytes, d_keys1.data(), d_values1.data(), n1, d_keys2.data(), d_values2.data(), n2,
                            d_keys_out.data(), d_values_out.data(), pairs, compare);
   };
@@ -272,8 +273,18 @@ std::vector<std::pair<std::size_t, std::size_t>> small_merge_sizes()
 {
   constexpr std::size_t tile      = merge_tile_v<T>;
   constexpr std::size_t keys_tile = merge_tile_v<T, strata::NullType>;
-  return {{0, 0},          {0, 5},           {5, 0},      {1, 1},      {tile - 1, 1},  {tile / 2, tile / 2},
-          {tile, tile + 1}, {3 * tile + 7, 5}, {100003, 7}, {7, 100003}, {60001, 40009}, {keys_tile - 1, 1},
+  return {{0, 0},
+          {0, 5},
+          {5, 0},
+          {1, 1},
+          {tile - 1, 1},
+          {tile / 2, tile / 2},
+          {tile, tile + 1},
+          {3 * tile + 7, 5},
+          {100003, 7},
+          {7, 100003},
+          {60001, 40009},
+          {keys_tile - 1, 1},
           {keys_tile / 2, keys_tile / 2 + 1}};
 }
 
@@ -328,7 +339,7 @@ struct hash_value_op
   }
 };
 
-using counting_t = strata::CountingInputIterator<std::int64_t>;
+using counting_t   = strata::CountingInputIterator<std::int64_t>;
 using block_keys_t = strata::TransformInputIterator<std::uint8_t, block_key_op, counting_t>;
 template <int INPUT>
 using hash_values_t = strata::TransformInputIterator<std::uint8_t, hash_value_op<INPUT>, counting_t>;
@@ -360,13 +371,12 @@ public:
         Next();
       }
       // Past the last item, key 255 and end == the total: the poison, 255, is expected.
-      const std::uint8_t expected_key = std::uint8_t(key);
-      const std::uint8_t expected_value =
-        key == 255 ? std::uint8_t(255)
-        : k < middle ? hash_value_op<0>{}(std::int64_t(from1 + (k - key_start)))
-                     : hash_value_op<1>{}(std::int64_t(from2 + (k - middle)));
-      const bool bad = keys[j] != expected_key || (values != nullptr && values[j] != expected_value);
-      first_wrong    = bad && first_wrong == ~std::uint64_t(0) ? k : first_wrong;
+      const std::uint8_t expected_key   = std::uint8_t(key);
+      const std::uint8_t expected_value = key == 255   ? std::uint8_t(255)
+                                          : k < middle ? hash_value_op<0>{}(std::int64_t(from1 + (k - key_start)))
+                                                       : hash_value_op<1>{}(std::int64_t(from2 + (k - middle)));
+      const bool bad                    = keys[j] != expected_key || (values != nullptr && values[j] != expected_value);
+      first_wrong                       = bad && first_wrong == ~std::uint64_t(0) ? k : first_wrong;
       wrong += bad;
     }
     return wrong;
@@ -487,7 +497,8 @@ TEST_CASE("DeviceMerge merges records of 800 bytes in tiles of one warp", "[devi
   const std::uint64_t seed = strata_test::seed(449);
   INFO("seed " << seed);
   using policy_t = strata::detail::merge::fitted_merge_policy_t<
-    typename strata::detail::merge::policy_hub<big_record, strata::NullType>::Policy900, big_record, strata::NullType>;
+      typename strata::detail::merge::policy_hub<big_record, strata::NullType>::Policy900, big_record,
+      strata::NullType>;
   STATIC_REQUIRE(policy_t::BLOCK_THREADS == 32);
   for (const auto& [n1, n2] : {std::pair<std::size_t, std::size_t>{1, 0}, {31, 2}, {2001, 1003}})
   {
@@ -509,7 +520,7 @@ TEST_CASE("DeviceMerge reads keys and values through iterators and misaligned po
   const std::size_t n1 = 200003;
   const std::size_t n2 = 150001;
   std::vector<std::int64_t> keys1 =
-    strata_test::random_vector<std::int64_t>(n1 + 1, seed, 0, double(n2)); // element 0 is the misalignment
+      strata_test::random_vector<std::int64_t>(n1 + 1, seed, 0, double(n2)); // element 0 is the misalignment
   std::sort(keys1.begin() + 1, keys1.end());
   std::vector<std::int64_t> expected_keys;
   std::vector<std::int64_t> expected_values;
@@ -574,8 +585,7 @@ TEST_CASE("DeviceMerge rejects bad arguments and writes nothing", "[device][merg
         == cudaErrorInvalidValue);
   CHECK(strata::DeviceMerge::MergeKeys(dummy, bytes, in, 4, in, 4, static_cast<int*>(nullptr))
         == cudaErrorInvalidValue);
-  CHECK(strata::DeviceMerge::MergePairs(dummy, bytes, in, in, 4, in, static_cast<const int*>(nullptr), 4, dummy,
-                                        dummy)
+  CHECK(strata::DeviceMerge::MergePairs(dummy, bytes, in, in, 4, in, static_cast<const int*>(nullptr), 4, dummy, dummy)
         == cudaErrorInvalidValue);
   CHECK(bytes == 1000);
 
@@ -584,8 +594,8 @@ TEST_CASE("DeviceMerge rejects bad arguments and writes nothing", "[device][merg
   INFO("seed " << seed);
   // Too little temporary storage for a merge that takes the sm_90 policy's partition kernel.
   const std::size_t n = 3 * std::size_t(1 << 21);
-  STATIC_REQUIRE(2 * 3 * std::size_t(1 << 21) / merge_tile_v<std::int32_t, strata::NullType>
-                 >= std::size_t(partition_min_tiles_v));
+  STATIC_REQUIRE(2 * 3 * std::size_t(1 << 21)
+                     / merge_tile_v<std::int32_t, strata::NullType> >= std::size_t(partition_min_tiles_v));
   const std::vector<std::int32_t> keys1 = sorted_keys<std::int32_t>(n, seed, strata_test::less_op{});
   device_buffer<std::int32_t> d_keys1(keys1);
   device_buffer<std::int32_t> d_out(2 * n);
@@ -627,7 +637,7 @@ TEST_CASE("DeviceMerge merges empty inputs behind null pointers", "[device][merg
   std::int32_t* null_out      = nullptr;
   std::size_t bytes           = 0;
   STRATA_TEST_CUDA(
-    strata::DeviceMerge::MergePairs(nullptr, bytes, null_in, null_in, 0, null_in, null_in, 0, null_out, null_out));
+      strata::DeviceMerge::MergePairs(nullptr, bytes, null_in, null_in, 0, null_in, null_in, 0, null_out, null_out));
   CHECK(bytes >= 1);
   device_buffer<unsigned char> d_temp(bytes);
   CHECK(strata::DeviceMerge::MergePairs(d_temp.data(), bytes, null_in, null_in, 0, null_in, null_in, 0, null_out,
@@ -657,7 +667,8 @@ TEST_CASE("DeviceMerge merges empty inputs behind null pointers", "[device][merg
       INFO((pairs ? "pairs" : "keys"));
       d_keys_out.poison();
       d_values_out.poison();
-      const auto call = [&](void* d_temp_storage, std::size_t& b) {
+      const auto call = [&](void* d_temp_storage, std::size_t& b)
+      {
         return pairs ? strata::DeviceMerge::MergePairs(d_temp_storage, b, keys1, values1, n1, keys2, values2, n2,
                                                        d_keys_out.data(), d_values_out.data())
                      : strata::DeviceMerge::MergeKeys(d_temp_storage, b, keys1, n1, keys2, n2, d_keys_out.data());
@@ -669,7 +680,7 @@ TEST_CASE("DeviceMerge merges empty inputs behind null pointers", "[device][merg
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
       std::vector<std::int32_t> expected_keys = keys;
       std::vector<std::int32_t> expected_values =
-        pairs ? values : std::vector<std::int32_t>(n, strata_test::poison_value<std::int32_t>());
+          pairs ? values : std::vector<std::int32_t>(n, strata_test::poison_value<std::int32_t>());
       for (int i = 0; i < 5; ++i)
       {
         expected_keys.push_back(strata_test::poison_value<std::int32_t>());
@@ -692,7 +703,8 @@ TEST_CASE("DeviceMerge merges more than 2^31 and 2^32 items", "[device][merge][s
     return;
   }
   constexpr std::uint64_t guard = 64;
-  const auto run_two_phase      = [](auto call) {
+  const auto run_two_phase      = [](auto call)
+  {
     std::size_t bytes = 0;
     STRATA_TEST_CUDA(call(nullptr, bytes));
     device_buffer<unsigned char> d_temp(bytes);
@@ -708,10 +720,12 @@ TEST_CASE("DeviceMerge merges more than 2^31 and 2^32 items", "[device][merge][s
     STRATA_TEST_CUDA(cudaMemset(d_keys_out.data(), 255, d_keys_out.bytes()));
     const block_keys_t keys1(counting_t(0), block_key_op{n1});
     const block_keys_t keys2(counting_t(0), block_key_op{n2});
-    run_two_phase([&](void* d_temp, std::size_t& bytes) {
-      return strata::DeviceMerge::MergeKeys(d_temp, bytes, keys1, std::int64_t(n1), keys2, std::int64_t(n2),
-                                            d_keys_out.data());
-    });
+    run_two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return strata::DeviceMerge::MergeKeys(d_temp, bytes, keys1, std::int64_t(n1), keys2, std::int64_t(n2),
+                                                d_keys_out.data());
+        });
     check_block_merge(d_keys_out.data(), nullptr, n1, n2, guard);
   }
   {
@@ -727,10 +741,12 @@ TEST_CASE("DeviceMerge merges more than 2^31 and 2^32 items", "[device][merge][s
     const block_keys_t keys2(counting_t(0), block_key_op{n2});
     const hash_values_t<0> values1(counting_t(0), hash_value_op<0>{});
     const hash_values_t<1> values2(counting_t(0), hash_value_op<1>{});
-    run_two_phase([&](void* d_temp, std::size_t& bytes) {
-      return strata::DeviceMerge::MergePairs(d_temp, bytes, keys1, values1, std::int64_t(n1), keys2, values2,
-                                             std::int64_t(n2), d_keys_out.data(), d_values_out.data());
-    });
+    run_two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          return strata::DeviceMerge::MergePairs(d_temp, bytes, keys1, values1, std::int64_t(n1), keys2, values2,
+                                                 std::int64_t(n2), d_keys_out.data(), d_values_out.data());
+        });
     check_block_merge(d_keys_out.data(), d_values_out.data(), n1, n2, guard);
   }
 }
@@ -760,10 +776,11 @@ TEST_CASE("The closed-form reference of the largest merges catches misplaced ite
   REQUIRE(keys.size() == n1 + n2);
   keys.resize(n1 + n2 + 8, 255);
   values.resize(n1 + n2 + 8, 255);
-  const auto mismatches = [&](const std::vector<std::uint8_t>& k, const std::vector<std::uint8_t>& v) {
+  const auto mismatches = [&](const std::vector<std::uint8_t>& k, const std::vector<std::uint8_t>& v)
+  {
     block_merge_reference reference(n1, n2);
-    return reference.mismatches(0, k.data(), v.data(), 900) + reference.mismatches(900, k.data() + 900, v.data() + 900,
-                                                                                   k.size() - 900);
+    return reference.mismatches(0, k.data(), v.data(), 900)
+           + reference.mismatches(900, k.data() + 900, v.data() + 900, k.size() - 900);
   };
   CHECK(mismatches(keys, values) == 0);
   // Item 1200's key has items from both inputs: swapping its first and last value.
@@ -781,12 +798,12 @@ TEST_CASE("The closed-form reference of the largest merges catches misplaced ite
   std::swap(swapped[first], swapped[last]);
   CHECK(mismatches(keys, swapped) == 2);
   std::vector<std::uint8_t> moved = keys;
-  moved[last] = std::uint8_t(keys[last] + 1);
+  moved[last]                     = std::uint8_t(keys[last] + 1);
   CHECK(mismatches(moved, values) == 1);
   std::vector<std::uint8_t> unwritten = keys;
-  unwritten[n1 + n2 - 1] = 255;
+  unwritten[n1 + n2 - 1]              = 255;
   CHECK(mismatches(unwritten, values) == 1);
   std::vector<std::uint8_t> past_end = values;
-  past_end[n1 + n2 + 3] = 7;
+  past_end[n1 + n2 + 3]              = 7;
   CHECK(mismatches(keys, past_end) == 1);
 }

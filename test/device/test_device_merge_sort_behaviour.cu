@@ -109,7 +109,8 @@ using strata_test::merge_sort_path;
 template <merge_sort_path PATH, typename KeyT, typename CompareT>
 auto keys_sorter(KeyT* keys, std::size_t n, CompareT compare)
 {
-  return [=](void* d_temp, std::size_t& bytes) {
+  return [=](void* d_temp, std::size_t& bytes)
+  {
     if constexpr (PATH == merge_sort_path::public_api)
     {
       return strata::DeviceMergeSort::SortKeys(d_temp, bytes, keys, n, compare);
@@ -117,8 +118,8 @@ auto keys_sorter(KeyT* keys, std::size_t n, CompareT compare)
     else
     {
       using dispatch_t =
-        strata::DispatchMergeSort<KeyT*, strata::NullType*, KeyT*, strata::NullType*, std::uint32_t, CompareT,
-                                  strata_test::merge_sort_partition_hub<KeyT, strata::NullType>>;
+          strata::DispatchMergeSort<KeyT*, strata::NullType*, KeyT*, strata::NullType*, std::uint32_t, CompareT,
+                                    strata_test::merge_sort_partition_hub<KeyT, strata::NullType>>;
       return dispatch_t::Dispatch(d_temp, bytes, keys, nullptr, keys, nullptr, std::uint32_t(n), compare, 0);
     }
   };
@@ -128,7 +129,8 @@ auto keys_sorter(KeyT* keys, std::size_t n, CompareT compare)
 template <merge_sort_path PATH, typename KeyT, typename ValueT, typename CompareT>
 auto pairs_sorter(KeyT* keys, ValueT* values, std::size_t n, CompareT compare)
 {
-  return [=](void* d_temp, std::size_t& bytes) {
+  return [=](void* d_temp, std::size_t& bytes)
+  {
     if constexpr (PATH == merge_sort_path::public_api)
     {
       return strata::DeviceMergeSort::SortPairs(d_temp, bytes, keys, values, n, compare);
@@ -163,15 +165,15 @@ template <merge_sort_path PATH, typename KeyT, typename CompareT>
 void sort_keys(KeyT* keys, std::size_t n, CompareT compare)
 {
   run_sorter<PATH, strata_test::merge_sort_tiles<KeyT>::merge>(
-    keys_sorter<PATH>(keys, n, compare), keys_sorter<merge_sort_path::public_api>(keys, n, compare), n);
+      keys_sorter<PATH>(keys, n, compare), keys_sorter<merge_sort_path::public_api>(keys, n, compare), n);
 }
 
 template <merge_sort_path PATH, typename KeyT, typename ValueT, typename CompareT>
 void sort_pairs(KeyT* keys, ValueT* values, std::size_t n, CompareT compare)
 {
   run_sorter<PATH, strata_test::merge_sort_tiles<KeyT, ValueT>::merge>(
-    pairs_sorter<PATH>(keys, values, n, compare), pairs_sorter<merge_sort_path::public_api>(keys, values, n, compare),
-    n);
+      pairs_sorter<PATH>(keys, values, n, compare), pairs_sorter<merge_sort_path::public_api>(keys, values, n, compare),
+      n);
 }
 } // namespace
 
@@ -180,8 +182,7 @@ TEST_CASE("DeviceMergeSort rejects bad arguments before it needs a device", "[de
   std::size_t bytes = 1000;
   int dummy[4]      = {};
   // A negative count, and null pointers in the second phase: cudaErrorInvalidValue.
-  CHECK(strata::DeviceMergeSort::SortKeys(nullptr, bytes, dummy, -1, strata_test::less_op{})
-        == cudaErrorInvalidValue);
+  CHECK(strata::DeviceMergeSort::SortKeys(nullptr, bytes, dummy, -1, strata_test::less_op{}) == cudaErrorInvalidValue);
   CHECK(strata::DeviceMergeSort::SortKeysCopy(dummy, bytes, static_cast<const int*>(nullptr), dummy, 4,
                                               strata_test::less_op{})
         == cudaErrorInvalidValue);
@@ -243,11 +244,13 @@ TEST_CASE("DeviceMergeSort needs exactly the temporary storage it asks for", "[d
                                                      strata_test::less_op{}));
   CHECK(one_tile_bytes >= 1);
   CHECK(one_tile_bytes <= 512);
-  strata_test::check_capture_stays_empty([&](cudaStream_t stream) {
-    std::size_t b = 0;
-    STRATA_TEST_CUDA(strata::DeviceMergeSort::SortPairs(nullptr, b, d_keys.data(), d_keys.data(), n,
-                                                        strata_test::less_op{}, stream));
-  });
+  strata_test::check_capture_stays_empty(
+      [&](cudaStream_t stream)
+      {
+        std::size_t b = 0;
+        STRATA_TEST_CUDA(strata::DeviceMergeSort::SortPairs(nullptr, b, d_keys.data(), d_keys.data(), n,
+                                                            strata_test::less_op{}, stream));
+      });
 }
 
 TEST_CASE("DeviceMergeSort sorts nothing with any temporary storage and pointers, as CUB's", "[device][sort]")
@@ -259,13 +262,13 @@ TEST_CASE("DeviceMergeSort sorts nothing with any temporary storage and pointers
   std::memset(poisoned.data(), strata_test::poison_byte, poisoned.size() * sizeof(std::int32_t));
   device_buffer<std::int32_t> d_keys(poisoned);
   device_buffer<unsigned char> d_temp(1);
-  const auto less = strata_test::less_op{};
-  std::int32_t* null_keys = nullptr;
+  const auto less             = strata_test::less_op{};
+  std::int32_t* null_keys     = nullptr;
   const std::int32_t* null_in = nullptr;
   for (std::int32_t* keys : {d_keys.data(), null_keys})
   {
     INFO((keys == nullptr ? "null pointers" : "poisoned buffers"));
-    const std::int32_t* in = keys;
+    const std::int32_t* in  = keys;
     std::size_t empty_bytes = 0;
     STRATA_TEST_CUDA(strata::DeviceMergeSort::SortKeys(nullptr, empty_bytes, keys, 0, less));
     CHECK(empty_bytes >= 1);
@@ -294,11 +297,11 @@ TEST_CASE("DispatchMergeSort takes CUB's whole argument list and Invoke's policy
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(422);
   INFO("seed " << seed);
-  using hub_t      = strata_test::merge_sort_partition_hub<std::int32_t, std::uint32_t>;
-  using dispatch_t = strata::DispatchMergeSort<std::int32_t*, std::uint32_t*, std::int32_t*, std::uint32_t*,
+  using hub_t         = strata_test::merge_sort_partition_hub<std::int32_t, std::uint32_t>;
+  using dispatch_t    = strata::DispatchMergeSort<std::int32_t*, std::uint32_t*, std::int32_t*, std::uint32_t*,
                                                std::uint32_t, strata_test::less_op, hub_t>;
-  const std::size_t n                  = 3 * strata_test::merge_sort_tiles<std::int32_t, std::uint32_t>::sort + 5;
-  const std::vector<std::int32_t> keys = strata_test::random_vector<std::int32_t>(n, seed, -500, 500);
+  const std::size_t n = 3 * strata_test::merge_sort_tiles<std::int32_t, std::uint32_t>::sort + 5;
+  const std::vector<std::int32_t> keys   = strata_test::random_vector<std::int32_t>(n, seed, -500, 500);
   const std::vector<std::uint32_t> order = strata_test::stable_order(keys, n, strata_test::less_op{});
   std::vector<std::uint32_t> positions(n);
   std::iota(positions.begin(), positions.end(), 0u);
@@ -309,18 +312,20 @@ TEST_CASE("DispatchMergeSort takes CUB's whole argument list and Invoke's policy
     INFO((by_invoke ? "Invoke(policy)" : "Dispatch"));
     device_buffer<std::int32_t> d_keys(keys);
     device_buffer<std::uint32_t> d_values(positions);
-    run_two_phase([&](void* d_temp, std::size_t& bytes) {
-      if (by_invoke)
-      {
-        dispatch_t dispatch(d_temp, bytes, d_keys.data(), d_values.data(), d_keys.data(), d_values.data(),
-                            std::uint32_t(n), strata_test::less_op{}, cudaStream_t{}, ptx_version);
-        return dispatch.Invoke(hub_t::Policy{});
-      }
-      return dispatch_t::Dispatch(d_temp, bytes, d_keys.data(), d_values.data(), d_keys.data(), d_values.data(),
-                                  std::uint32_t(n), strata_test::less_op{}, cudaStream_t{},
-                                  strata::detail::DefaultKernelSource{}, strata::detail::TripleChevronFactory{},
-                                  hub_t::MaxPolicy{});
-    });
+    run_two_phase(
+        [&](void* d_temp, std::size_t& bytes)
+        {
+          if (by_invoke)
+          {
+            dispatch_t dispatch(d_temp, bytes, d_keys.data(), d_values.data(), d_keys.data(), d_values.data(),
+                                std::uint32_t(n), strata_test::less_op{}, cudaStream_t{}, ptx_version);
+            return dispatch.Invoke(hub_t::Policy{});
+          }
+          return dispatch_t::Dispatch(d_temp, bytes, d_keys.data(), d_values.data(), d_keys.data(), d_values.data(),
+                                      std::uint32_t(n), strata_test::less_op{}, cudaStream_t{},
+                                      strata::detail::DefaultKernelSource{}, strata::detail::TripleChevronFactory{},
+                                      hub_t::MaxPolicy{});
+        });
     strata_test::check_equal(order, d_values.download());
   }
 }
@@ -331,7 +336,8 @@ TEST_CASE("DeviceMergeSort sorts in place and by every name, ascending and desce
   const std::uint64_t seed = strata_test::seed(423);
   INFO("seed " << seed);
   // Under compute-sanitizer three merge passes of keys, four of pairs (larger sizes: more passes).
-  const std::size_t max = strata_test::under_sanitizer() ? strata_test::merge_sort_sanitizer_max<std::int32_t> : 1000003;
+  const std::size_t max =
+      strata_test::under_sanitizer() ? strata_test::merge_sort_sanitizer_max<std::int32_t> : 1000003;
   const std::vector<std::int32_t> all = strata_test::random_vector<std::int32_t>(max, seed, -3000, 3000);
   for (std::size_t n : {std::size_t(1), std::size_t(5000), max})
   {
@@ -342,8 +348,8 @@ TEST_CASE("DeviceMergeSort sorts in place and by every name, ascending and desce
     for (bool descending : {false, true})
     {
       INFO("descending " << descending);
-      const std::vector<std::uint32_t> order =
-        descending ? strata_test::stable_order(keys, n, greater_op{}) : strata_test::stable_order(keys, n, strata_test::less_op{});
+      const std::vector<std::uint32_t> order = descending ? strata_test::stable_order(keys, n, greater_op{})
+                                                          : strata_test::stable_order(keys, n, strata_test::less_op{});
       std::vector<std::int32_t> expected(n);
       for (std::size_t i = 0; i < n; ++i)
       {
@@ -356,24 +362,27 @@ TEST_CASE("DeviceMergeSort sorts in place and by every name, ascending and desce
         device_buffer<std::uint32_t> d_values(positions);
         device_buffer<std::int32_t> d_out(n);
         d_out.poison();
-        const auto sort = [&](auto compare) {
-          run_two_phase([&](void* d_temp, std::size_t& bytes) {
-            switch (form)
-            {
-              case 0:
-                return strata::DeviceMergeSort::SortKeys(d_temp, bytes, d_keys.data(), n, compare);
-              case 1:
-                return strata::DeviceMergeSort::StableSortKeys(d_temp, bytes, d_keys.data(), n, compare);
-              case 2:
-                return strata::DeviceMergeSort::SortPairs(d_temp, bytes, d_keys.data(), d_values.data(), n, compare);
-              case 3:
-                return strata::DeviceMergeSort::StableSortPairs(d_temp, bytes, d_keys.data(), d_values.data(), n,
-                                                                compare);
-              default:
-                return strata::DeviceMergeSort::StableSortKeysCopy(
-                  d_temp, bytes, static_cast<const std::int32_t*>(d_keys.data()), d_out.data(), n, compare);
-            }
-          });
+        const auto sort = [&](auto compare)
+        {
+          run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                switch (form)
+                {
+                case 0:
+                  return strata::DeviceMergeSort::SortKeys(d_temp, bytes, d_keys.data(), n, compare);
+                case 1:
+                  return strata::DeviceMergeSort::StableSortKeys(d_temp, bytes, d_keys.data(), n, compare);
+                case 2:
+                  return strata::DeviceMergeSort::SortPairs(d_temp, bytes, d_keys.data(), d_values.data(), n, compare);
+                case 3:
+                  return strata::DeviceMergeSort::StableSortPairs(d_temp, bytes, d_keys.data(), d_values.data(), n,
+                                                                  compare);
+                default:
+                  return strata::DeviceMergeSort::StableSortKeysCopy(
+                      d_temp, bytes, static_cast<const std::int32_t*>(d_keys.data()), d_out.data(), n, compare);
+                }
+              });
         };
         if (descending)
         {
@@ -429,8 +438,9 @@ void check_record_sorts(std::size_t n, std::uint64_t seed)
 template <int WORDS, merge_sort_path PATH>
 void check_big_record_sort(std::size_t n, std::uint64_t seed)
 {
-  INFO(sizeof(big_record<WORDS>) << "-byte records, num_items " << n
-                                 << (PATH == merge_sort_path::partition_kernel ? ", through the partition kernel" : ""));
+  INFO(
+      sizeof(big_record<WORDS>) << "-byte records, num_items " << n
+                                << (PATH == merge_sort_path::partition_kernel ? ", through the partition kernel" : ""));
   const std::vector<std::uint32_t> words = strata_test::random_vector<std::uint32_t>(n, seed, 0, 300);
   std::vector<big_record<WORDS>> records(n);
   for (std::size_t i = 0; i < n; ++i)
@@ -517,12 +527,14 @@ TEST_CASE("DeviceMergeSort reads keys and values through iterators", "[device][s
   d_keys_out.poison();
   d_values_out.poison();
   const strata::TransformInputIterator<std::int64_t, negate_op, const std::uint32_t*> keys_in(d_words.data(),
-                                                                                               negate_op{});
+                                                                                              negate_op{});
   const strata::CountingInputIterator<std::int64_t> values_in(7);
-  run_two_phase([&](void* d_temp, std::size_t& bytes) {
-    return strata::DeviceMergeSort::SortPairsCopy(d_temp, bytes, keys_in, values_in, d_keys_out.data(),
-                                                  d_values_out.data(), n, strata_test::less_op{});
-  });
+  run_two_phase(
+      [&](void* d_temp, std::size_t& bytes)
+      {
+        return strata::DeviceMergeSort::SortPairsCopy(d_temp, bytes, keys_in, values_in, d_keys_out.data(),
+                                                      d_values_out.data(), n, strata_test::less_op{});
+      });
   strata_test::check_equal(expected, d_keys_out.download());
   strata_test::check_equal(expected_values, d_values_out.download());
 }
@@ -555,18 +567,20 @@ TEST_CASE("DeviceMergeSort sorts through misaligned pointers", "[device][sort]")
   device_buffer<std::uint32_t> d_values_out(n + 1);
   d_keys_out.poison();
   d_values_out.poison();
-  run_two_phase([&](void* d_temp, std::size_t& bytes) {
-    return strata::DeviceMergeSort::SortPairsCopy(d_temp, bytes, static_cast<const std::uint64_t*>(d_keys.data() + 1),
-                                                  static_cast<const std::uint32_t*>(d_values.data() + 1),
-                                                  d_keys_out.data() + 1, d_values_out.data() + 1, n,
-                                                  strata_test::less_op{});
-  });
-  std::vector<std::uint64_t> keys_out     = d_keys_out.download();
-  std::vector<std::uint32_t> values_out   = d_values_out.download();
-  const std::uint64_t poison_key          = keys_out[0];
-  const std::uint32_t poison_value        = values_out[0];
-  std::uint64_t poison_check_key          = 0;
-  std::uint32_t poison_check_value        = 0;
+  run_two_phase(
+      [&](void* d_temp, std::size_t& bytes)
+      {
+        return strata::DeviceMergeSort::SortPairsCopy(
+            d_temp, bytes, static_cast<const std::uint64_t*>(d_keys.data() + 1),
+            static_cast<const std::uint32_t*>(d_values.data() + 1), d_keys_out.data() + 1, d_values_out.data() + 1, n,
+            strata_test::less_op{});
+      });
+  std::vector<std::uint64_t> keys_out   = d_keys_out.download();
+  std::vector<std::uint32_t> values_out = d_values_out.download();
+  const std::uint64_t poison_key        = keys_out[0];
+  const std::uint32_t poison_value      = values_out[0];
+  std::uint64_t poison_check_key        = 0;
+  std::uint32_t poison_check_value      = 0;
   std::memset(&poison_check_key, strata_test::poison_byte, sizeof(poison_check_key));
   std::memset(&poison_check_value, strata_test::poison_byte, sizeof(poison_check_value));
   CHECK(poison_key == poison_check_key);
@@ -575,10 +589,12 @@ TEST_CASE("DeviceMergeSort sorts through misaligned pointers", "[device][sort]")
   strata_test::check_equal(expected_values, std::vector<std::uint32_t>(values_out.begin() + 1, values_out.end()));
 
   // In place at the same misalignment.
-  run_two_phase([&](void* d_temp, std::size_t& bytes) {
-    return strata::DeviceMergeSort::SortPairs(d_temp, bytes, d_keys.data() + 1, d_values.data() + 1, n,
-                                              strata_test::less_op{});
-  });
+  run_two_phase(
+      [&](void* d_temp, std::size_t& bytes)
+      {
+        return strata::DeviceMergeSort::SortPairs(d_temp, bytes, d_keys.data() + 1, d_values.data() + 1, n,
+                                                  strata_test::less_op{});
+      });
   keys_out   = d_keys.download();
   values_out = d_values.download();
   CHECK(keys_out[0] == all_keys[0]);
@@ -610,14 +626,14 @@ TEST_CASE("DeviceMergeSort sorts more than 2^31 keys", "[device][sort][slow]")
   }
   const std::uint64_t seed = strata_test::seed(433);
   INFO("seed " << seed);
-  const std::size_t n = (std::size_t(1) << 31) + 1000;
-  std::vector<std::uint8_t> keys         = strata_test::random_bytes(n, seed);
+  const std::size_t n                   = (std::size_t(1) << 31) + 1000;
+  std::vector<std::uint8_t> keys        = strata_test::random_bytes(n, seed);
   const std::vector<std::size_t> counts = strata_test::byte_counts(keys);
   device_buffer<std::uint8_t> d_keys(keys);
-  run_two_phase([&](void* d_temp, std::size_t& bytes) {
-    return strata::DeviceMergeSort::StableSortKeys(d_temp, bytes, d_keys.data(), n, strata_test::less_op{});
-  });
-  keys              = d_keys.download();
+  run_two_phase(
+      [&](void* d_temp, std::size_t& bytes)
+      { return strata::DeviceMergeSort::StableSortKeys(d_temp, bytes, d_keys.data(), n, strata_test::less_op{}); });
+  keys = d_keys.download();
   CHECK(strata_test::sorted_bytes_mismatches(counts, keys) == 0);
 }
 
@@ -639,12 +655,13 @@ TEST_CASE("DeviceMergeSort runs on its stream, on two streams at once and in a C
   device_buffer<std::uint32_t> d_out_a(n);
   device_buffer<std::uint32_t> d_out_b(n);
   std::size_t bytes = 0;
-  STRATA_TEST_CUDA(strata::DeviceMergeSort::SortKeysCopy(nullptr, bytes, static_cast<const std::uint32_t*>(d_in_a.data()),
-                                                         d_out_a.data(), n, strata_test::less_op{}));
+  STRATA_TEST_CUDA(strata::DeviceMergeSort::SortKeysCopy(
+      nullptr, bytes, static_cast<const std::uint32_t*>(d_in_a.data()), d_out_a.data(), n, strata_test::less_op{}));
   device_buffer<unsigned char> d_temp_a(bytes);
   device_buffer<unsigned char> d_temp_b(bytes);
   const auto sort = [&](const device_buffer<std::uint32_t>& in, device_buffer<std::uint32_t>& out,
-                        device_buffer<unsigned char>& temp, cudaStream_t stream) {
+                        device_buffer<unsigned char>& temp, cudaStream_t stream)
+  {
     std::size_t b = bytes;
     return strata::DeviceMergeSort::SortKeysCopy(temp.data(), b, static_cast<const std::uint32_t*>(in.data()),
                                                  out.data(), n, strata_test::less_op{}, stream);
@@ -654,12 +671,12 @@ TEST_CASE("DeviceMergeSort runs on its stream, on two streams at once and in a C
   d_out_a.poison();
   d_out_b.poison();
   strata_test::run_on_two_streams(
-    streams, [&](cudaStream_t s) { return sort(d_in_a, d_out_a, d_temp_a, s); },
-    [&](cudaStream_t s) { return sort(d_in_b, d_out_b, d_temp_b, s); });
+      streams, [&](cudaStream_t s) { return sort(d_in_a, d_out_a, d_temp_a, s); },
+      [&](cudaStream_t s) { return sort(d_in_b, d_out_b, d_temp_b, s); });
   strata_test::check_equal(sorted_a, d_out_a.download());
   strata_test::check_equal(sorted_b, d_out_b.download());
 
   strata_test::check_graph_replay(
-    streams[0], [&](cudaStream_t s) { return sort(d_in_b, d_out_a, d_temp_a, s); }, [&] { d_out_a.poison(); },
-    [&] { strata_test::check_equal(sorted_b, d_out_a.download()); });
+      streams[0], [&](cudaStream_t s) { return sort(d_in_b, d_out_a, d_temp_a, s); }, [&] { d_out_a.poison(); },
+      [&] { strata_test::check_equal(sorted_b, d_out_a.download()); });
 }

@@ -8,11 +8,10 @@
 #include <cstdint>
 #include <tuple>
 
-using merge_sort_wide_types =
-  std::tuple<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+using merge_sort_wide_types = std::tuple<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
 
-TEMPLATE_LIST_TEST_CASE("DeviceMergeSort sorts wide integer and floating-point keys and pairs stably",
-                        "[device][sort]", merge_sort_wide_types)
+TEMPLATE_LIST_TEST_CASE("DeviceMergeSort sorts wide integer and floating-point keys and pairs stably", "[device][sort]",
+                        merge_sort_wide_types)
 {
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(409);

@@ -55,12 +55,12 @@ TEMPLATE_LIST_TEST_CASE("DeviceReduce::Min and Max", "[device][reduce]", minmax_
   for (std::size_t n : reduce_sizes(in.size()))
   {
     INFO("num_items " << n);
-    const T min = strata_test::run_reduce<T>([&](void* d_temp, std::size_t& bytes, T* d_out) {
-      return strata::DeviceReduce::Min(d_temp, bytes, d_in.data(), d_out, n);
-    });
-    const T max = strata_test::run_reduce<T>([&](void* d_temp, std::size_t& bytes, T* d_out) {
-      return strata::DeviceReduce::Max(d_temp, bytes, d_in.data(), d_out, static_cast<std::int64_t>(n));
-    });
+    const T min =
+        strata_test::run_reduce<T>([&](void* d_temp, std::size_t& bytes, T* d_out)
+                                   { return strata::DeviceReduce::Min(d_temp, bytes, d_in.data(), d_out, n); });
+    const T max = strata_test::run_reduce<T>(
+        [&](void* d_temp, std::size_t& bytes, T* d_out)
+        { return strata::DeviceReduce::Max(d_temp, bytes, d_in.data(), d_out, static_cast<std::int64_t>(n)); });
     // An empty input gives the initial values: the largest / lowest finite value of T.
     const T expected_min = n == 0 ? cuda::std::numeric_limits<T>::max() : in[first_extremum(in, n, true)];
     const T expected_max = n == 0 ? cuda::std::numeric_limits<T>::lowest() : in[first_extremum(in, n, false)];
@@ -69,8 +69,7 @@ TEMPLATE_LIST_TEST_CASE("DeviceReduce::Min and Max", "[device][reduce]", minmax_
   }
 }
 
-TEMPLATE_LIST_TEST_CASE("DeviceReduce::ArgMin and ArgMax report the first extremum", "[device][reduce]",
-                        arg_types)
+TEMPLATE_LIST_TEST_CASE("DeviceReduce::ArgMin and ArgMax report the first extremum", "[device][reduce]", arg_types)
 {
   STRATA_TEST_REQUIRE_GPU();
   using T                  = TestType;
@@ -87,18 +86,21 @@ TEMPLATE_LIST_TEST_CASE("DeviceReduce::ArgMin and ArgMax report the first extrem
     for (bool minimum : {true, false})
     {
       INFO((minimum ? "ArgMin" : "ArgMax"));
-      const PairT pair = strata_test::run_reduce<PairT>([&](void* d_temp, std::size_t& bytes, PairT* d_out) {
-        return minimum ? strata::DeviceReduce::ArgMin(d_temp, bytes, d_in.data(), d_out, static_cast<int>(n))
-                       : strata::DeviceReduce::ArgMax(d_temp, bytes, d_in.data(), d_out, static_cast<int>(n));
-      });
+      const PairT pair = strata_test::run_reduce<PairT>(
+          [&](void* d_temp, std::size_t& bytes, PairT* d_out)
+          {
+            return minimum ? strata::DeviceReduce::ArgMin(d_temp, bytes, d_in.data(), d_out, static_cast<int>(n))
+                           : strata::DeviceReduce::ArgMax(d_temp, bytes, d_in.data(), d_out, static_cast<int>(n));
+          });
       // The split form: value and index into separate outputs (64-bit index).
       d_value.poison();
       d_index.poison();
       std::size_t bytes = 0;
-      auto split        = [&](void* d_temp) {
+      auto split        = [&](void* d_temp)
+      {
         return minimum ? strata::DeviceReduce::ArgMin(d_temp, bytes, d_in.data(), d_value.data(), d_index.data(),
                                                       static_cast<std::int64_t>(n))
-                              : strata::DeviceReduce::ArgMax(d_temp, bytes, d_in.data(), d_value.data(), d_index.data(),
+                       : strata::DeviceReduce::ArgMax(d_temp, bytes, d_in.data(), d_value.data(), d_index.data(),
                                                       static_cast<std::int64_t>(n));
       };
       STRATA_TEST_CUDA(split(nullptr));

@@ -25,9 +25,9 @@ void check_sum(const std::vector<InputT>& in, ExpectedF expected, double rel_tol
   for (std::size_t n : reduce_sizes(in.size()))
   {
     INFO("num_items " << n);
-    const OutputT result = strata_test::run_reduce<OutputT>([&](void* d_temp, std::size_t& bytes, OutputT* d_out) {
-      return strata::DeviceReduce::Sum(d_temp, bytes, d_in.data(), d_out, static_cast<int>(n));
-    });
+    const OutputT result = strata_test::run_reduce<OutputT>(
+        [&](void* d_temp, std::size_t& bytes, OutputT* d_out)
+        { return strata::DeviceReduce::Sum(d_temp, bytes, d_in.data(), d_out, static_cast<int>(n)); });
     strata_test::check_equal(std::vector<OutputT>{expected(n)}, std::vector<OutputT>{result}, rel_tol);
   }
 }
@@ -77,7 +77,8 @@ TEMPLATE_LIST_TEST_CASE("DeviceReduce::Sum of integers wraps like CUB's accumula
   {
     prefix[i + 1] = prefix[i] + static_cast<wide_t<T>>(in[i]);
   }
-  check_sum<T, T>(in, [&](std::size_t n) { return static_cast<T>(static_cast<AccumT>(prefix[n])); }, 0.0);
+  check_sum<T, T>(
+      in, [&](std::size_t n) { return static_cast<T>(static_cast<AccumT>(prefix[n])); }, 0.0);
 }
 
 TEMPLATE_LIST_TEST_CASE("DeviceReduce::Sum of floating point within a relative tolerance", "[device][reduce]",
@@ -95,7 +96,8 @@ TEMPLATE_LIST_TEST_CASE("DeviceReduce::Sum of floating point within a relative t
   }
   // Tree sums of n non-negative values err by at most about log2(n) roundings.
   const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
-  check_sum<T, T>(in, [&](std::size_t n) { return T(prefix[n]); }, tolerance);
+  check_sum<T, T>(
+      in, [&](std::size_t n) { return T(prefix[n]); }, tolerance);
 }
 
 TEST_CASE("DeviceReduce::TransformReduce of __half summed in float", "[device][reduce]")
@@ -113,10 +115,12 @@ TEST_CASE("DeviceReduce::TransformReduce of __half summed in float", "[device][r
   for (std::size_t n : reduce_sizes(in.size()))
   {
     INFO("num_items " << n);
-    const float result = strata_test::run_reduce<float>([&](void* d_temp, std::size_t& bytes, float* d_out) {
-      return strata::DeviceReduce::TransformReduce(d_temp, bytes, d_in.data(), d_out, n, cuda::std::plus<>{},
-                                                   half_to_float{}, 0.0f);
-    });
+    const float result = strata_test::run_reduce<float>(
+        [&](void* d_temp, std::size_t& bytes, float* d_out)
+        {
+          return strata::DeviceReduce::TransformReduce(d_temp, bytes, d_in.data(), d_out, n, cuda::std::plus<>{},
+                                                       half_to_float{}, 0.0f);
+        });
     strata_test::check_equal(std::vector<float>{float(prefix[n])}, std::vector<float>{result}, 1e-5);
   }
 }
@@ -138,10 +142,12 @@ TEST_CASE("DeviceReduce::Reduce of a custom struct with a custom operator and an
   for (std::size_t n : reduce_sizes(in.size()))
   {
     INFO("num_items " << n);
-    const custom_t result = strata_test::run_reduce<custom_t>([&](void* d_temp, std::size_t& bytes, custom_t* d_out) {
-      return strata::DeviceReduce::Reduce(d_temp, bytes, d_in.data(), d_out, static_cast<std::int64_t>(n),
-                                          custom_plus{}, init);
-    });
+    const custom_t result = strata_test::run_reduce<custom_t>(
+        [&](void* d_temp, std::size_t& bytes, custom_t* d_out)
+        {
+          return strata::DeviceReduce::Reduce(d_temp, bytes, d_in.data(), d_out, static_cast<std::int64_t>(n),
+                                              custom_plus{}, init);
+        });
     CHECK(result == prefix[n]);
   }
 }
@@ -162,8 +168,9 @@ TEST_CASE("DeviceReduce::TransformReduce: a sum of squares into 64 bits", "[devi
   for (std::size_t n : reduce_sizes(in.size()))
   {
     INFO("num_items " << n);
-    const std::int64_t result =
-        strata_test::run_reduce<std::int64_t>([&](void* d_temp, std::size_t& bytes, std::int64_t* d_out) {
+    const std::int64_t result = strata_test::run_reduce<std::int64_t>(
+        [&](void* d_temp, std::size_t& bytes, std::int64_t* d_out)
+        {
           return strata::DeviceReduce::TransformReduce(d_temp, bytes, d_in.data(), d_out, static_cast<std::size_t>(n),
                                                        cuda::std::plus<>{}, square_to_wide{}, std::int64_t(5));
         });

@@ -105,7 +105,7 @@ TEST_CASE("DeviceScan rejects bad arguments with cudaErrorInvalidValue and write
   const std::uint64_t seed = strata_test::seed(253);
   INFO("seed " << seed);
   // Many tiles: the runs need temporary storage for the tile descriptors.
-  const std::size_t n = 100000;
+  const std::size_t n  = 100000;
   auto* const null_in  = static_cast<std::int32_t*>(nullptr);
   auto* const null_out = static_cast<std::int32_t*>(nullptr);
   std::size_t bytes    = 0;

@@ -179,7 +179,7 @@ TEMPLATE_TEST_CASE("DeviceScan::ExclusiveScanByKey with maximum and keys of seve
   INFO("seed " << seed);
   const std::vector<std::int32_t> values =
       strata_test::random_vector<std::int32_t>(strata_test::scan_input_items(), seed);
-  const std::int32_t init                = -7;
+  const std::int32_t init = -7;
   for (runs r : {runs::single, runs::random, runs::long_})
   {
     INFO(describe(r));

@@ -23,12 +23,12 @@
 
 namespace
 {
-using strata_test::square;
-using strata_test::three_x_plus_one;
 using strata_test::host_max;
 using strata_test::host_plus;
 using strata_test::run_scan;
 using strata_test::scan_sizes;
+using strata_test::square;
+using strata_test::three_x_plus_one;
 
 //! The largest input of these tests.
 constexpr std::size_t max_items = (std::size_t(1) << 20) + 1;
@@ -194,8 +194,7 @@ TEST_CASE("DeviceScan of iterators into iterators", "[device][scan]")
       // value_type is void.
       INFO("ExclusiveSum of a CountingInputIterator into an output iterator");
       check_shifted(d_out, counted, n,
-                    [&](void* d_temp, std::size_t& bytes)
-                    {
+                    [&](void* d_temp, std::size_t& bytes) {
                       return strata::DeviceScan::ExclusiveSum(d_temp, bytes, CountingT(start),
                                                               OutputT(d_out.data() + 1, {}), n);
                     });

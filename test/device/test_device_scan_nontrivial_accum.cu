@@ -451,7 +451,7 @@ TEST_CASE("DeviceReduce::ReduceByKey and DeviceSegmentedReduce::Reduce with an a
           engine() % 64 == 0 ? std::int64_t(5000 + engine() % 55001) : std::int64_t(engine() % 21);
       offsets.push_back(std::min(offsets.back() + length, std::int64_t(in.size())));
     }
-    const std::size_t segments = offsets.size() - 1;
+    const std::size_t segments       = offsets.size() - 1;
     const std::vector<affine> shifts = random_maps(in.size(), seed + 3, true);
     const checked_accum init(affine{1, 11});
     std::vector<affine> expected(segments);

@@ -18,10 +18,10 @@
 
 namespace
 {
-using strata_test::host_max;
-using strata_test::host_plus;
 using strata_test::check_scan;
 using strata_test::custom_t;
+using strata_test::host_max;
+using strata_test::host_plus;
 using strata_test::matrix2;
 using strata_test::run_scan;
 using strata_test::scan_sizes;

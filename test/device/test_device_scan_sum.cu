@@ -13,8 +13,8 @@
 
 namespace
 {
-using strata_test::host_plus;
 using strata_test::check_scan;
+using strata_test::host_plus;
 using strata_test::run_scan;
 using strata_test::scan_sizes;
 

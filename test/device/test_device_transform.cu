@@ -143,9 +143,8 @@ TEST_CASE("DeviceTransform::Transform of one input, aligned and misaligned", "[d
   strata_test::device_buffer<std::int32_t> d_out(size);
   check_transform(
       d_out,
-      [&](std::size_t offset, std::size_t n) {
-        return strata::DeviceTransform::Transform(d_in.data() + offset, d_out.data() + offset, n, affine{});
-      },
+      [&](std::size_t offset, std::size_t n)
+      { return strata::DeviceTransform::Transform(d_in.data() + offset, d_out.data() + offset, n, affine{}); },
       [&](std::size_t i) { return affine{}(in[i]); });
 }
 
@@ -162,7 +161,8 @@ TEST_CASE("DeviceTransform::Transform of two inputs of one item size", "[device]
   strata_test::device_buffer<double> d_out(size);
   check_transform(
       d_out,
-      [&](std::size_t offset, std::size_t n) {
+      [&](std::size_t offset, std::size_t n)
+      {
         return strata::DeviceTransform::Transform(cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset),
                                                   d_out.data() + offset, static_cast<std::int64_t>(n), weighted{});
       },
@@ -184,10 +184,11 @@ TEST_CASE("DeviceTransform::Transform of three inputs of one item size", "[devic
   strata_test::device_buffer<float> d_out(size);
   check_transform(
       d_out,
-      [&](std::size_t offset, std::size_t n) {
+      [&](std::size_t offset, std::size_t n)
+      {
         return strata::DeviceTransform::Transform(
-            cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset, d_c.data() + offset),
-            d_out.data() + offset, static_cast<int>(n), blend{});
+            cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset, d_c.data() + offset), d_out.data() + offset,
+            static_cast<int>(n), blend{});
       },
       [&](std::size_t i) { return blend{}(a[i], b[i], c[i]); });
 }
@@ -210,8 +211,7 @@ TEST_CASE("DeviceTransform::Transform in place", "[device][transform]")
       }
       INFO("num_items " << n << ", pointer offset " << offset << " items");
       STRATA_TEST_CUDA(cudaMemcpy(d_data.data(), in.data(), size * sizeof(std::int32_t), cudaMemcpyHostToDevice));
-      STRATA_TEST_CUDA(
-          strata::DeviceTransform::Transform(d_data.data() + offset, d_data.data() + offset, n, affine{}));
+      STRATA_TEST_CUDA(strata::DeviceTransform::Transform(d_data.data() + offset, d_data.data() + offset, n, affine{}));
       STRATA_TEST_CUDA(cudaDeviceSynchronize());
       std::vector<std::int32_t> want = in;
       for (std::size_t i = offset; i < offset + n; ++i)
@@ -238,7 +238,8 @@ TEST_CASE("DeviceTransform::Transform of three inputs of different item sizes", 
   strata_test::device_buffer<double> d_out(size);
   check_transform(
       d_out,
-      [&](std::size_t offset, std::size_t n) {
+      [&](std::size_t offset, std::size_t n)
+      {
         std::size_t bytes = 0;
         // The temporary-storage form: one byte, then the same transform.
         const cudaError_t query = strata::DeviceTransform::Transform(
@@ -250,8 +251,7 @@ TEST_CASE("DeviceTransform::Transform of three inputs of different item sizes", 
         }
         strata_test::device_buffer<unsigned char> d_temp(bytes);
         return strata::DeviceTransform::Transform(
-            d_temp.data(), bytes,
-            cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset, d_c.data() + offset),
+            d_temp.data(), bytes, cuda::std::make_tuple(d_a.data() + offset, d_b.data() + offset, d_c.data() + offset),
             d_out.data() + offset, static_cast<std::int64_t>(n), mix{});
       },
       [&](std::size_t i) { return mix{}(a[i], b[i], c[i]); });
@@ -268,7 +268,8 @@ TEST_CASE("DeviceTransform::Transform of a pointer and a counting iterator", "[d
   strata_test::device_buffer<std::int64_t> d_out(size);
   check_transform(
       d_out,
-      [&](std::size_t offset, std::size_t n) {
+      [&](std::size_t offset, std::size_t n)
+      {
         return strata::DeviceTransform::Transform(
             cuda::std::make_tuple(d_a.data() + offset,
                                   strata::CountingInputIterator<std::int64_t>(static_cast<std::int64_t>(offset))),

@@ -30,7 +30,7 @@ void check_prefix(const std::vector<T>& got, const std::vector<T>& expected, std
     mismatches += got[i] != expected[i];
   }
   CHECK(mismatches == 0);
-  const T poison = strata_test::poison_value<T>();
+  const T poison      = strata_test::poison_value<T>();
   std::size_t written = 0;
   for (std::size_t i = count; i < n; ++i)
   {
@@ -76,10 +76,12 @@ TEMPLATE_TEST_CASE("DeviceSelect::If, Unique and UniqueByKey compact items of ev
       std::vector<ItemT> expected;
       std::copy_if(items.begin(), items.end(), std::back_inserter(expected), strata_test::key_bit<0>{});
       device_buffer<ItemT> d_out = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSelect::If(t, b, d_in.data(), d_out.data(), d_count.data(), std::int64_t(n),
-                                        strata_test::key_bit<0>{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceSelect::If(t, b, d_in.data(), d_out.data(), d_count.data(), std::int64_t(n),
+                                            strata_test::key_bit<0>{});
+          });
       const int count = d_count.download()[0];
       REQUIRE(std::size_t(count) == expected.size());
       check_prefix(d_out.download(), expected, expected.size(), n);
@@ -89,9 +91,9 @@ TEMPLATE_TEST_CASE("DeviceSelect::If, Unique and UniqueByKey compact items of ev
       std::vector<ItemT> expected = items;
       expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
       device_buffer<ItemT> d_out = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSelect::Unique(t, b, d_in.data(), d_out.data(), d_count.data(), std::int64_t(n));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          { return strata::DeviceSelect::Unique(t, b, d_in.data(), d_out.data(), d_count.data(), std::int64_t(n)); });
       REQUIRE(std::size_t(d_count.download()[0]) == expected.size());
       check_prefix(d_out.download(), expected, expected.size(), n);
     }
@@ -122,13 +124,15 @@ TEMPLATE_TEST_CASE("DeviceSelect::If, Unique and UniqueByKey compact items of ev
         }
       }
       const device_buffer<std::uint32_t> d_positions(positions);
-      device_buffer<ItemT> d_keys_out          = poisoned<ItemT>(n);
+      device_buffer<ItemT> d_keys_out           = poisoned<ItemT>(n);
       device_buffer<std::uint32_t> d_values_out = poisoned<std::uint32_t>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSelect::UniqueByKey(t, b, d_in.data(), d_positions.data(), d_keys_out.data(),
-                                                 d_values_out.data(), d_count.data(), std::int64_t(n),
-                                                 strata_test::key_equal{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceSelect::UniqueByKey(t, b, d_in.data(), d_positions.data(), d_keys_out.data(),
+                                                     d_values_out.data(), d_count.data(), std::int64_t(n),
+                                                     strata_test::key_equal{});
+          });
       REQUIRE(std::size_t(d_count.download()[0]) == expected_keys.size());
       check_prefix(d_keys_out.download(), expected_keys, expected_keys.size(), n);
       check_prefix(d_values_out.download(), expected_positions, expected_positions.size(), n);
@@ -137,10 +141,12 @@ TEMPLATE_TEST_CASE("DeviceSelect::If, Unique and UniqueByKey compact items of ev
       const device_buffer<ItemT> d_values(position_items);
       device_buffer<std::uint32_t> d_int_keys_out = poisoned<std::uint32_t>(n);
       device_buffer<ItemT> d_wide_values_out      = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSelect::UniqueByKey(t, b, d_int_keys.data(), d_values.data(), d_int_keys_out.data(),
-                                                 d_wide_values_out.data(), d_count.data(), std::int64_t(n));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceSelect::UniqueByKey(t, b, d_int_keys.data(), d_values.data(), d_int_keys_out.data(),
+                                                     d_wide_values_out.data(), d_count.data(), std::int64_t(n));
+          });
       REQUIRE(std::size_t(d_count.download()[0]) == expected_int_keys.size());
       check_prefix(d_int_keys_out.download(), expected_int_keys, expected_int_keys.size(), n);
       check_prefix(d_wide_values_out.download(), expected_values, expected_values.size(), n);
@@ -173,10 +179,12 @@ TEMPLATE_TEST_CASE("DevicePartition::If splits items of every size in two and in
         }
       }
       device_buffer<ItemT> d_out = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DevicePartition::If(t, b, d_in.data(), d_out.data(), d_count.data(), std::int64_t(n),
-                                           strata_test::key_bit<1>{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DevicePartition::If(t, b, d_in.data(), d_out.data(), d_count.data(), std::int64_t(n),
+                                               strata_test::key_bit<1>{});
+          });
       REQUIRE(std::size_t(d_count.download()[0]) == selected);
       check_prefix(d_out.download(), expected, n, n);
     }
@@ -190,11 +198,13 @@ TEMPLATE_TEST_CASE("DevicePartition::If splits items of every size in two and in
       device_buffer<ItemT> d_first  = poisoned<ItemT>(n);
       device_buffer<ItemT> d_second = poisoned<ItemT>(n);
       device_buffer<ItemT> d_rest   = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DevicePartition::If(t, b, d_in.data(), d_first.data(), d_second.data(), d_rest.data(),
-                                           d_count.data(), std::int64_t(n), strata_test::key_bit<2>{},
-                                           strata_test::key_bit<3>{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DevicePartition::If(t, b, d_in.data(), d_first.data(), d_second.data(), d_rest.data(),
+                                               d_count.data(), std::int64_t(n), strata_test::key_bit<2>{},
+                                               strata_test::key_bit<3>{});
+          });
       const std::vector<int> counts = d_count.download();
       REQUIRE(std::size_t(counts[0]) == first.size());
       REQUIRE(std::size_t(counts[1]) == second.size());
@@ -238,20 +248,24 @@ TEMPLATE_TEST_CASE("DeviceRunLengthEncode::Encode and NonTrivialRuns encode item
 
     device_buffer<ItemT> d_unique = poisoned<ItemT>(n);
     device_buffer<int> d_lengths  = poisoned<int>(n);
-    run_two_phase([&](void* t, std::size_t& b) {
-      return strata::DeviceRunLengthEncode::Encode(t, b, d_in.data(), d_unique.data(), d_lengths.data(),
-                                                   d_count.data(), std::int64_t(n));
-    });
+    run_two_phase(
+        [&](void* t, std::size_t& b)
+        {
+          return strata::DeviceRunLengthEncode::Encode(t, b, d_in.data(), d_unique.data(), d_lengths.data(),
+                                                       d_count.data(), std::int64_t(n));
+        });
     REQUIRE(std::size_t(d_count.download()[0]) == unique_items.size());
     check_prefix(d_unique.download(), unique_items, unique_items.size(), n);
     check_prefix(d_lengths.download(), lengths, lengths.size(), n);
 
     device_buffer<int> d_offsets     = poisoned<int>(n);
     device_buffer<int> d_run_lengths = poisoned<int>(n);
-    run_two_phase([&](void* t, std::size_t& b) {
-      return strata::DeviceRunLengthEncode::NonTrivialRuns(t, b, d_in.data(), d_offsets.data(), d_run_lengths.data(),
-                                                           d_count.data(), std::int64_t(n));
-    });
+    run_two_phase(
+        [&](void* t, std::size_t& b)
+        {
+          return strata::DeviceRunLengthEncode::NonTrivialRuns(t, b, d_in.data(), d_offsets.data(),
+                                                               d_run_lengths.data(), d_count.data(), std::int64_t(n));
+        });
     REQUIRE(std::size_t(d_count.download()[0]) == long_offsets.size());
     check_prefix(d_offsets.download(), long_offsets, long_offsets.size(), n);
     check_prefix(d_run_lengths.download(), long_lengths, long_lengths.size(), n);

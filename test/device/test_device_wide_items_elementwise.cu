@@ -67,25 +67,30 @@ TEMPLATE_TEST_CASE("DeviceAdjacentDifference takes differences of items of every
     const device_buffer<ItemT> d_in(items);
     {
       device_buffer<ItemT> d_out = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceAdjacentDifference::SubtractLeftCopy(t, b, d_in.data(), d_out.data(), std::int64_t(n),
-                                                                  key_minus{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceAdjacentDifference::SubtractLeftCopy(t, b, d_in.data(), d_out.data(), std::int64_t(n),
+                                                                      key_minus{});
+          });
       CHECK(mismatches(d_out.download(), left) == 0);
     }
     {
       device_buffer<ItemT> d_out = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceAdjacentDifference::SubtractRightCopy(t, b, d_in.data(), d_out.data(), std::int64_t(n),
-                                                                   key_minus{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceAdjacentDifference::SubtractRightCopy(t, b, d_in.data(), d_out.data(), std::int64_t(n),
+                                                                       key_minus{});
+          });
       CHECK(mismatches(d_out.download(), right) == 0);
     }
     {
       device_buffer<ItemT> d_data(items);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceAdjacentDifference::SubtractLeft(t, b, d_data.data(), std::int64_t(n), key_minus{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b) {
+            return strata::DeviceAdjacentDifference::SubtractLeft(t, b, d_data.data(), std::int64_t(n), key_minus{});
+          });
       CHECK(mismatches(d_data.download(), left) == 0);
     }
   }

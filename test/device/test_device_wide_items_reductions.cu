@@ -59,16 +59,18 @@ TEMPLATE_TEST_CASE("DeviceReduce and DeviceSegmentedReduce reduce items of every
         sum += item.key();
       }
       device_buffer<ItemT> d_out = poisoned<ItemT>(1);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceReduce::Reduce(t, b, d_in.data(), d_out.data(), std::int64_t(n), strata_test::key_plus{},
-                                            ItemT::of(11));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceReduce::Reduce(t, b, d_in.data(), d_out.data(), std::int64_t(n),
+                                                strata_test::key_plus{}, ItemT::of(11));
+          });
       CHECK(d_out.download()[0] == ItemT::of(sum));
     }
     // Segments of random lengths (some empty) over the items.
     {
       const std::vector<std::uint32_t> random =
-        strata_test::random_vector<std::uint32_t>(n / 50 + 2, strata_test::seed(sizeof(ItemT) + 1));
+          strata_test::random_vector<std::uint32_t>(n / 50 + 2, strata_test::seed(sizeof(ItemT) + 1));
       std::vector<int> offsets{0};
       for (std::size_t s = 0; offsets.back() < int(n); ++s)
       {
@@ -88,10 +90,12 @@ TEMPLATE_TEST_CASE("DeviceReduce and DeviceSegmentedReduce reduce items of every
       }
       const device_buffer<int> d_offsets(offsets);
       device_buffer<ItemT> d_out = poisoned<ItemT>(segments);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSegmentedReduce::Reduce(t, b, d_in.data(), d_out.data(), segments, d_offsets.data(),
-                                                     d_offsets.data() + 1, strata_test::key_plus{}, ItemT::of(3));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceSegmentedReduce::Reduce(t, b, d_in.data(), d_out.data(), segments, d_offsets.data(),
+                                                         d_offsets.data() + 1, strata_test::key_plus{}, ItemT::of(3));
+          });
       CHECK(mismatches(d_out.download(), expected) == 0);
     }
   }
@@ -133,11 +137,13 @@ TEMPLATE_TEST_CASE("DeviceReduce::ReduceByKey reduces runs of items of every siz
       device_buffer<std::uint32_t> d_unique = poisoned<std::uint32_t>(n);
       device_buffer<ItemT> d_aggregates     = poisoned<ItemT>(n);
       device_buffer<int> d_count            = poisoned<int>(1);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceReduce::ReduceByKey(t, b, d_keys.data(), d_unique.data(), d_values.data(),
-                                                 d_aggregates.data(), d_count.data(), strata_test::key_plus{},
-                                                 std::int64_t(n));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceReduce::ReduceByKey(t, b, d_keys.data(), d_unique.data(), d_values.data(),
+                                                     d_aggregates.data(), d_count.data(), strata_test::key_plus{},
+                                                     std::int64_t(n));
+          });
       REQUIRE(std::size_t(d_count.download()[0]) == unique_keys.size());
       CHECK(mismatches(d_unique.download(), unique_keys) == 0);
       CHECK(mismatches(d_aggregates.download(), aggregates) == 0);
@@ -172,11 +178,13 @@ TEMPLATE_TEST_CASE("DeviceReduce::ReduceByKey reduces runs of items of every siz
       device_buffer<ItemT> d_unique             = poisoned<ItemT>(n);
       device_buffer<std::uint32_t> d_aggregates = poisoned<std::uint32_t>(n);
       device_buffer<int> d_count                = poisoned<int>(1);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceReduce::ReduceByKey(t, b, d_keys.data(), d_unique.data(), d_values.data(),
-                                                 d_aggregates.data(), d_count.data(), strata_test::key_equal{},
-                                                 cuda::std::plus<>{}, std::int64_t(n));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceReduce::ReduceByKey(t, b, d_keys.data(), d_unique.data(), d_values.data(),
+                                                     d_aggregates.data(), d_count.data(), strata_test::key_equal{},
+                                                     cuda::std::plus<>{}, std::int64_t(n));
+          });
       REQUIRE(std::size_t(d_count.download()[0]) == expected_keys.size());
       CHECK(mismatches(d_unique.download(), expected_keys) == 0);
       CHECK(mismatches(d_aggregates.download(), expected_sums) == 0);
@@ -203,18 +211,22 @@ TEMPLATE_TEST_CASE("DeviceScan scans items of every size, by key too", "[device]
     }
     {
       device_buffer<ItemT> d_out = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceScan::InclusiveScan(t, b, d_in.data(), d_out.data(), strata_test::key_plus{},
-                                                 std::int64_t(n));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceScan::InclusiveScan(t, b, d_in.data(), d_out.data(), strata_test::key_plus{},
+                                                     std::int64_t(n));
+          });
       CHECK(mismatches(d_out.download(), inclusive) == 0);
     }
     {
       device_buffer<ItemT> d_out = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceScan::ExclusiveScan(t, b, d_in.data(), d_out.data(), strata_test::key_plus{},
-                                                 ItemT::of(9), std::int64_t(n));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceScan::ExclusiveScan(t, b, d_in.data(), d_out.data(), strata_test::key_plus{},
+                                                     ItemT::of(9), std::int64_t(n));
+          });
       CHECK(mismatches(d_out.download(), exclusive) == 0);
     }
     // By 4-byte keys in runs: the scan restarts at each run.
@@ -227,10 +239,12 @@ TEMPLATE_TEST_CASE("DeviceScan scans items of every size, by key too", "[device]
       }
       const device_buffer<std::uint32_t> d_keys(keys);
       device_buffer<ItemT> d_out = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceScan::InclusiveScanByKey(t, b, d_keys.data(), d_in.data(), d_out.data(),
-                                                      strata_test::key_plus{}, std::int64_t(n));
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceScan::InclusiveScanByKey(t, b, d_keys.data(), d_in.data(), d_out.data(),
+                                                          strata_test::key_plus{}, std::int64_t(n));
+          });
       CHECK(mismatches(d_out.download(), expected) == 0);
     }
   }

@@ -75,20 +75,21 @@ TEMPLATE_TEST_CASE("DeviceMergeSort sorts keys and values of every size stably",
     CAPTURE(sizeof(ItemT), n);
     // Wide keys from few values, so that equal keys are many (their items are equal too).
     {
-      const std::vector<ItemT> keys = strata_test::random_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT)), 200);
-      std::vector<ItemT> expected   = keys;
+      const std::vector<ItemT> keys =
+          strata_test::random_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT)), 200);
+      std::vector<ItemT> expected = keys;
       std::stable_sort(expected.begin(), expected.end(), strata_test::key_less{});
       device_buffer<ItemT> d_keys(keys);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceMergeSort::SortKeys(t, b, d_keys.data(), std::int64_t(n), strata_test::key_less{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          { return strata::DeviceMergeSort::SortKeys(t, b, d_keys.data(), std::int64_t(n), strata_test::key_less{}); });
       CHECK(mismatches(d_keys.download(), expected) == 0);
     }
     // 4-byte keys of few values with wide values made from their positions: a stable sort keeps
     // the values of equal keys in input order.
     {
       const std::vector<std::uint32_t> random =
-        strata_test::random_vector<std::uint32_t>(n, strata_test::seed(sizeof(ItemT) + 1));
+          strata_test::random_vector<std::uint32_t>(n, strata_test::seed(sizeof(ItemT) + 1));
       std::vector<std::uint32_t> keys(n);
       for (std::size_t i = 0; i < n; ++i)
       {
@@ -100,9 +101,11 @@ TEMPLATE_TEST_CASE("DeviceMergeSort sorts keys and values of every size stably",
       stable_pairs(keys, values, expected_keys, expected_values);
       device_buffer<std::uint32_t> d_keys(keys);
       device_buffer<ItemT> d_values(values);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceMergeSort::SortPairs(t, b, d_keys.data(), d_values.data(), std::int64_t(n), u32_less{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b) {
+            return strata::DeviceMergeSort::SortPairs(t, b, d_keys.data(), d_values.data(), std::int64_t(n),
+                                                      u32_less{});
+          });
       CHECK(mismatches(d_keys.download(), expected_keys) == 0);
       CHECK(mismatches(d_values.download(), expected_values) == 0);
     }
@@ -122,7 +125,7 @@ TEMPLATE_TEST_CASE("DeviceMerge merges keys and values of every size", "[device]
     {
       std::vector<ItemT> keys1 = strata_test::random_items<sizeof(ItemT)>(n1, strata_test::seed(sizeof(ItemT)), 500);
       std::vector<ItemT> keys2 =
-        strata_test::random_items<sizeof(ItemT)>(n2, strata_test::seed(sizeof(ItemT) + 2), 500);
+          strata_test::random_items<sizeof(ItemT)>(n2, strata_test::seed(sizeof(ItemT) + 2), 500);
       std::stable_sort(keys1.begin(), keys1.end(), strata_test::key_less{});
       std::stable_sort(keys2.begin(), keys2.end(), strata_test::key_less{});
       std::vector<ItemT> expected(n1 + n2);
@@ -131,19 +134,21 @@ TEMPLATE_TEST_CASE("DeviceMerge merges keys and values of every size", "[device]
       const device_buffer<ItemT> d_keys2(keys2);
       device_buffer<ItemT> d_out(std::max<std::size_t>(n1 + n2, 1));
       STRATA_TEST_CUDA(cudaMemset(d_out.data(), strata_test::poison_byte, d_out.bytes()));
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceMerge::MergeKeys(t, b, d_keys1.data(), std::int64_t(n1), d_keys2.data(),
-                                              std::int64_t(n2), d_out.data(), strata_test::key_less{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceMerge::MergeKeys(t, b, d_keys1.data(), std::int64_t(n1), d_keys2.data(),
+                                                  std::int64_t(n2), d_out.data(), strata_test::key_less{});
+          });
       CHECK(mismatches(d_out.download(), expected) == 0);
     }
     // 4-byte keys with wide values made from their positions: equal keys take the first input's
     // values first, each input's in order.
     {
       std::vector<std::uint32_t> keys1 =
-        strata_test::random_vector<std::uint32_t>(n1, strata_test::seed(sizeof(ItemT) + 3));
+          strata_test::random_vector<std::uint32_t>(n1, strata_test::seed(sizeof(ItemT) + 3));
       std::vector<std::uint32_t> keys2 =
-        strata_test::random_vector<std::uint32_t>(n2, strata_test::seed(sizeof(ItemT) + 4));
+          strata_test::random_vector<std::uint32_t>(n2, strata_test::seed(sizeof(ItemT) + 4));
       for (auto& k : keys1)
       {
         k %= 700;
@@ -173,11 +178,13 @@ TEMPLATE_TEST_CASE("DeviceMerge merges keys and values of every size", "[device]
       device_buffer<ItemT> d_values_out(std::max<std::size_t>(n1 + n2, 1));
       STRATA_TEST_CUDA(cudaMemset(d_keys_out.data(), strata_test::poison_byte, d_keys_out.bytes()));
       STRATA_TEST_CUDA(cudaMemset(d_values_out.data(), strata_test::poison_byte, d_values_out.bytes()));
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceMerge::MergePairs(t, b, d_keys1.data(), d_values1.data(), std::int64_t(n1),
-                                               d_keys2.data(), d_values2.data(), std::int64_t(n2), d_keys_out.data(),
-                                               d_values_out.data(), u32_less{});
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceMerge::MergePairs(t, b, d_keys1.data(), d_values1.data(), std::int64_t(n1),
+                                                   d_keys2.data(), d_values2.data(), std::int64_t(n2),
+                                                   d_keys_out.data(), d_values_out.data(), u32_less{});
+          });
       CHECK(mismatches(d_keys_out.download(), expected_keys) == 0);
       CHECK(mismatches(d_values_out.download(), expected_values) == 0);
     }
@@ -193,7 +200,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort sorts pairs of values of every size stably",
   {
     CAPTURE(sizeof(ItemT), n);
     std::vector<std::uint32_t> keys =
-      strata_test::random_vector<std::uint32_t>(n, strata_test::seed(sizeof(ItemT) + 5));
+        strata_test::random_vector<std::uint32_t>(n, strata_test::seed(sizeof(ItemT) + 5));
     for (std::size_t i = 0; i < n; ++i)
     {
       keys[i] = (keys[i] % 1000) * 0x10001u; // few values, bits in both halves
@@ -208,10 +215,12 @@ TEMPLATE_TEST_CASE("DeviceRadixSort sorts pairs of values of every size stably",
     device_buffer<ItemT> d_values_out(std::max<std::size_t>(n, 1));
     STRATA_TEST_CUDA(cudaMemset(d_keys_out.data(), strata_test::poison_byte, d_keys_out.bytes()));
     STRATA_TEST_CUDA(cudaMemset(d_values_out.data(), strata_test::poison_byte, d_values_out.bytes()));
-    run_two_phase([&](void* t, std::size_t& b) {
-      return strata::DeviceRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(), d_values.data(),
-                                                d_values_out.data(), std::int64_t(n));
-    });
+    run_two_phase(
+        [&](void* t, std::size_t& b)
+        {
+          return strata::DeviceRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(), d_values.data(),
+                                                    d_values_out.data(), std::int64_t(n));
+        });
     CHECK(mismatches(d_keys_out.download(), expected_keys) == 0);
     CHECK(mismatches(d_values_out.download(), expected_values) == 0);
   }
@@ -238,7 +247,8 @@ TEMPLATE_TEST_CASE("The segmented sorts sort pairs of values of every size", "[d
       at += std::size_t(length);
     }
     const int segments = int(begins.size());
-    std::vector<std::uint32_t> keys = strata_test::random_vector<std::uint32_t>(n, strata_test::seed(sizeof(ItemT) + 6));
+    std::vector<std::uint32_t> keys =
+        strata_test::random_vector<std::uint32_t>(n, strata_test::seed(sizeof(ItemT) + 6));
     for (auto& k : keys)
     {
       k %= 50; // many equal keys: a stable sort keeps their values in order
@@ -274,16 +284,16 @@ TEMPLATE_TEST_CASE("The segmented sorts sort pairs of values of every size", "[d
       CAPTURE(radix);
       device_buffer<std::uint32_t> d_keys_out = poisoned<std::uint32_t>(n);
       device_buffer<ItemT> d_values_out       = poisoned<ItemT>(n);
-      run_two_phase([&](void* t, std::size_t& b) {
-        return radix ? strata::DeviceSegmentedRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(),
-                                                                   d_values.data(), d_values_out.data(),
-                                                                   std::int64_t(n), std::int64_t(segments),
-                                                                   d_begins.data(), d_ends.data())
-                     : strata::DeviceSegmentedSort::StableSortPairs(t, b, d_keys.data(), d_keys_out.data(),
-                                                                    d_values.data(), d_values_out.data(),
-                                                                    std::int64_t(n), std::int64_t(segments),
-                                                                    d_begins.data(), d_ends.data());
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return radix ? strata::DeviceSegmentedRadixSort::SortPairs(
+                       t, b, d_keys.data(), d_keys_out.data(), d_values.data(), d_values_out.data(), std::int64_t(n),
+                       std::int64_t(segments), d_begins.data(), d_ends.data())
+                         : strata::DeviceSegmentedSort::StableSortPairs(
+                             t, b, d_keys.data(), d_keys_out.data(), d_values.data(), d_values_out.data(),
+                             std::int64_t(n), std::int64_t(segments), d_begins.data(), d_ends.data());
+          });
       CHECK(mismatches(d_keys_out.download(), expected_keys) == 0);
       CHECK(mismatches(d_values_out.download(), expected_values) == 0);
     }
@@ -296,15 +306,17 @@ TEMPLATE_TEST_CASE("The segmented sorts sort pairs of values of every size", "[d
       device_buffer<ItemT> d_values_b       = poisoned<ItemT>(n);
       strata::DoubleBuffer<std::uint32_t> keys_buffers(d_keys_a.data(), d_keys_b.data());
       strata::DoubleBuffer<ItemT> values_buffers(d_values_a.data(), d_values_b.data());
-      run_two_phase([&](void* t, std::size_t& b) {
-        return strata::DeviceSegmentedSort::StableSortPairs(t, b, keys_buffers, values_buffers, std::int64_t(n),
-                                                            std::int64_t(segments), d_begins.data(), d_ends.data());
-      });
+      run_two_phase(
+          [&](void* t, std::size_t& b)
+          {
+            return strata::DeviceSegmentedSort::StableSortPairs(t, b, keys_buffers, values_buffers, std::int64_t(n),
+                                                                std::int64_t(segments), d_begins.data(), d_ends.data());
+          });
       const auto& got_keys_buffer   = keys_buffers.Current() == d_keys_a.data() ? d_keys_a : d_keys_b;
       const auto& got_values_buffer = values_buffers.Current() == d_values_a.data() ? d_values_a : d_values_b;
       const std::vector<std::uint32_t> got_keys = got_keys_buffer.download();
       const std::vector<ItemT> got_values       = got_values_buffer.download();
-      std::size_t wrong = 0;
+      std::size_t wrong                         = 0;
       for (std::size_t i = 0; i < n; ++i)
       {
         wrong += covered[i] && (got_keys[i] != expected_keys[i] || got_values[i] != expected_values[i]);

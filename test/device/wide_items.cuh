@@ -15,7 +15,7 @@ namespace strata_test
 template <int N>
 struct alignas(N < 16 ? N : 16) wide_item
 {
-  static constexpr int KEY_BYTES         = N < 4 ? N : 4;
+  static constexpr int KEY_BYTES          = N < 4 ? N : 4;
   static constexpr std::uint32_t KEY_MASK = N == 1 ? 0xffu : N == 2 ? 0xffffu : 0xffffffffu;
   unsigned char bytes[N];
 
@@ -148,6 +148,6 @@ inline std::vector<std::size_t> wide_item_sizes()
 
 //! The item types of the tests over item sizes.
 #define STRATA_TEST_WIDE_ITEMS                                                                                         \
-  strata_test::wide_item<1>, strata_test::wide_item<2>, strata_test::wide_item<4>, strata_test::wide_item<8>,         \
-    strata_test::wide_item<16>, strata_test::wide_item<32>, strata_test::wide_item<64>, strata_test::wide_item<128>,  \
-    strata_test::wide_item<256>
+  strata_test::wide_item<1>, strata_test::wide_item<2>, strata_test::wide_item<4>, strata_test::wide_item<8>,          \
+      strata_test::wide_item<16>, strata_test::wide_item<32>, strata_test::wide_item<64>, strata_test::wide_item<128>, \
+      strata_test::wide_item<256>

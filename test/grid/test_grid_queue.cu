@@ -75,7 +75,7 @@ TEST_CASE("GridQueue hands out every item once", "[grid]")
       drain_all<<<40, 64>>>(queue, fill_size, 100, d_taken.data());
       strata_test::check_launch();
       const std::vector<int> taken = d_taken.download();
-      std::size_t wrong = 0;
+      std::size_t wrong            = 0;
       for (int t : taken)
       {
         wrong += t != 1;

@@ -88,7 +88,7 @@ TEST_CASE("Receive offsets scan the counts sent to one GPU; merge rounds join it
           runs.emplace_back(k, r);
         }
       }
-      const auto rounds = ds::MergeRounds(offsets);
+      const auto rounds   = ds::MergeRounds(offsets);
       int expected_rounds = 0;
       while ((1 << expected_rounds) < parts)
       {
@@ -182,9 +182,8 @@ TEST_CASE("The whole plan on the host sorts P parts of random keys like one stab
     std::uint32_t key_range; // 0: full 32 bits
     int samples;
   };
-  for (const shape s : {shape{1, 1000, 0, 64}, shape{2, 100000, 0, 64}, shape{3, 77777, 0, 31},
-                        shape{4, 50000, 16, 64}, shape{8, 20000, 0, 128}, shape{5, 0, 0, 8}, shape{7, 3, 0, 8},
-                        shape{4, 30000, 1, 64}})
+  for (const shape s : {shape{1, 1000, 0, 64}, shape{2, 100000, 0, 64}, shape{3, 77777, 0, 31}, shape{4, 50000, 16, 64},
+                        shape{8, 20000, 0, 128}, shape{5, 0, 0, 8}, shape{7, 3, 0, 8}, shape{4, 30000, 1, 64}})
   {
     INFO(s.parts << " GPUs, " << s.keys_per_part << " keys each, range " << s.key_range << ", " << s.samples
                  << " samples");
@@ -234,7 +233,8 @@ TEST_CASE("The whole plan on the host sorts P parts of random keys like one stab
       REQUIRE(starts[std::size_t(p)].size() == std::size_t(s.parts) + 1);
       for (int q = 0; q < s.parts; ++q)
       {
-        counts[std::size_t(p * s.parts + q)] = starts[std::size_t(p)][std::size_t(q) + 1] - starts[std::size_t(p)][std::size_t(q)];
+        counts[std::size_t(p * s.parts + q)] =
+            starts[std::size_t(p)][std::size_t(q) + 1] - starts[std::size_t(p)][std::size_t(q)];
       }
     }
     std::vector<std::pair<std::uint32_t, std::int64_t>> result;

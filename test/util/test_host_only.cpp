@@ -108,10 +108,10 @@ TEST_CASE("A test program's exit status from the counts of its run", "[util][hos
     CHECK(exit_code(failures % 256, run_counts{5, 0, 0, failures}) == 1);
     CHECK(exit_code(42, run_counts{5, 1, 4, failures}) == 1); // a failure beside skips
   }
-  CHECK(exit_code(0, run_counts{3, 1, 0, 0}) == 1);       // a failed case without a failed assertion
-  CHECK(exit_code(4, run_counts{3, 0, 3, 0}) == 77);      // every case skipped
-  CHECK(exit_code(0, run_counts{3, 0, 2, 0}) == 0);       // some skipped, some passed
-  CHECK(exit_code(0, run_counts{3, 0, 0, 0}) == 0);       // all passed
-  CHECK(exit_code(2, run_counts{0, 0, 0, 0}) == 2);       // no test case matched
+  CHECK(exit_code(0, run_counts{3, 1, 0, 0}) == 1);  // a failed case without a failed assertion
+  CHECK(exit_code(4, run_counts{3, 0, 3, 0}) == 77); // every case skipped
+  CHECK(exit_code(0, run_counts{3, 0, 2, 0}) == 0);  // some skipped, some passed
+  CHECK(exit_code(0, run_counts{3, 0, 0, 0}) == 0);  // all passed
+  CHECK(exit_code(2, run_counts{0, 0, 0, 0}) == 2);  // no test case matched
   STATIC_REQUIRE(strata_test::skipped_exit_code == 77);
 }

@@ -845,8 +845,8 @@ TEST_CASE("CachingDeviceAllocator: many threads at once", "[util][allocator][gpu
   // Under a sanitizer every allocation and launch costs much more; 400 cycles a thread still
   // fill and drain both caches many times over (the small one releases blocks within a few).
   const int cycles = strata_test::under_sanitizer() ? 400 : 3000;
-  const int device           = strata::CurrentDevice();
-  const int config           = GENERATE(0, 1);
+  const int device = strata::CurrentDevice();
+  const int config = GENERATE(0, 1);
   INFO("config " << config);
   // The default bins, and a small cache (bins of 1 KiB to 256 KiB, 1 MiB per device) that
   // often has to release blocks.

@@ -55,3 +55,17 @@ TEST_CASE("Kernels are declared with hidden visibility", "[util][namespace]")
   CHECK(attributes.find("global") != std::string::npos);
   CHECK(attributes.find("visibility(\"hidden\")") != std::string::npos);
 }
+
+TEST_CASE("CUB's namespace macro and CCCL's configuration macros are there after config.cuh", "[util][namespace]")
+{
+  // STRATA_NS_QUALIFIER names the namespace as CUB_NS_QUALIFIER names cub's.
+  STATIC_REQUIRE(std::is_same_v<STRATA_NS_QUALIFIER::NullType, strata::NullType>);
+  CHECK(std::string(STRATA_STRINGIFY(STRATA_NS_QUALIFIER)) == "::strata");
+  // Code written for CUB tests the compiler with CCCL's macros after including the config header.
+#if !defined(_CCCL_COMPILER) || !defined(CCCL_VERSION)
+  FAIL("config.cuh does not make CCCL's configuration macros available");
+#else
+  STATIC_REQUIRE(_CCCL_COMPILER(NVHPC) == 0);
+  STATIC_REQUIRE(CCCL_VERSION >= 2008000);
+#endif
+}

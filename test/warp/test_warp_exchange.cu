@@ -244,8 +244,8 @@ using smem_cases =
                exchange_case<__nv_bfloat16, 8, 7>, exchange_case<__nv_bfloat16, 1, 1>,
                exchange_case<strata_test::custom_t, 32, 4>, exchange_case<strata_test::custom_t, 19, 1>,
                // Several logical warps of a size that does not divide 32 in each hardware warp.
-               exchange_case<std::int32_t, 3, 5>, exchange_case<std::uint64_t, 5, 4>,
-               exchange_case<float, 12, 3>, exchange_case<std::int16_t, 31, 2>,
+               exchange_case<std::int32_t, 3, 5>, exchange_case<std::uint64_t, 5, 4>, exchange_case<float, 12, 3>,
+               exchange_case<std::int16_t, 31, 2>,
                // Output and rank types other than the item type.
                exchange_case<std::int16_t, 16, 4, std::int32_t, long long>>;
 

@@ -29,14 +29,14 @@ template <typename KeyT, bool PAIRS, int LOGICAL, int IPT, int BLOCK_THREADS = 1
 struct warp_sort_config
 {
   static constexpr int block_threads = BLOCK_THREADS;
-  using key_type               = KeyT;
-  using value_type             = std::conditional_t<PAIRS, int, strata::NullType>;
-  static constexpr bool pairs  = PAIRS;
-  static constexpr int logical = LOGICAL;
-  static constexpr int items   = IPT;
-  static constexpr int warps   = BLOCK_THREADS / LOGICAL;
-  static constexpr int tile    = LOGICAL * IPT; // per logical warp
-  using sort_type              = strata::WarpMergeSort<KeyT, IPT, LOGICAL, value_type>;
+  using key_type                     = KeyT;
+  using value_type                   = std::conditional_t<PAIRS, int, strata::NullType>;
+  static constexpr bool pairs        = PAIRS;
+  static constexpr int logical       = LOGICAL;
+  static constexpr int items         = IPT;
+  static constexpr int warps         = BLOCK_THREADS / LOGICAL;
+  static constexpr int tile          = LOGICAL * IPT; // per logical warp
+  using sort_type                    = strata::WarpMergeSort<KeyT, IPT, LOGICAL, value_type>;
 };
 
 //! Logical warp w sorts keys[w * TILE ..]; mode 0: Sort with less, 1: StableSort with greater,
@@ -62,18 +62,24 @@ __global__ void warp_sort_kernel(const typename ConfigT::key_type* keys_in, cons
   SortT sorter(storage[warp]);
   if (mode == 0)
   {
-    if constexpr (ConfigT::pairs) sorter.Sort(keys, values, less_op{});
-    else sorter.Sort(keys, less_op{});
+    if constexpr (ConfigT::pairs)
+      sorter.Sort(keys, values, less_op{});
+    else
+      sorter.Sort(keys, less_op{});
   }
   else if (mode == 1)
   {
-    if constexpr (ConfigT::pairs) sorter.StableSort(keys, values, greater_op{});
-    else sorter.StableSort(keys, greater_op{});
+    if constexpr (ConfigT::pairs)
+      sorter.StableSort(keys, values, greater_op{});
+    else
+      sorter.StableSort(keys, greater_op{});
   }
   else
   {
-    if constexpr (ConfigT::pairs) sorter.Sort(keys, values, less_op{}, valid[warp], oob);
-    else sorter.Sort(keys, less_op{}, valid[warp], oob);
+    if constexpr (ConfigT::pairs)
+      sorter.Sort(keys, values, less_op{}, valid[warp], oob);
+    else
+      sorter.Sort(keys, less_op{}, valid[warp], oob);
   }
   for (int i = 0; i < IPT; ++i)
   {
@@ -115,7 +121,7 @@ void check_warp_sort(std::uint64_t salt)
     d_keys_out.poison();
     d_values_out.poison();
     warp_sort_kernel<ConfigT><<<1, ConfigT::block_threads>>>(d_keys.data(), d_valid.data(), mode, KeyT(100),
-                                                    d_keys_out.data(), d_values_out.data());
+                                                             d_keys_out.data(), d_values_out.data());
     strata_test::check_launch();
     const std::vector<KeyT> keys_out  = d_keys_out.download();
     const std::vector<int> values_out = d_values_out.download();
@@ -125,11 +131,13 @@ void check_warp_sort(std::uint64_t salt)
       INFO("logical warp " << w << ", " << count << " items");
       std::vector<int> order(count);
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-        const KeyT kx = keys[w * TILE + x];
-        const KeyT ky = keys[w * TILE + y];
-        return mode == 1 ? ky < kx : kx < ky;
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int x, int y)
+                       {
+                         const KeyT kx = keys[w * TILE + x];
+                         const KeyT ky = keys[w * TILE + y];
+                         return mode == 1 ? ky < kx : kx < ky;
+                       });
       std::vector<KeyT> expected;
       for (int p : order)
       {

@@ -135,8 +135,7 @@ TEST_CASE("WarpReduce: every redux.sync operation, whole and partial", "[warp][r
   strata_test::check_warp_reduce<32, std::int16_t>(cuda::std::bit_xor<>{}, 6);
 }
 
-TEST_CASE("WarpReduce: several logical warps per hardware warp, blocks that are not multiples of 32",
-          "[warp][reduce]")
+TEST_CASE("WarpReduce: several logical warps per hardware warp, blocks that are not multiples of 32", "[warp][reduce]")
 {
   STRATA_TEST_REQUIRE_GPU();
   // Each logical warp of a size up to 16 shares its hardware warp with others and has a

@@ -115,8 +115,7 @@ TEST_CASE("WarpScan: every member over minimum and maximum", "[warp][scan]")
   strata_test::check_warp_scan<7, double>(cuda::minimum<>{}, 4);
 }
 
-TEST_CASE("WarpScan: several logical warps per hardware warp, blocks that are not multiples of 32",
-          "[warp][scan]")
+TEST_CASE("WarpScan: several logical warps per hardware warp, blocks that are not multiples of 32", "[warp][scan]")
 {
   STRATA_TEST_REQUIRE_GPU();
   // Each logical warp of a size up to 16 shares its hardware warp with others and has a

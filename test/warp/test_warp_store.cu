@@ -179,8 +179,9 @@ using store_cases = std::tuple<
     store_case<float, 16, 8, strata::WARP_STORE_TRANSPOSE>,
     store_case<std::int32_t, 7, 1, strata::WARP_STORE_TRANSPOSE>,
     // Several logical warps of a size that does not divide 32 in each hardware warp.
-    store_case<std::int32_t, 5, 3, strata::WARP_STORE_TRANSPOSE>, store_case<std::int16_t, 3, 4, strata::WARP_STORE_STRIPED>,
-    store_case<float, 12, 2, strata::WARP_STORE_TRANSPOSE>, store_case<std::uint64_t, 31, 2, strata::WARP_STORE_DIRECT>>;
+    store_case<std::int32_t, 5, 3, strata::WARP_STORE_TRANSPOSE>,
+    store_case<std::int16_t, 3, 4, strata::WARP_STORE_STRIPED>, store_case<float, 12, 2, strata::WARP_STORE_TRANSPOSE>,
+    store_case<std::uint64_t, 31, 2, strata::WARP_STORE_DIRECT>>;
 
 //! The class documentation's example: four 32-lane warps, each storing 4 blocked ints per lane
 //! with WARP_STORE_TRANSPOSE.

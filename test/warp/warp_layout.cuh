@@ -12,8 +12,7 @@ struct logical_warp_layout
 {
   static constexpr int PER_HARDWARE_WARP = 32 / LOGICAL_WARP_THREADS;
   //! Logical warps per block.
-  static constexpr int WARPS =
-      BLOCK_THREADS / 32 * PER_HARDWARE_WARP + BLOCK_THREADS % 32 / LOGICAL_WARP_THREADS;
+  static constexpr int WARPS = BLOCK_THREADS / 32 * PER_HARDWARE_WARP + BLOCK_THREADS % 32 / LOGICAL_WARP_THREADS;
   static_assert(WARPS > 0, "the block holds no whole logical warp");
 
   //! The thread that is lane `lane` of logical warp `warp`.

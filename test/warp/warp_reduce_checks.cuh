@@ -227,7 +227,8 @@ void check_warp_reduce(OpT op, std::uint64_t salt)
   device_buffer<int> d_valid_items(valid_items);
   device_buffer<T> d_out(static_cast<std::size_t>(reduce_slot_count) * n);
   d_out.poison();
-  warp_reduce_kernel<LOGICAL_WARP_THREADS, BLOCK_THREADS><<<1, n>>>(d_in.data(), d_valid_items.data(), op, d_out.data());
+  warp_reduce_kernel<LOGICAL_WARP_THREADS, BLOCK_THREADS>
+      <<<1, n>>>(d_in.data(), d_valid_items.data(), op, d_out.data());
   check_launch();
   const std::vector<T> out = d_out.download();
 
@@ -277,7 +278,8 @@ void check_warp_segmented_reduce(OpT op, std::uint64_t salt)
   device_buffer<std::uint8_t> d_flags(flags);
   device_buffer<T> d_out(static_cast<std::size_t>(segmented_slot_count) * n);
   d_out.poison();
-  warp_segmented_reduce_kernel<LOGICAL_WARP_THREADS, BLOCK_THREADS><<<1, n>>>(d_in.data(), d_flags.data(), op, d_out.data());
+  warp_segmented_reduce_kernel<LOGICAL_WARP_THREADS, BLOCK_THREADS>
+      <<<1, n>>>(d_in.data(), d_flags.data(), op, d_out.data());
   check_launch();
   const std::vector<T> out = d_out.download();
 

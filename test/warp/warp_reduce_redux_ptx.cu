@@ -1,8 +1,8 @@
 // Kernels whose WarpReduce calls qualify for the hardware reduction (redux.sync), named redux_*:
 // every operation it has, signed and unsigned, narrow integers widened, partial, and logical
 // warps of 17 to 31 lanes (alone in their hardware warp); and kernels named tree_* whose calls
-// must keep the tree (several logical warps per hardware warp, segments). Compiled to PTX only (not linked or run), so that
-// check_warp_reduce_ptx.cmake can check which instructions they use without a GPU.
+// must keep the tree (several logical warps per hardware warp, segments). Compiled to PTX only (not linked or run), so
+// that check_warp_reduce_ptx.cmake can check which instructions they use without a GPU.
 #include <strata/warp/warp_reduce.cuh>
 
 #include <cuda/functional>

@@ -17,9 +17,9 @@ namespace detail
 {
 namespace batch_memcpy
 {
-//! The tuning of AgentBatchMemcpy (in detail::batch_memcpy, as CUB's; its parameters are strata's): threads per block; the work of one warp's chunk, in units
-//! (a byte of DeviceMemcpy, an item of DeviceCopy); what a buffer costs on top of its units (the
-//! reading of its pointers and size), so that chunks of many tiny buffers hold fewer of them; the
+//! The tuning of AgentBatchMemcpy (in detail::batch_memcpy, as CUB's; its parameters are strata's): threads per block;
+//! the work of one warp's chunk, in units (a byte of DeviceMemcpy, an item of DeviceCopy); what a buffer costs on top
+//! of its units (the reading of its pointers and size), so that chunks of many tiny buffers hold fewer of them; the
 //! largest piece of a buffer, in bytes, one lane copies alone (larger ones take the whole warp);
 //! the loads each lane of a copying warp has in flight; and the blocks per SM the kernel's
 //! registers must allow.
@@ -76,9 +76,10 @@ class AgentBatchMemcpy
 
   static constexpr unsigned int ALL_LANES = 0xFFFFFFFFu;
   static constexpr CostT CHUNK_UNITS      = CostT(PolicyT::CHUNK_UNITS);
-  static constexpr int LANE_UNITS =
-      PolicyT::LANE_BYTES / int(sizeof(UnitT)) > 0 ? PolicyT::LANE_BYTES / int(sizeof(UnitT)) : 1;
-  static constexpr int UNROLL = PolicyT::WARP_LOADS;
+  static constexpr int LANE_UNITS         = PolicyT::LANE_BYTES / int(sizeof(UnitT)) > 0
+                                                ? PolicyT::LANE_BYTES / int(sizeof(UnitT))
+                                                : 1;
+  static constexpr int UNROLL             = PolicyT::WARP_LOADS;
 
 public:
   STRATA_DEVICE STRATA_FORCEINLINE AgentBatchMemcpy(InputBufferIt input_buffers, OutputBufferIt output_buffers,
@@ -140,7 +141,7 @@ private:
     if constexpr (IS_MEMCPY)
     {
       tile::WarpCopyBytes<UNROLL>(static_cast<const unsigned char*>(static_cast<const void*>(src)) + begin,
-                                          static_cast<unsigned char*>(static_cast<void*>(dst)) + begin, len, lane);
+                                  static_cast<unsigned char*>(static_cast<void*>(dst)) + begin, len, lane);
     }
     else
     {

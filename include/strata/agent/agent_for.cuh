@@ -30,10 +30,9 @@ namespace for_each
 template <typename R, typename = void>
 inline constexpr bool is_proxy_reference_v = false;
 template <typename R>
-inline constexpr bool is_proxy_reference_v<
-  R, ::cuda::std::void_t<decltype(*(&::cuda::std::declval<R&>()).get())>> =
-  !::cuda::std::is_reference_v<R> && ::cuda::std::is_class_v<R>
-  && ::cuda::std::is_pointer_v<decltype((&::cuda::std::declval<R&>()).get())>;
+inline constexpr bool is_proxy_reference_v<R, ::cuda::std::void_t<decltype(*(&::cuda::std::declval<R&>()).get())>> =
+    !::cuda::std::is_reference_v<
+        R> && ::cuda::std::is_class_v<R> && ::cuda::std::is_pointer_v<decltype((&::cuda::std::declval<R&>()).get())>;
 
 //! The item a dereferenced iterator names: a proxy reference is unwrapped to the raw reference of
 //! its item (as CUB unwraps with Thrust's raw_reference_cast), so that an operator taking `T&`

@@ -33,12 +33,12 @@ template <int _BLOCK_THREADS, int _PIXELS_PER_THREAD, int _VECTOR_LOADS, int _LA
 struct AgentHistogramPolicy
 {
   static constexpr CacheLoadModifier LOAD_MODIFIER = _LOAD_MODIFIER;
-  static constexpr int BLOCK_THREADS     = _BLOCK_THREADS;
-  static constexpr int PIXELS_PER_THREAD = _PIXELS_PER_THREAD;
-  static constexpr int VECTOR_LOADS      = _VECTOR_LOADS;
-  static constexpr int LANE_BINS         = _LANE_BINS;
-  static constexpr int SHARED_BINS       = _SHARED_BINS;
-  static constexpr int MIN_BLOCKS_PER_SM = _MIN_BLOCKS_PER_SM;
+  static constexpr int BLOCK_THREADS               = _BLOCK_THREADS;
+  static constexpr int PIXELS_PER_THREAD           = _PIXELS_PER_THREAD;
+  static constexpr int VECTOR_LOADS                = _VECTOR_LOADS;
+  static constexpr int LANE_BINS                   = _LANE_BINS;
+  static constexpr int SHARED_BINS                 = _SHARED_BINS;
+  static constexpr int MIN_BLOCKS_PER_SM           = _MIN_BLOCKS_PER_SM;
   static_assert(LANE_BINS <= SHARED_BINS, "lane columns are shared counters too");
 };
 
@@ -66,7 +66,7 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE CountMode PickCountMode(::cuda::std::int64
     return CountMode::lanes;
   }
   return total_bins <= PolicyT::SHARED_BINS && total_bins * 4 <= max_shared_bytes ? CountMode::shared
-                                                                                    : CountMode::global;
+                                                                                  : CountMode::global;
 }
 
 //! The dynamic shared memory a block of `mode` takes.
@@ -75,14 +75,14 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE int CountSharedBytes(CountMode mode, ::cud
 {
   switch (mode)
   {
-    case CountMode::registers:
-      return NUM_ACTIVE_CHANNELS * 4;
-    case CountMode::lanes:
-      return int(total_bins) * warp_threads * 4;
-    case CountMode::shared:
-      return int(total_bins) * 4;
-    default:
-      return 0;
+  case CountMode::registers:
+    return NUM_ACTIVE_CHANNELS * 4;
+  case CountMode::lanes:
+    return int(total_bins) * warp_threads * 4;
+  case CountMode::shared:
+    return int(total_bins) * 4;
+  default:
+    return 0;
   }
 }
 
@@ -91,8 +91,8 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE int CountSharedBytes(CountMode mode, ::cud
 //! double where either is 8 bytes wide, float otherwise (__half included).
 template <typename SampleT, typename LevelT>
 using compute_t = ::cuda::std::conditional_t<
-    ::cuda::std::is_integral_v<SampleT> && ::cuda::std::is_integral_v<LevelT>,
-    ::cuda::std::conditional_t<::cuda::std::is_unsigned_v<SampleT> && ::cuda::std::is_unsigned_v<LevelT>,
+    ::cuda::std::is_integral_v<SampleT>&& ::cuda::std::is_integral_v<LevelT>,
+    ::cuda::std::conditional_t<::cuda::std::is_unsigned_v<SampleT>&& ::cuda::std::is_unsigned_v<LevelT>,
                                ::cuda::std::uint64_t, ::cuda::std::int64_t>,
     ::cuda::std::conditional_t<(sizeof(SampleT) == 8 || sizeof(LevelT) == 8), double, float>>;
 
@@ -113,10 +113,8 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T Convert(const FromT& value)
 //! taken modulo 2^32 is in [0, upper - lower) exactly where lower <= x < upper.
 template <typename T, typename U>
 inline constexpr bool same_32_bit_domain_v =
-    ::cuda::std::is_integral_v<T> && ::cuda::std::is_integral_v<U>
-    && ((sizeof(T) < 4 || (sizeof(T) == 4 && ::cuda::std::is_signed_v<T>))
-            && (sizeof(U) < 4 || (sizeof(U) == 4 && ::cuda::std::is_signed_v<U>))
-        || (::cuda::std::is_unsigned_v<T> && sizeof(T) <= 4 && ::cuda::std::is_unsigned_v<U> && sizeof(U) <= 4));
+    ::cuda::std::is_integral_v<T>&& ::cuda::std::is_integral_v<
+        U> && ((sizeof(T) < 4 || (sizeof(T) == 4 && ::cuda::std::is_signed_v<T>)) && (sizeof(U) < 4 || (sizeof(U) == 4 && ::cuda::std::is_signed_v<U>)) || (::cuda::std::is_unsigned_v<T> && sizeof(T) <= 4 && ::cuda::std::is_unsigned_v<U> && sizeof(U) <= 4));
 
 //! Bins of equal width: `bins` bins over [lower, upper). Bin(sample) is the sample's bin, or -1
 //! for a sample outside (NaN included). Integer samples take the exact bin, floor((sample - lower)
@@ -128,7 +126,7 @@ inline constexpr bool same_32_bit_domain_v =
 template <typename SampleT, typename LevelT>
 struct EvenBins
 {
-  using ComputeT = compute_t<SampleT, LevelT>;
+  using ComputeT               = compute_t<SampleT, LevelT>;
   static constexpr bool NARROW = same_32_bit_domain_v<SampleT, LevelT>;
   //! Whether ShiftBin exists (32-bit integers), for levels where every bin is 2^shift wide.
   static constexpr bool SHIFT_BINS = NARROW;
@@ -525,8 +523,8 @@ private:
         for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
         {
           bins[p][c] = pixel < num_row_pixels
-                       ? channels.bins[c].Bin(d_samples[row * row_stride_samples + pixel * NUM_CHANNELS + c])
-                       : -1;
+                           ? channels.bins[c].Bin(d_samples[row * row_stride_samples + pixel * NUM_CHANNELS + c])
+                           : -1;
         }
       }
 #pragma unroll
@@ -545,10 +543,10 @@ private:
   template <CountMode MODE, bool SHIFTS>
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeVectorTiles(unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
   {
-    constexpr int PIXEL_BYTES     = int(sizeof(SampleT)) * NUM_CHANNELS;
-    constexpr OffsetT TILE_ITEMS  = OffsetT(VectorIoT::TILE_ITEMS);
-    const OffsetT tiles_per_row   = (num_row_pixels * NUM_CHANNELS + TILE_ITEMS - 1) / TILE_ITEMS;
-    const OffsetT tiles           = tiles_per_row * num_rows;
+    constexpr int PIXEL_BYTES    = int(sizeof(SampleT)) * NUM_CHANNELS;
+    constexpr OffsetT TILE_ITEMS = OffsetT(VectorIoT::TILE_ITEMS);
+    const OffsetT tiles_per_row  = (num_row_pixels * NUM_CHANNELS + TILE_ITEMS - 1) / TILE_ITEMS;
+    const OffsetT tiles          = tiles_per_row * num_rows;
     for (OffsetT tile = blockIdx.x; tile < tiles; tile += gridDim.x)
     {
       const OffsetT row       = num_rows == 1 ? OffsetT(0) : tile / tiles_per_row;

@@ -16,14 +16,13 @@ namespace merge
 //! Writes tile `tile` of the merge of keys1[0, num_items1) and keys2[0, num_items2) (with their
 //! values; ValueT = NullType: keys only) into the outputs with a TileMerge, ties taking the first
 //! input first: the splits come from `d_splits` (a partition kernel's) or from the block's search.
-template <typename PolicyT, typename KeyIt1, typename ValueIt1, typename KeyIt2, typename ValueIt2,
-          typename KeyOutIt, typename ValueOutIt, typename OffsetT, typename CompareOpT, typename KeyT,
-          typename ValueT>
+template <typename PolicyT, typename KeyIt1, typename ValueIt1, typename KeyIt2, typename ValueIt2, typename KeyOutIt,
+          typename ValueOutIt, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 class agent_t
 {
   static constexpr int TILE_ITEMS = PolicyT::BLOCK_THREADS * PolicyT::ITEMS_PER_THREAD;
-  using TileMergeT = tile::TileMerge<PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, KeyT, ValueT,
-                                     PolicyT::STORE_ALGORITHM>;
+  using TileMergeT =
+      tile::TileMerge<PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, KeyT, ValueT, PolicyT::STORE_ALGORITHM>;
 
 public:
   using TempStorage = typename TileMergeT::TempStorage;
@@ -88,8 +87,8 @@ private:
     else
     {
       tile_merge.template Merge<FULL>(keys1 + split_begin, values1 + split_begin, from1, keys2 + begin2,
-                                      values2 + begin2, valid - from1, keys_out + tile_begin,
-                                      values_out + tile_begin, compare_op);
+                                      values2 + begin2, valid - from1, keys_out + tile_begin, values_out + tile_begin,
+                                      compare_op);
     }
   }
 };

@@ -80,13 +80,12 @@ struct RunPair
 //! The merge-path split (items from the first run) at output position `position` of a merge pass
 //! over runs of `run_items` items, searched by the calling warp in global memory.
 template <typename KeyIt, typename OffsetT, typename CompareOpT>
-STRATA_DEVICE STRATA_FORCEINLINE OffsetT
-WarpRunSplit(KeyIt keys, OffsetT num_items, OffsetT run_items, OffsetT position, CompareOpT compare_op)
+STRATA_DEVICE STRATA_FORCEINLINE OffsetT WarpRunSplit(KeyIt keys, OffsetT num_items, OffsetT run_items,
+                                                      OffsetT position, CompareOpT compare_op)
 {
   const RunPair<OffsetT> pair(position, run_items, num_items);
   const KeyIt keys1 = keys + pair.group;
-  return tile::WarpMergePath(keys1, keys1 + pair.count1, pair.count1, pair.count2, position - pair.group,
-                             compare_op);
+  return tile::WarpMergePath(keys1, keys1 + pair.count1, pair.count1, pair.count2, position - pair.group, compare_op);
 }
 } // namespace merge_sort
 } // namespace detail
@@ -99,16 +98,16 @@ template <typename PolicyT, typename KeyInputIteratorT, typename ValueInputItera
           typename ValueIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 class AgentBlockSort
 {
-  static constexpr bool KEYS_ONLY        = ::cuda::std::is_same_v<ValueT, NullType>;
-  static constexpr int BLOCK_THREADS     = PolicyT::BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD  = PolicyT::ITEMS_PER_THREAD;
-  static constexpr int TILE_ITEMS        = BLOCK_THREADS * ITEMS_PER_THREAD;
-  using BlockLoadKeysT                   = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockLoadValuesT                 = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockStoreKeysT                  = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-  using BlockStoreValuesT                = BlockStore<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-  using BlockMergeSortT                  = BlockMergeSort<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, ValueT>;
-  using BlockReduceT                     = BlockReduce<KeyT, BLOCK_THREADS>;
+  static constexpr bool KEYS_ONLY       = ::cuda::std::is_same_v<ValueT, NullType>;
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  using BlockLoadKeysT                  = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockLoadValuesT                = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockStoreKeysT                 = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
+  using BlockStoreValuesT               = BlockStore<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
+  using BlockMergeSortT                 = BlockMergeSort<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, ValueT>;
+  using BlockReduceT                    = BlockReduce<KeyT, BLOCK_THREADS>;
 
   union _TempStorage
   {
@@ -129,9 +128,10 @@ public:
   {
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentBlockSort(
-    TempStorage& temp_storage, KeyInputIteratorT d_keys_in, ValueInputIteratorT d_values_in, KeyIteratorT d_keys_out,
-    ValueIteratorT d_values_out, KeyT* keys_buffer, ValueT* values_buffer, OffsetT num_items, CompareOpT compare_op)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentBlockSort(TempStorage& temp_storage, KeyInputIteratorT d_keys_in,
+                                                  ValueInputIteratorT d_values_in, KeyIteratorT d_keys_out,
+                                                  ValueIteratorT d_values_out, KeyT* keys_buffer, ValueT* values_buffer,
+                                                  OffsetT num_items, CompareOpT compare_op)
       : storage(temp_storage.Alias())
       , d_keys_in(d_keys_in)
       , d_values_in(d_values_in)
@@ -187,12 +187,9 @@ private:
     // Threads with a first key below `valid` take part; at least thread 0 does. The lambda is
     // mutable so that a comparator whose call operator is not const works, as in CUB.
     const KeyT block_largest = BlockReduceT(storage.last.reduce)
-                                 .Reduce(
-                                   largest,
-                                   [op](const KeyT& a, const KeyT& b) mutable {
-                                     return op(a, b) ? b : a;
-                                   },
-                                   (valid + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD);
+                                   .Reduce(
+                                       largest, [op](const KeyT& a, const KeyT& b) mutable { return op(a, b) ? b : a; },
+                                       (valid + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD);
     if (threadIdx.x == 0)
     {
       storage.last.largest = block_largest;
@@ -253,15 +250,17 @@ private:
       }
     }
     __syncthreads();
-    detail::merge_sort::WithOutput(to_buffer, d_keys_out, keys_buffer, [&](auto out) {
-      detail::tile::StoreTile<BlockStoreKeysT, FULL>(storage.store_keys, out + offset, keys, valid);
-    });
+    detail::merge_sort::WithOutput(
+        to_buffer, d_keys_out, keys_buffer,
+        [&](auto out)
+        { detail::tile::StoreTile<BlockStoreKeysT, FULL>(storage.store_keys, out + offset, keys, valid); });
     if constexpr (!KEYS_ONLY)
     {
       __syncthreads();
-      detail::merge_sort::WithOutput(to_buffer, d_values_out, values_buffer, [&](auto out) {
-        detail::tile::StoreTile<BlockStoreValuesT, FULL>(storage.store_values, out + offset, values, valid);
-      });
+      detail::merge_sort::WithOutput(
+          to_buffer, d_values_out, values_buffer,
+          [&](auto out)
+          { detail::tile::StoreTile<BlockStoreValuesT, FULL>(storage.store_values, out + offset, values, valid); });
     }
   }
 };
@@ -322,8 +321,8 @@ private:
   CompareOpT compare_op;
 
   template <bool FULL>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ProcessTile(OffsetT tile, OffsetT tile_begin, int valid, OffsetT run_items, const OffsetT* d_splits)
+  STRATA_DEVICE STRATA_FORCEINLINE void ProcessTile(OffsetT tile, OffsetT tile_begin, int valid, OffsetT run_items,
+                                                    const OffsetT* d_splits)
   {
     const detail::merge_sort::RunPair<OffsetT> pair(tile_begin, run_items, num_items);
     const OffsetT diag_begin = tile_begin - pair.group;

@@ -80,10 +80,10 @@ struct AgentRadixSortHistogram
   int num_passes;
   DecomposerT decomposer;
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage, const KeyT* d_keys,
-                                                           OffsetT* d_bins, OffsetT num_items,
-                                                           int portion, int num_portions, int block, int blocks,
-                                                           int begin_bit, int end_bit, DecomposerT decomposer)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage, const KeyT* d_keys, OffsetT* d_bins,
+                                                           OffsetT num_items, int portion, int num_portions, int block,
+                                                           int blocks, int begin_bit, int end_bit,
+                                                           DecomposerT decomposer)
       : storage(storage)
       , d_keys(d_keys)
       , d_bins(d_bins)

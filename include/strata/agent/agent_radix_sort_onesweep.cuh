@@ -58,7 +58,7 @@ inline constexpr int lookback_epochs                       = 7;
 //! Items of a portion, the keys one onesweep launch sorts at most: 2^28 - 1 (the largest count a
 //! look-back word holds) rounded down to whole tiles.
 template <int TILE_ITEMS>
-inline constexpr ::cuda::std::uint32_t portion_items_v = lookback_count_mask / TILE_ITEMS * TILE_ITEMS;
+inline constexpr ::cuda::std::uint32_t portion_items_v = lookback_count_mask / TILE_ITEMS* TILE_ITEMS;
 
 //! Set in a pass's tile counters when every key of the sort has one digit in the pass: the tile
 //! numbers below it count as usual, and each tile is copied to the same place.

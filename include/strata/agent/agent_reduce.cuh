@@ -47,8 +47,7 @@ template <typename IndexT, typename ValueT>
 struct PairWithIndex
 {
   template <typename InputT, typename OffsetT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<IndexT, ValueT> operator()(const InputT& item,
-                                                                               OffsetT index) const
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<IndexT, ValueT> operator()(const InputT& item, OffsetT index) const
   {
     return KeyValuePair<IndexT, ValueT>(static_cast<IndexT>(index), static_cast<ValueT>(item));
   }
@@ -162,8 +161,8 @@ public:
       have_aggregate    = true;
     }
     return valid_threads == BLOCK_THREADS
-             ? BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op)
-             : BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op, valid_threads);
+               ? BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op)
+               : BlockReduceT(temp_storage).Reduce(thread_aggregate, reduction_op, valid_threads);
   }
 
 private:

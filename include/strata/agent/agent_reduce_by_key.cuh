@@ -48,7 +48,7 @@ template <int ITEMS, typename... IteratorTs>
 constexpr bool BlockedVectors()
 {
   return (ITEMS & (ITEMS - 1)) == 0
-      && ((!::cuda::std::is_pointer_v<IteratorTs> || tile::PacksIntoVectors<IteratorTs>()) && ...);
+         && ((!::cuda::std::is_pointer_v<IteratorTs> || tile::PacksIntoVectors<IteratorTs>()) && ...);
 }
 
 //! The items of a thread's vector in ScanTileRows: all its items (one row: the blocked
@@ -95,10 +95,10 @@ class AgentReduceByKey
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static_assert(ITEMS_PER_THREAD <= 32, "a thread keeps its run edges in 32-bit masks");
 
-  using RowsT = detail::tile::ScanTileRows<PolicyT, PairT,
-                                           detail::reduce_by_key::TileVectorItems<PolicyT, KeysInputIteratorT,
-                                                                                  VectorValuesT>(),
-                                           detail::tile::RowPrefixes::KEEP, detail::tile::LookbackItems::IN_REGISTERS>;
+  using RowsT =
+      detail::tile::ScanTileRows<PolicyT, PairT,
+                                 detail::reduce_by_key::TileVectorItems<PolicyT, KeysInputIteratorT, VectorValuesT>(),
+                                 detail::tile::RowPrefixes::KEEP, detail::tile::LookbackItems::IN_REGISTERS>;
   using RunsT = detail::tile::TileRuns<RowsT>;
 
 public:
@@ -110,7 +110,7 @@ public:
 
 private:
   static constexpr int PREFETCH_TILES = detail::tile::PrefetchTiles(
-      PolicyT::PREFETCH_BYTES, TILE_ITEMS * int(sizeof(KeyT) + sizeof(detail::it_value_t<VectorValuesT>)));
+      PolicyT::PREFETCH_BYTES, TILE_ITEMS* int(sizeof(KeyT) + sizeof(detail::it_value_t<VectorValuesT>)));
 
   // Each run's key goes out from its start, its aggregate from its end.
   using HeadCompactT = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, KeyT>;
@@ -192,10 +192,9 @@ private:
 
     PairOpT pair_op(reduction_op);
     typename RowsT::Prefixes prefixes;
-    const PairT aggregate = rows.template ScanTile<true>(items, prefixes, pair_op);
-    const PairT tile_prefix =
-        rows.template TilePrefix<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, pair_op, tile, num_tiles,
-                                            aggregate);
+    const PairT aggregate   = rows.template ScanTile<true>(items, prefixes, pair_op);
+    const PairT tile_prefix = rows.template TilePrefix<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, pair_op,
+                                                                  tile, num_tiles, aggregate);
     rows.template Finish<true>(items, prefixes, tile_prefix, tile > 0, pair_op);
 
     // The tile's counted runs that start in it are numbered from the count of the tiles before;

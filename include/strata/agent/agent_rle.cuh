@@ -96,9 +96,9 @@ private:
 
   // The tile indices of the counted runs' starts and ends, in order. Encode needs no ends (a run
   // ends before the next one starts) but the runs' first items.
-  using EdgesT    = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, int>;
-  using SecondT   = ::cuda::std::conditional_t<NON_TRIVIAL_RUNS, int, ItemT>;
-  using SecondsT  = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, SecondT>;
+  using EdgesT   = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, int>;
+  using SecondT  = ::cuda::std::conditional_t<NON_TRIVIAL_RUNS, int, ItemT>;
+  using SecondsT = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, SecondT>;
 
   struct _TempStorage
   {
@@ -155,7 +155,7 @@ private:
     detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, CountT>(tile, num_tiles, d_in);
     ItemT items[ITEMS_PER_THREAD];
     rows.Load(d_in, tile_offset, valid, items);
-    unsigned int starts = 0; // bit k: this lane's item k starts a counted run
+    unsigned int starts                = 0; // bit k: this lane's item k starts a counted run
     [[maybe_unused]] unsigned int ends = 0; // bit k: it ends one (NonTrivialRuns)
     {
       const RunsT runs(temp_storage.runs, rows, items, d_in, tile_offset, valid, num_items, equality_op);
@@ -178,7 +178,7 @@ private:
     // The tile's first counted end belongs to a run that began before it where its first item
     // starts no run (the scan's barriers have shared the tile's edges); its ends then rank one
     // behind its starts.
-    const int carried = temp_storage.runs.starts_run ? 0 : 1;
+    const int carried   = temp_storage.runs.starts_run ? 0 : 1;
     const int tile_ends = RunsT::TailsInTile(temp_storage.runs, tile_starts);
     EdgesT start_slots(temp_storage.starts);
     SecondsT seconds(temp_storage.seconds);
@@ -208,8 +208,8 @@ private:
     // The tile's aggregate: its runs started, and the last start among them.
     const PairT aggregate(CountT(tile_starts),
                           tile_starts > 0 ? tile_offset + CountT(start_slots.slots[tile_starts - 1]) : CountT(0));
-    const PairT tile_prefix = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state,
-                                                                  pair_op, tile, num_tiles, aggregate);
+    const PairT tile_prefix = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, pair_op,
+                                                                  tile, num_tiles, aggregate);
 
     // Runs before the tile: at least the run it carries on, at most the items before it, so that
     // descriptors of another call (a misuse of temporary storage) give a wrong answer, never a

@@ -26,13 +26,12 @@ STRATA_NAMESPACE_BEGIN
 //! delay constructor), the blocks per SM the kernel's registers must allow (its
 //! __launch_bounds__; 1 leaves the compiler free), and how far ahead of its own tile, in bytes of
 //! input, each block has L2 prefetch a later tile (sm_90 and later; 0: none).
-template <int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT,
-          BlockLoadAlgorithm _LOAD_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER, BlockStoreAlgorithm _STORE_ALGORITHM,
-          BlockScanAlgorithm _SCAN_ALGORITHM,
-          typename ScalingType =
-              detail::NominalScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>,
-          typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
-          int _PREFETCH_BYTES = 0>
+template <
+    int NOMINAL_BLOCK_THREADS_4B, int NOMINAL_ITEMS_PER_THREAD_4B, typename ComputeT,
+    BlockLoadAlgorithm _LOAD_ALGORITHM, CacheLoadModifier _LOAD_MODIFIER, BlockStoreAlgorithm _STORE_ALGORITHM,
+    BlockScanAlgorithm _SCAN_ALGORITHM,
+    typename ScalingType      = detail::NominalScaling<NOMINAL_BLOCK_THREADS_4B, NOMINAL_ITEMS_PER_THREAD_4B, ComputeT>,
+    typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1, int _PREFETCH_BYTES = 0>
 struct AgentScanPolicy : ScalingType
 {
   static constexpr BlockLoadAlgorithm LOAD_ALGORITHM   = _LOAD_ALGORITHM;
@@ -94,7 +93,7 @@ public:
 private:
   //! The L2 prefetch distance in tiles.
   static constexpr int PREFETCH_TILES = detail::tile::PrefetchTiles(
-      AgentScanPolicyT::PREFETCH_BYTES, TILE_ITEMS * int(sizeof(detail::it_value_t<InputIteratorT>)));
+      AgentScanPolicyT::PREFETCH_BYTES, TILE_ITEMS* int(sizeof(detail::it_value_t<InputIteratorT>)));
 
   struct _TempStorage
   {
@@ -171,9 +170,9 @@ private:
     }
     else
     {
-      tile_prefix = rows.template LookBack<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op, tile,
-                                                      block_aggregate, false /* aggregate_is_inclusive */,
-                                                      true /* needs_prefix */);
+      tile_prefix =
+          rows.template LookBack<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op, tile, block_aggregate,
+                                            false /* aggregate_is_inclusive */, true /* needs_prefix */);
     }
 
     const bool has_tile_prefix = HAS_INIT || tile > 0;

@@ -59,11 +59,11 @@ class AgentScanByKey
   using KeyT    = detail::it_value_t<KeysInputIteratorT>;
   using PairT   = KeyValuePair<unsigned int, AccumT>; // (a head is among the items, running value)
   using PairOpT = detail::ScanBySegmentOp<ScanOpT>;
-  using RowsT = detail::tile::ScanTileRows<
-      AgentScanPolicyT, PairT,
-      detail::tile::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, 16, KeysInputIteratorT, ValuesInputIteratorT,
-                                ValuesOutputIteratorT>(),
-      detail::tile::RowPrefixes::KEEP, detail::tile::LookbackItems::IN_REGISTERS>;
+  using RowsT =
+      detail::tile::ScanTileRows<AgentScanPolicyT, PairT,
+                                 detail::tile::VectorItems<AgentScanPolicyT::ITEMS_PER_THREAD, 16, KeysInputIteratorT,
+                                                           ValuesInputIteratorT, ValuesOutputIteratorT>(),
+                                 detail::tile::RowPrefixes::KEEP, detail::tile::LookbackItems::IN_REGISTERS>;
   static constexpr int ITEMS_PER_THREAD = RowsT::ITEMS_PER_THREAD;
   static constexpr int VEC              = RowsT::VEC;
   static constexpr int ROWS             = RowsT::ROWS;
@@ -71,7 +71,7 @@ class AgentScanByKey
   //! The L2 prefetch distance in tiles (a tile reads keys and values).
   static constexpr int PREFETCH_TILES = detail::tile::PrefetchTiles(
       AgentScanPolicyT::PREFETCH_BYTES,
-      RowsT::TILE_ITEMS * int(sizeof(KeyT) + sizeof(detail::it_value_t<ValuesInputIteratorT>)));
+      RowsT::TILE_ITEMS* int(sizeof(KeyT) + sizeof(detail::it_value_t<ValuesInputIteratorT>)));
 
 public:
   using TileStateT = ScanTileState<AccumT>;

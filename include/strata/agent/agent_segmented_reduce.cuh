@@ -30,13 +30,13 @@ template <int _BLOCK_THREADS, int _ROUNDS, int _MIN_CHUNK_ITEMS, int _SEGMENT_CO
 struct AgentSegmentedReducePolicy
 {
   static constexpr CacheLoadModifier LOAD_MODIFIER = _LOAD_MODIFIER;
-  static constexpr int BLOCK_THREADS      = _BLOCK_THREADS;
-  static constexpr int ROUNDS             = _ROUNDS;
-  static constexpr int MIN_CHUNK_ITEMS    = _MIN_CHUNK_ITEMS;
-  static constexpr int SEGMENT_COST_ITEMS = _SEGMENT_COST_ITEMS;
-  static constexpr int LANE_ITEMS         = _LANE_ITEMS;
-  static constexpr int WARP_LOADS         = _WARP_LOADS;
-  static constexpr int MIN_BLOCKS_PER_SM  = _MIN_BLOCKS_PER_SM;
+  static constexpr int BLOCK_THREADS               = _BLOCK_THREADS;
+  static constexpr int ROUNDS                      = _ROUNDS;
+  static constexpr int MIN_CHUNK_ITEMS             = _MIN_CHUNK_ITEMS;
+  static constexpr int SEGMENT_COST_ITEMS          = _SEGMENT_COST_ITEMS;
+  static constexpr int LANE_ITEMS                  = _LANE_ITEMS;
+  static constexpr int WARP_LOADS                  = _WARP_LOADS;
+  static constexpr int MIN_BLOCKS_PER_SM           = _MIN_BLOCKS_PER_SM;
   static_assert(LANE_ITEMS >= warp_threads, "a warp reduces only parts that give each lane an item");
   static_assert(SEGMENT_COST_ITEMS >= 1, "every segment, empty ones included, needs a place on the cost line");
 };
@@ -112,7 +112,7 @@ template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, t
           bool COMBINE_INIT>
 class AgentSegmentedReduce
 {
-  using CostT                             = ::cuda::std::uint64_t;
+  using CostT   = ::cuda::std::uint64_t;
   using OffsetT = ::cuda::std::common_type_t<it_value_t<BeginOffsetIteratorT>, it_value_t<EndOffsetIteratorT>>;
   static_assert(::cuda::std::is_integral_v<OffsetT>, "segment offsets must be integers");
   static constexpr unsigned int ALL_LANES = 0xFFFFFFFFu;
@@ -194,7 +194,7 @@ public:
       if (lane == 0)
       {
         const AccumT joined = has ? AccumT(reduction_op(parts.tail[c], sum)) : parts.tail[c];
-        d_out[segment] = COMBINE_INIT ? AccumT(reduction_op(AccumT(init), joined)) : joined;
+        d_out[segment]      = COMBINE_INIT ? AccumT(reduction_op(AccumT(init), joined)) : joined;
       }
     }
   }
@@ -324,8 +324,7 @@ private:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeChunk(CostT c, CostT first, CostT last)
   {
     ::cuda::std::int64_t tail_segment = -1;
-    for (::cuda::std::int64_t group = tile::WarpFindSpan(d_offsets, num_segments, first, lane);;
-         group += warp_threads)
+    for (::cuda::std::int64_t group = tile::WarpFindSpan(d_offsets, num_segments, first, lane);; group += warp_threads)
     {
       // Lane l: segment group + l, where it starts before the chunk's end.
       const ::cuda::std::int64_t segment = group + lane;
@@ -373,8 +372,8 @@ private:
       {
         const int owner_lane = __ffs(large) - 1;
         const AccumT part    = WarpReducePart(ShuffleIndex<warp_threads>(begin, owner_lane, ALL_LANES),
-                                           ShuffleIndex<warp_threads>(part_begin, owner_lane, ALL_LANES),
-                                           ShuffleIndex<warp_threads>(count, owner_lane, ALL_LANES));
+                                              ShuffleIndex<warp_threads>(part_begin, owner_lane, ALL_LANES),
+                                              ShuffleIndex<warp_threads>(count, owner_lane, ALL_LANES));
         if (lane == owner_lane)
         {
           sum = part;

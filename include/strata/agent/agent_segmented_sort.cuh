@@ -62,9 +62,9 @@ struct AgentSegmentWarpSort
   static constexpr int TILE_ITEMS = LANES * ITEMS;
 
   template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void Sort(TempStorage& storage, int lane, const KeyT* keys_in,
-                                                    KeyT* keys_out, const ValueT* values_in, ValueT* values_out,
-                                                    OffsetT begin, int count, BitRangeOrder<KeyT, IS_DESCENDING> order)
+  STRATA_DEVICE STRATA_FORCEINLINE static void Sort(TempStorage& storage, int lane, const KeyT* keys_in, KeyT* keys_out,
+                                                    const ValueT* values_in, ValueT* values_out, OffsetT begin,
+                                                    int count, BitRangeOrder<KeyT, IS_DESCENDING> order)
   {
     const bits_t filler = IS_DESCENDING ? bits_t(0) : bits_t(~bits_t(0));
     bits_t keys[ITEMS];
@@ -124,8 +124,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void ThreadBitonicSort(T (&items)[N])
         const int l = i ^ j;
         if (l > i)
         {
-          const T a  = items[i];
-          const T b  = items[l];
+          const T a     = items[i];
+          const T b     = items[l];
           const bool up = (i & k) == 0;
           items[i]      = (a < b) == up ? a : b;
           items[l]      = (a < b) == up ? b : a;
@@ -176,12 +176,12 @@ STRATA_DEVICE STRATA_FORCEINLINE void ThreadStableTranspositionSort(K (&keys)[N]
     {
       if (keys[i + 1] < keys[i])
       {
-        const K key       = keys[i];
-        keys[i]           = keys[i + 1];
-        keys[i + 1]       = key;
-        const V value     = values[i];
-        values[i]         = values[i + 1];
-        values[i + 1]     = value;
+        const K key   = keys[i];
+        keys[i]       = keys[i + 1];
+        keys[i + 1]   = key;
+        const V value = values[i];
+        values[i]     = values[i + 1];
+        values[i + 1] = value;
       }
     }
   }
@@ -231,10 +231,9 @@ struct AgentSegmentThreadSort
 
   //! PLAIN: PLAIN_FIT keys and values, sorted by all the keys' bits (the caller checks).
   template <bool PLAIN, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void Sort(TempStorage& storage, int lane, const KeyT* keys_in,
-                                                    KeyT* keys_out, const ValueT* values_in, ValueT* values_out,
-                                                    bool has_segment, OffsetT begin, int count,
-                                                    BitRangeOrder<KeyT, IS_DESCENDING> order)
+  STRATA_DEVICE STRATA_FORCEINLINE static void Sort(TempStorage& storage, int lane, const KeyT* keys_in, KeyT* keys_out,
+                                                    const ValueT* values_in, ValueT* values_out, bool has_segment,
+                                                    OffsetT begin, int count, BitRangeOrder<KeyT, IS_DESCENDING> order)
   {
     static_assert(!PLAIN || PLAIN_FIT, "the plain network sorts integer keys, with values of at most 8 bytes");
     count = has_segment ? count : 0;
@@ -330,7 +329,7 @@ struct AgentSegmentThreadSort
         {
           const bits_t field = order.Field(Traits<KeyT>::TwiddleIn(storage.keys[lane][k]));
           const bits_t rank  = IS_DESCENDING ? bits_t(order.mask - field) : field;
-          items[k] = k < count ? (packed_t(rank) << 5) | packed_t(k) : ~packed_t(0);
+          items[k]           = k < count ? (packed_t(rank) << 5) | packed_t(k) : ~packed_t(0);
         }
         ThreadBitonicSort(items);
 #pragma unroll

@@ -271,8 +271,8 @@ private:
     // Kept items of the tiles before (the other warps have placed their items meanwhile), at most
     // the items before the tile: descriptors of another call (a misuse of temporary storage) then
     // give a wrong answer, never a write out of bounds.
-    const OffsetT counted = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, sum,
-                                                                tile, num_tiles, OffsetT(tile_kept));
+    const OffsetT counted = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, sum, tile,
+                                                                num_tiles, OffsetT(tile_kept));
     const OffsetT kept_before = counted < tile_offset ? counted : tile_offset;
 
     // Kept items go to d_out[kept_before + rank]; the tile's r-th rejected item is the

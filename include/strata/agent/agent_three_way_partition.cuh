@@ -193,11 +193,10 @@ private:
     // together at most the items before the tile: descriptors of another call (a misuse of
     // temporary storage) then give a wrong answer, never a write out of bounds.
     CountsSumT counts_sum;
-    CountsT before =
-        rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, counts_sum, tile, num_tiles,
-                                            CountsT{OffsetT(tile_first), OffsetT(tile_second)});
-    before.first  = before.first < tile_offset ? before.first : tile_offset;
-    before.second = before.second < tile_offset - before.first ? before.second : OffsetT(tile_offset - before.first);
+    CountsT before = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, counts_sum, tile,
+                                                         num_tiles, CountsT{OffsetT(tile_first), OffsetT(tile_second)});
+    before.first   = before.first < tile_offset ? before.first : tile_offset;
+    before.second  = before.second < tile_offset - before.first ? before.second : OffsetT(tile_offset - before.first);
     const OffsetT unselected_before = tile_offset - before.first - before.second;
     compact.ForEach(valid,
                     [&](int k, const InputT& item)

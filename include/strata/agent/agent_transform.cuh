@@ -132,8 +132,8 @@ private:
       detail::FenceProxyAsyncShared(); // the copies see the initialized barrier
       detail::MbarrierArriveExpectTx(&storage.barrier, ::cuda::std::uint32_t(INPUTS * TILE_BYTES));
       (detail::CpAsyncBulkGlobalToShared<int(sizeof(InputT<Is>))>(storage.tiles[Is], ::cuda::std::get<Is>(ins),
-                                                                    tile_offset, ::cuda::std::uint32_t(TILE_BYTES),
-                                                                    &storage.barrier),
+                                                                  tile_offset, ::cuda::std::uint32_t(TILE_BYTES),
+                                                                  &storage.barrier),
        ...);
     }
     __syncthreads(); // the barrier is initialized before anyone waits on it
@@ -164,7 +164,8 @@ private:
   template <::cuda::std::size_t... Is>
   STRATA_DEVICE STRATA_FORCEINLINE bool AllAligned(OffsetT offset, ::cuda::std::index_sequence<Is...>) const
   {
-    return VectorIo::VectorAligned(out + offset) && (VectorIo::VectorAligned(::cuda::std::get<Is>(ins) + offset) && ...);
+    return VectorIo::VectorAligned(out + offset)
+           && (VectorIo::VectorAligned(::cuda::std::get<Is>(ins) + offset) && ...);
   }
 
   //! Vector v of the tile is moved by thread v % BLOCK_THREADS: consecutive threads, consecutive
@@ -183,7 +184,8 @@ private:
   //! partial or misaligned has the TILE_ITEMS of the vector layout); every load of a round is
   //! issued before its first store.
   template <::cuda::std::size_t... Is>
-  STRATA_DEVICE STRATA_FORCEINLINE void ItemTile(OffsetT tile_offset, int tile_items, ::cuda::std::index_sequence<Is...>)
+  STRATA_DEVICE STRATA_FORCEINLINE void ItemTile(OffsetT tile_offset, int tile_items,
+                                                 ::cuda::std::index_sequence<Is...>)
   {
     const int tid = int(threadIdx.x);
     for (int round = 0; round < tile_items; round += ItemIo::TILE_ITEMS)

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
@@ -275,7 +276,7 @@ public:
   {
     if (d_temp_storage == nullptr)
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("d_temp_storage is null");
     }
     return Carve(num_tiles, d_temp_storage, temp_storage_bytes);
   }
@@ -399,7 +400,7 @@ private:
   {
     if (num_tiles < 0)
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("num_tiles is negative");
     }
     if constexpr (SINGLE_WORD)
     {

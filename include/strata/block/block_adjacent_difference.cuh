@@ -231,7 +231,6 @@ public:
   //! @}
 
 private:
-
   STRATA_DEVICE STRATA_FORCEINLINE void PublishAndSync(const T& item)
   {
     temp_storage.items[linear_tid] = item;

@@ -215,7 +215,6 @@ public:
   //! @}
 
 private:
-
   // The head flags once every thread's last item is published. PredecessorT is T (thread 0
   // compares with the tile predecessor item) or NullType (thread 0 flags its first item).
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOpT, typename PredecessorT>

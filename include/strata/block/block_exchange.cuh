@@ -297,7 +297,6 @@ public:
   //! \}
 
 private:
-
   //! The buffer slot of tile (or slice) position `pos`.
   STRATA_DEVICE STRATA_FORCEINLINE static int Slot(int pos)
   {

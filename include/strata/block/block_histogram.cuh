@@ -128,7 +128,6 @@ public:
 private:
   _TempStorage& temp_storage;
   int linear_tid;
-
 };
 
 STRATA_NAMESPACE_END

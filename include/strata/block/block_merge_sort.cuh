@@ -18,8 +18,8 @@ STRATA_NAMESPACE_BEGIN
 //! and keys2[0, keys2_count): how many of the first `diag` merged keys come from keys1. Ties go
 //! to keys1 (the merge is stable). A binary search of log2(min(counts)) steps.
 template <typename KeyIt1, typename KeyIt2, typename OffsetT, typename BinaryPred>
-STRATA_DEVICE STRATA_FORCEINLINE OffsetT MergePath(KeyIt1 keys1, KeyIt2 keys2, OffsetT keys1_count,
-                                                   OffsetT keys2_count, OffsetT diag, BinaryPred binary_pred)
+STRATA_DEVICE STRATA_FORCEINLINE OffsetT MergePath(KeyIt1 keys1, KeyIt2 keys2, OffsetT keys1_count, OffsetT keys2_count,
+                                                   OffsetT diag, BinaryPred binary_pred)
 {
   // The split s takes keys1[0, s) and keys2[0, diag - s); s is the first value at which keys1[s]
   // must follow keys2[diag - 1 - s].
@@ -320,9 +320,9 @@ private:
 //! \endcode
 template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, typename ValueT = NullType, int BLOCK_DIM_Y = 1,
           int BLOCK_DIM_Z = 1>
-class BlockMergeSort
-    : public BlockMergeSortStrategy<KeyT, ValueT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ITEMS_PER_THREAD,
-                                    BlockMergeSort<KeyT, BLOCK_DIM_X, ITEMS_PER_THREAD, ValueT, BLOCK_DIM_Y, BLOCK_DIM_Z>>
+class BlockMergeSort : public BlockMergeSortStrategy<
+                           KeyT, ValueT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ITEMS_PER_THREAD,
+                           BlockMergeSort<KeyT, BLOCK_DIM_X, ITEMS_PER_THREAD, ValueT, BLOCK_DIM_Y, BLOCK_DIM_Z>>
 {
   using BlockMergeSortStrategyT =
       BlockMergeSortStrategy<KeyT, ValueT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ITEMS_PER_THREAD, BlockMergeSort>;

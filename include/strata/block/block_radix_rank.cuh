@@ -173,9 +173,9 @@ public:
     {
       const ::cuda::std::uint32_t digit =
           detail::RankOrderDigit<IS_DESCENDING, RADIX_DIGITS>(digit_extractor.Digit(keys[i]));
-      counter[i] = CounterIndex(int(digit), linear_tid);
-      const DigitCounter before = temp_storage.counters[counter[i]];
-      ranks[i]                  = before; // this thread's earlier keys of the digit
+      counter[i]                        = CounterIndex(int(digit), linear_tid);
+      const DigitCounter before         = temp_storage.counters[counter[i]];
+      ranks[i]                          = before; // this thread's earlier keys of the digit
       temp_storage.counters[counter[i]] = DigitCounter(before + 1);
     }
     __syncthreads();
@@ -327,8 +327,8 @@ public:
     }
     __syncthreads();
 
-    const int warp               = linear_tid / detail::warp_threads;
-    const unsigned int members   = detail::BlockWarpMembers<BLOCK_THREADS>(warp);
+    const int warp                 = linear_tid / detail::warp_threads;
+    const unsigned int members     = detail::BlockWarpMembers<BLOCK_THREADS>(warp);
     const unsigned int lanes_below = LaneMaskLt();
     int counter_index[KEYS_PER_THREAD];
 #pragma unroll
@@ -415,10 +415,9 @@ public:
   //! RankKeys, and exclusive_digit_prefix[j] = the rank of the first key of digit
   //! linear_tid * BINS_TRACKED_PER_THREAD + j.
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT, typename CountsCallback>
-  STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD],
-                                                 DigitExtractorT digit_extractor,
-                                                 int (&exclusive_digit_prefix)[BINS_TRACKED_PER_THREAD],
-                                                 CountsCallback callback)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  RankKeys(UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor,
+           int (&exclusive_digit_prefix)[BINS_TRACKED_PER_THREAD], CountsCallback callback)
   {
     RankKeys(keys, ranks, digit_extractor, callback);
 #pragma unroll
@@ -515,17 +514,16 @@ public:
   //! exclusive_digit_prefix[j] the rank of the first key of each of those digits. Synchronizes
   //! the block.
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT, typename CountsCallback>
-  STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD],
-                                                 DigitExtractorT digit_extractor,
-                                                 int (&exclusive_digit_prefix)[BINS_PER_THREAD],
-                                                 CountsCallback callback)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  RankKeys(UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor,
+           int (&exclusive_digit_prefix)[BINS_PER_THREAD], CountsCallback callback)
   {
-    _TempStorage& s       = temp_storage;
-    const int tid         = int(threadIdx.x);
-    const int warp        = tid / detail::warp_threads;
-    const int lane        = tid % detail::warp_threads;
-    int* flat_histograms  = &s.histograms[0][0][0];
-    unsigned int* masks   = &s.match_masks[0][0];
+    _TempStorage& s               = temp_storage;
+    const int tid                 = int(threadIdx.x);
+    const int warp                = tid / detail::warp_threads;
+    const int lane                = tid % detail::warp_threads;
+    int* flat_histograms          = &s.histograms[0][0][0];
+    unsigned int* masks           = &s.match_masks[0][0];
     constexpr int HISTOGRAM_WORDS = WARPS * RADIX_DIGITS * NUM_PARTS;
 #pragma unroll
     for (int i = tid; i < HISTOGRAM_WORDS; i += BLOCK_THREADS)
@@ -664,7 +662,6 @@ public:
 
 private:
   _TempStorage& temp_storage;
-
 };
 
 namespace detail
@@ -678,7 +675,8 @@ using block_radix_rank_t = ::cuda::std::conditional_t<
         RANK_ALGORITHM == RADIX_RANK_MEMOIZE,
         BlockRadixRank<BLOCK_DIM_X, RADIX_BITS, IS_DESCENDING, true, SCAN_ALGORITHM>,
         ::cuda::std::conditional_t<
-            RANK_ALGORITHM == RADIX_RANK_MATCH, BlockRadixRankMatch<BLOCK_DIM_X, RADIX_BITS, IS_DESCENDING, SCAN_ALGORITHM>,
+            RANK_ALGORITHM == RADIX_RANK_MATCH,
+            BlockRadixRankMatch<BLOCK_DIM_X, RADIX_BITS, IS_DESCENDING, SCAN_ALGORITHM>,
             ::cuda::std::conditional_t<
                 RANK_ALGORITHM == RADIX_RANK_MATCH_EARLY_COUNTS_ANY,
                 BlockRadixRankMatchEarlyCounts<BLOCK_DIM_X, RADIX_BITS, IS_DESCENDING, SCAN_ALGORITHM, WARP_MATCH_ANY>,

@@ -188,7 +188,6 @@ public:
   //! @}
 
 private:
-
   STRATA_DEVICE STRATA_FORCEINLINE InternalBlockReduce Internal()
   {
     return InternalBlockReduce(temp_storage, linear_tid);

@@ -169,7 +169,6 @@ public:
   }
 
 private:
-
   _TempStorage& temp_storage;
   int linear_tid;
 };

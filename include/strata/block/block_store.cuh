@@ -170,7 +170,6 @@ public:
   }
 
 private:
-
   _TempStorage& temp_storage;
   int linear_tid;
 };

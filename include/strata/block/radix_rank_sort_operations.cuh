@@ -88,7 +88,7 @@ struct BFEDigitExtractor : BaseDigitExtractor<KeyT>
   ::cuda::std::uint32_t num_bits;
 
   STRATA_DEVICE STRATA_FORCEINLINE explicit BFEDigitExtractor(::cuda::std::uint32_t bit_start = 0,
-                                                             ::cuda::std::uint32_t num_bits  = 0)
+                                                              ::cuda::std::uint32_t num_bits  = 0)
       : bit_start(bit_start)
       , num_bits(num_bits)
   {
@@ -100,13 +100,14 @@ struct BFEDigitExtractor : BaseDigitExtractor<KeyT>
     // sm_70 and later have no BFE instruction (PTX bfe is emulated); a shift and a mask are fewer
     // instructions there.
     NV_IF_TARGET(NV_PROVIDES_SM_70, (return ::cuda::std::uint32_t(bits >> bit_start) & detail::LowBitsMask(num_bits);),
-                 (if constexpr (sizeof(UnsignedBits) <= 4) {
-                   ::cuda::std::uint32_t digit;
-                   asm("bfe.u32 %0, %1, %2, %3;"
-                       : "=r"(digit)
-                       : "r"(::cuda::std::uint32_t(bits)), "r"(bit_start), "r"(num_bits));
-                   return digit;
-                 } else { return ::cuda::std::uint32_t(bits >> bit_start) & detail::LowBitsMask(num_bits); }));
+                 (
+                     if constexpr (sizeof(UnsignedBits) <= 4) {
+                       ::cuda::std::uint32_t digit;
+                       asm("bfe.u32 %0, %1, %2, %3;"
+                           : "=r"(digit)
+                           : "r"(::cuda::std::uint32_t(bits)), "r"(bit_start), "r"(num_bits));
+                       return digit;
+                     } else { return ::cuda::std::uint32_t(bits >> bit_start) & detail::LowBitsMask(num_bits); }));
   }
 };
 
@@ -121,7 +122,7 @@ struct ShiftDigitExtractor : BaseDigitExtractor<KeyT>
   ::cuda::std::uint32_t mask;
 
   STRATA_DEVICE STRATA_FORCEINLINE explicit ShiftDigitExtractor(::cuda::std::uint32_t bit_start = 0,
-                                                               ::cuda::std::uint32_t num_bits  = 0)
+                                                                ::cuda::std::uint32_t num_bits  = 0)
       : bit_start(bit_start)
       , mask(detail::LowBitsMask(num_bits))
   {
@@ -241,29 +242,31 @@ struct custom_digit_extractor_t
   template <typename KeyT>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t Digit(KeyT& key) const
   {
-    ::cuda::std::uint32_t digit    = 0;
-    ::cuda::std::uint32_t filled   = 0;         // digit bits written so far
-    ::cuda::std::uint32_t skip     = bit_start; // key bits still below the digit
-    ::cuda::std::uint32_t wanted   = num_bits;
-    ForEachMember(decomposer, key, [&](auto& field) {
-      using FieldT                     = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
-      using UnsignedBits               = typename Traits<FieldT>::UnsignedBits;
-      constexpr ::cuda::std::uint32_t field_bits = sizeof(FieldT) * 8;
-      if (skip >= field_bits)
-      {
-        skip -= field_bits;
-        return;
-      }
-      const ::cuda::std::uint32_t take = (field_bits - skip < wanted) ? field_bits - skip : wanted;
-      if (take > 0)
-      {
-        const UnsignedBits bits = MergeFloatZeros<FieldT>(::cuda::std::bit_cast<UnsignedBits>(field));
-        digit |= (::cuda::std::uint32_t(bits >> skip) & LowBitsMask(take)) << filled;
-        filled += take;
-        wanted -= take;
-      }
-      skip = 0;
-    });
+    ::cuda::std::uint32_t digit  = 0;
+    ::cuda::std::uint32_t filled = 0;         // digit bits written so far
+    ::cuda::std::uint32_t skip   = bit_start; // key bits still below the digit
+    ::cuda::std::uint32_t wanted = num_bits;
+    ForEachMember(decomposer, key,
+                  [&](auto& field)
+                  {
+                    using FieldT       = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
+                    using UnsignedBits = typename Traits<FieldT>::UnsignedBits;
+                    constexpr ::cuda::std::uint32_t field_bits = sizeof(FieldT) * 8;
+                    if (skip >= field_bits)
+                    {
+                      skip -= field_bits;
+                      return;
+                    }
+                    const ::cuda::std::uint32_t take = (field_bits - skip < wanted) ? field_bits - skip : wanted;
+                    if (take > 0)
+                    {
+                      const UnsignedBits bits = MergeFloatZeros<FieldT>(::cuda::std::bit_cast<UnsignedBits>(field));
+                      digit |= (::cuda::std::uint32_t(bits >> skip) & LowBitsMask(take)) << filled;
+                      filled += take;
+                      wanted -= take;
+                    }
+                    skip = 0;
+                  });
     return digit;
   }
 };
@@ -281,47 +284,54 @@ struct traits_t<KeyT, false>
   template <typename DecomposerT>
   STRATA_HOST_DEVICE static KeyT to_bit_ordered(DecomposerT decomposer, KeyT key)
   {
-    ForEachMember(decomposer, key, [](auto& field) {
-      using FieldT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
-      MapFieldBits(field, [](auto bits) { return Traits<FieldT>::TwiddleIn(bits); });
-    });
+    ForEachMember(decomposer, key,
+                  [](auto& field)
+                  {
+                    using FieldT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
+                    MapFieldBits(field, [](auto bits) { return Traits<FieldT>::TwiddleIn(bits); });
+                  });
     return key;
   }
   template <typename DecomposerT>
   STRATA_HOST_DEVICE static KeyT from_bit_ordered(DecomposerT decomposer, KeyT key)
   {
-    ForEachMember(decomposer, key, [](auto& field) {
-      using FieldT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
-      MapFieldBits(field, [](auto bits) { return Traits<FieldT>::TwiddleOut(bits); });
-    });
+    ForEachMember(decomposer, key,
+                  [](auto& field)
+                  {
+                    using FieldT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
+                    MapFieldBits(field, [](auto bits) { return Traits<FieldT>::TwiddleOut(bits); });
+                  });
     return key;
   }
   template <typename DecomposerT>
   STRATA_HOST_DEVICE static KeyT inverse(DecomposerT decomposer, KeyT key)
   {
-    ForEachMember(decomposer, key, [](auto& field) {
-      MapFieldBits(field, [](auto bits) { return decltype(bits)(~bits); });
-    });
+    ForEachMember(decomposer, key,
+                  [](auto& field) { MapFieldBits(field, [](auto bits) { return decltype(bits)(~bits); }); });
     return key;
   }
   template <typename DecomposerT>
   STRATA_HOST_DEVICE static KeyT min_raw_binary_key(DecomposerT decomposer)
   {
     KeyT key{};
-    ForEachMember(decomposer, key, [](auto& field) {
-      using FieldT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
-      MapFieldBits(field, [](auto) { return Traits<FieldT>::LOWEST_KEY; });
-    });
+    ForEachMember(decomposer, key,
+                  [](auto& field)
+                  {
+                    using FieldT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
+                    MapFieldBits(field, [](auto) { return Traits<FieldT>::LOWEST_KEY; });
+                  });
     return key;
   }
   template <typename DecomposerT>
   STRATA_HOST_DEVICE static KeyT max_raw_binary_key(DecomposerT decomposer)
   {
     KeyT key{};
-    ForEachMember(decomposer, key, [](auto& field) {
-      using FieldT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
-      MapFieldBits(field, [](auto) { return Traits<FieldT>::MAX_KEY; });
-    });
+    ForEachMember(decomposer, key,
+                  [](auto& field)
+                  {
+                    using FieldT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(field)>>;
+                    MapFieldBits(field, [](auto) { return Traits<FieldT>::MAX_KEY; });
+                  });
     return key;
   }
   //! The bits of all members together.
@@ -334,8 +344,8 @@ struct traits_t<KeyT, false>
     return bits;
   }
   template <typename FundamentalExtractorT, typename DecomposerT>
-  STRATA_HOST_DEVICE static custom_digit_extractor_t<DecomposerT>
-  digit_extractor(int begin_bit, int num_bits, DecomposerT decomposer)
+  STRATA_HOST_DEVICE static custom_digit_extractor_t<DecomposerT> digit_extractor(int begin_bit, int num_bits,
+                                                                                  DecomposerT decomposer)
   {
     return custom_digit_extractor_t<DecomposerT>(decomposer, ::cuda::std::uint32_t(begin_bit),
                                                  ::cuda::std::uint32_t(num_bits));

@@ -10,8 +10,8 @@
 #include <nv/target>
 
 // The ranges are host code: device compilation passes leave NVTX out.
-#if defined(STRATA_ENABLE_NVTX) && !defined(STRATA_DISABLE_NVTX) && !defined(__CUDA_ARCH__) \
-  && __has_include(<nvtx3/nvToolsExt.h>)
+#if defined(STRATA_ENABLE_NVTX) && !defined(STRATA_DISABLE_NVTX) && !defined(__CUDA_ARCH__)                            \
+    && __has_include(<nvtx3/nvToolsExt.h>)
 #  define STRATA_HAS_NVTX 1
 #  include <nvtx3/nvToolsExt.h>
 #endif
@@ -55,10 +55,10 @@ private:
 };
 
 //! Registers `name` in the strata domain once per call site.
-#  define STRATA_NVTX_RANGE_SCOPE_IF(condition, name)                                                                   \
-    ::strata::detail::NvtxRange strata_nvtx_range_;                                                                   \
+#  define STRATA_NVTX_RANGE_SCOPE_IF(condition, name)                                                                  \
+    ::strata::detail::NvtxRange strata_nvtx_range_;                                                                    \
     NV_IF_TARGET(NV_IS_HOST, (static const nvtxStringHandle_t strata_nvtx_name_ =                                      \
-                                  nvtxDomainRegisterStringA(::strata::detail::NvtxDomain(), name);                      \
+                                  nvtxDomainRegisterStringA(::strata::detail::NvtxDomain(), name);                     \
                               if (condition) { strata_nvtx_range_.Start(strata_nvtx_name_); }))
 #else
 #  define STRATA_NVTX_RANGE_SCOPE_IF(condition, name) static_cast<void>(0)

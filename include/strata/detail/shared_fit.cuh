@@ -27,8 +27,8 @@ struct resized_policy : PolicyT
 //! PolicyT itself where the size is its own (the common case keeps its types), else the resized one.
 template <typename PolicyT, int THREADS, int ITEMS>
 using resized_policy_t =
-  ::cuda::std::conditional_t<THREADS == PolicyT::BLOCK_THREADS && ITEMS == PolicyT::ITEMS_PER_THREAD, PolicyT,
-                             resized_policy<PolicyT, THREADS, ITEMS>>;
+    ::cuda::std::conditional_t<THREADS == PolicyT::BLOCK_THREADS && ITEMS == PolicyT::ITEMS_PER_THREAD, PolicyT,
+                               resized_policy<PolicyT, THREADS, ITEMS>>;
 
 //! The next smaller items per thread a fit tries: odd counts stay odd (a thread's run of an odd
 //! number of 4-byte words starts on another bank than its neighbour's), even ones step to odd.
@@ -39,8 +39,8 @@ constexpr int FitNextItems(int items)
 
 template <typename AgentFamilyT, typename PolicyT, int THREADS, int ITEMS>
 inline constexpr bool agent_fits_shared_v =
-  sizeof(typename AgentFamilyT::template agent_t<resized_policy_t<PolicyT, THREADS, ITEMS>>::TempStorage)
-  <= max_static_shared_bytes;
+    sizeof(typename AgentFamilyT::template agent_t<resized_policy_t<PolicyT, THREADS, ITEMS>>::TempStorage)
+    <= max_static_shared_bytes;
 
 //! Threads per block: PolicyT's, halved (to a warp) while not even one item each fits.
 template <typename AgentFamilyT, typename PolicyT, int THREADS,
@@ -52,7 +52,8 @@ struct shared_fit_threads
 template <typename AgentFamilyT, typename PolicyT, int THREADS>
 struct shared_fit_threads<AgentFamilyT, PolicyT, THREADS, false, false>
     : shared_fit_threads<AgentFamilyT, PolicyT, THREADS / 2>
-{};
+{
+};
 
 //! Items per thread at THREADS threads: PolicyT's, cut (FitNextItems) until the tile fits.
 template <typename AgentFamilyT, typename PolicyT, int THREADS, int ITEMS,
@@ -65,7 +66,8 @@ struct shared_fit_items
 template <typename AgentFamilyT, typename PolicyT, int THREADS, int ITEMS>
 struct shared_fit_items<AgentFamilyT, PolicyT, THREADS, ITEMS, false, false>
     : shared_fit_items<AgentFamilyT, PolicyT, THREADS, FitNextItems(ITEMS)>
-{};
+{
+};
 
 //! The largest tile, from PolicyT's down, whose agent keeps its TempStorage within
 //! max_static_shared_bytes. AgentFamilyT names the agent for a policy:
@@ -76,9 +78,9 @@ template <typename AgentFamilyT, typename PolicyT,
           bool AS_IS = agent_fits_shared_v<AgentFamilyT, PolicyT, PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD>>
 struct shared_fit
 {
-  static constexpr int THREADS = shared_fit_threads<AgentFamilyT, PolicyT, PolicyT::BLOCK_THREADS>::value;
-  using items_fit              = shared_fit_items<AgentFamilyT, PolicyT, THREADS, PolicyT::ITEMS_PER_THREAD>;
-  static constexpr int ITEMS   = items_fit::value;
+  static constexpr int THREADS    = shared_fit_threads<AgentFamilyT, PolicyT, PolicyT::BLOCK_THREADS>::value;
+  using items_fit                 = shared_fit_items<AgentFamilyT, PolicyT, THREADS, PolicyT::ITEMS_PER_THREAD>;
+  static constexpr int ITEMS      = items_fit::value;
   static constexpr bool IN_SHARED = items_fit::IN_SHARED;
   using policy                    = resized_policy_t<PolicyT, THREADS, ITEMS>;
   using agent                     = typename AgentFamilyT::template agent_t<policy>;
@@ -103,13 +105,14 @@ using fitted_agent_t = typename shared_fit<AgentFamilyT, PolicyT>::agent;
 //! The bytes of global memory a block needs for a TempStorageT that does not fit the static shared
 //! memory (0 where it fits).
 template <typename TempStorageT>
-inline constexpr ::cuda::std::size_t global_storage_bytes_v =
-  sizeof(TempStorageT) <= max_static_shared_bytes ? 0 : sizeof(TempStorageT);
+inline constexpr ::cuda::std::size_t global_storage_bytes_v = sizeof(TempStorageT) <= max_static_shared_bytes
+                                                                  ? 0
+                                                                  : sizeof(TempStorageT);
 
 //! The same for the agent fitted_agent_t picks: not 0 only where not even a warp of one item fits.
 template <typename AgentFamilyT, typename PolicyT>
 inline constexpr ::cuda::std::size_t block_storage_bytes_v =
-  global_storage_bytes_v<typename fitted_agent_t<AgentFamilyT, PolicyT>::TempStorage>;
+    global_storage_bytes_v<typename fitted_agent_t<AgentFamilyT, PolicyT>::TempStorage>;
 
 //! A block's TempStorageT: in shared memory where it fits, else block blockIdx.x's slice of
 //! `d_block_storage` in global memory (a slice per block of the grid, global_storage_bytes_v each,

@@ -7,6 +7,7 @@
 #include <strata/detail/device_arguments.cuh>
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_for.cuh>
+#include <strata/util_debug.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -24,15 +25,19 @@ namespace for_each
 //! Whether ForEachCopy over IteratorT may read 16-byte vectors: a pointer (not to volatile) to
 //! trivially copyable, default-constructible items that pack evenly into them.
 template <typename IteratorT>
-inline constexpr bool copy_vectorizable_v =
-    tile::PointerVectorItems<IteratorT>() > 1 && ::cuda::std::is_default_constructible_v<it_value_t<IteratorT>>;
+inline constexpr bool copy_vectorizable_v = tile::PointerVectorItems<IteratorT>() > 1
+                                            && ::cuda::std::is_default_constructible_v<it_value_t<IteratorT>>;
 
 template <typename IteratorT, typename NumItemsT, typename OpT>
 STRATA_RUNTIME_FUNCTION cudaError_t ForEachN(IteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream)
 {
-  if (!IsValidCount(num_items) || (num_items > NumItemsT(0) && IsNullPointer(first)))
+  if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative, or last is before first");
+  }
+  if (num_items > NumItemsT(0) && IsNullPointer(first))
+  {
+    return STRATA_INVALID_ARGUMENT("first is null");
   }
   using OffsetT = offset_t<NumItemsT>;
   using WrapT   = ApplyToItem<IteratorT, OpT>;
@@ -42,9 +47,13 @@ STRATA_RUNTIME_FUNCTION cudaError_t ForEachN(IteratorT first, NumItemsT num_item
 template <typename IteratorT, typename NumItemsT, typename OpT>
 STRATA_RUNTIME_FUNCTION cudaError_t ForEachCopyN(IteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream)
 {
-  if (!IsValidCount(num_items) || (num_items > NumItemsT(0) && IsNullPointer(first)))
+  if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative, or last is before first");
+  }
+  if (num_items > NumItemsT(0) && IsNullPointer(first))
+  {
+    return STRATA_INVALID_ARGUMENT("first is null");
   }
   using OffsetT       = offset_t<NumItemsT>;
   const OffsetT count = static_cast<OffsetT>(num_items);
@@ -59,8 +68,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t ForEachCopyN(IteratorT first, NumItemsT num_
       const int head_items = static_cast<int>((16 - address % 16) % 16 / sizeof(T));
       if (count > OffsetT(head_items))
       {
-        return DispatchFor<OffsetT, OpT, true, T>::Dispatch(count - OffsetT(head_items), op, stream,
-                                                            first + head_items, head_items);
+        return DispatchFor<OffsetT, OpT, true, T>::Dispatch(count - OffsetT(head_items), op, stream, first + head_items,
+                                                            head_items);
       }
     }
   }
@@ -150,7 +159,7 @@ struct DeviceFor
     static_assert(::cuda::std::is_integral_v<ShapeT>, "Bulk needs an integral shape");
     if (!detail::IsValidCount(shape))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("shape is negative");
     }
     using OffsetT = detail::offset_t<ShapeT>;
     using WrapT   = detail::for_each::ApplyToIndex<ShapeT, OpT>;
@@ -294,13 +303,13 @@ struct DeviceFor
   ForEachInExtents(const ::cuda::std::extents<IndexType, Extents...>& extents, OpType op, cudaStream_t stream = {})
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceFor::ForEachInExtents");
-    using ExtentsT          = ::cuda::std::extents<IndexType, Extents...>;
-    using WrapT             = detail::for_each::ApplyToCoordinates<ExtentsT, OpType>;
-    using OffsetT           = detail::offset_t<typename WrapT::linear_type>;
+    using ExtentsT             = ::cuda::std::extents<IndexType, Extents...>;
+    using WrapT                = detail::for_each::ApplyToCoordinates<ExtentsT, OpType>;
+    using OffsetT              = detail::offset_t<typename WrapT::linear_type>;
     ::cuda::std::uint64_t size = 0;
     if (!detail::for_each::ExtentsSize(extents, size))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("an extent is negative, or the extents' size overflows the promoted index type");
     }
     return DispatchFor<OffsetT, WrapT>::Dispatch(static_cast<OffsetT>(size), WrapT{extents, op}, stream);
   }

@@ -6,6 +6,7 @@
 #include <strata/config.cuh>
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_histogram.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/array>
@@ -42,8 +43,9 @@ struct DeviceHistogram
                 int num_levels, LevelT lower_level, LevelT upper_level, OffsetT num_samples, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceHistogram::HistogramEven");
-    return Even<1, 1, SampleIteratorT, CounterT, LevelT, OffsetT>(d_temp_storage, temp_storage_bytes, d_samples, {d_histogram}, {num_levels}, {lower_level},
-                      {upper_level}, num_samples, OffsetT(1), RowBytes<SampleIteratorT>(num_samples, 1), stream);
+    return Even<1, 1, SampleIteratorT, CounterT, LevelT, OffsetT>(
+        d_temp_storage, temp_storage_bytes, d_samples, {d_histogram}, {num_levels}, {lower_level}, {upper_level},
+        num_samples, OffsetT(1), RowBytes<SampleIteratorT>(num_samples, 1), stream);
   }
 
   //! HistogramEven over num_rows rows of num_row_samples samples, row_stride_bytes apart.
@@ -54,8 +56,9 @@ struct DeviceHistogram
                 size_t row_stride_bytes, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceHistogram::HistogramEven");
-    return Even<1, 1, SampleIteratorT, CounterT, LevelT, OffsetT>(d_temp_storage, temp_storage_bytes, d_samples, {d_histogram}, {num_levels}, {lower_level},
-                      {upper_level}, num_row_samples, num_rows, row_stride_bytes, stream);
+    return Even<1, 1, SampleIteratorT, CounterT, LevelT, OffsetT>(
+        d_temp_storage, temp_storage_bytes, d_samples, {d_histogram}, {num_levels}, {lower_level}, {upper_level},
+        num_row_samples, num_rows, row_stride_bytes, stream);
   }
 
   //! One histogram per active channel of num_pixels pixels, bins of equal width.
@@ -129,8 +132,9 @@ struct DeviceHistogram
                  int num_levels, const LevelT* d_levels, OffsetT num_samples, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceHistogram::HistogramRange");
-    return Range<1, 1, SampleIteratorT, CounterT, LevelT, OffsetT>(d_temp_storage, temp_storage_bytes, d_samples, {d_histogram}, {num_levels}, {d_levels},
-                       num_samples, OffsetT(1), RowBytes<SampleIteratorT>(num_samples, 1), stream);
+    return Range<1, 1, SampleIteratorT, CounterT, LevelT, OffsetT>(
+        d_temp_storage, temp_storage_bytes, d_samples, {d_histogram}, {num_levels}, {d_levels}, num_samples, OffsetT(1),
+        RowBytes<SampleIteratorT>(num_samples, 1), stream);
   }
 
   //! HistogramRange over num_rows rows of num_row_samples samples, row_stride_bytes apart.
@@ -141,8 +145,9 @@ struct DeviceHistogram
                  size_t row_stride_bytes, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceHistogram::HistogramRange");
-    return Range<1, 1, SampleIteratorT, CounterT, LevelT, OffsetT>(d_temp_storage, temp_storage_bytes, d_samples, {d_histogram}, {num_levels}, {d_levels},
-                       num_row_samples, num_rows, row_stride_bytes, stream);
+    return Range<1, 1, SampleIteratorT, CounterT, LevelT, OffsetT>(d_temp_storage, temp_storage_bytes, d_samples,
+                                                                   {d_histogram}, {num_levels}, {d_levels},
+                                                                   num_row_samples, num_rows, row_stride_bytes, stream);
   }
 
   //! One histogram per active channel of num_pixels pixels, bins between given levels.
@@ -252,7 +257,7 @@ private:
     WideT row_stride_samples{};
     if (!StrideInSamples<SampleIteratorT>(row_stride_bytes, row_stride_samples))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("row_stride_bytes is not a multiple of the sample size");
     }
     return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT, WideT>::DispatchEven(
         d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels, lower_level, upper_level,
@@ -272,7 +277,7 @@ private:
     WideT row_stride_samples{};
     if (!StrideInSamples<SampleIteratorT>(row_stride_bytes, row_stride_samples))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("row_stride_bytes is not a multiple of the sample size");
     }
     return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT,
                              WideT>::DispatchRange(d_temp_storage, temp_storage_bytes, d_samples, d_histogram,

@@ -30,10 +30,10 @@ struct DeviceMemcpy
   //! strata::DeviceMemcpy::Batched(d_temp, bytes, d_srcs, d_dsts, d_sizes, 3);
   //! \endcode
   template <typename InputBufferIt, typename OutputBufferIt, typename BufferSizeIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  Batched(void* d_temp_storage, size_t& temp_storage_bytes, InputBufferIt input_buffer_it,
-          OutputBufferIt output_buffer_it, BufferSizeIteratorT buffer_sizes, ::cuda::std::int64_t num_buffers,
-          cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t Batched(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                     InputBufferIt input_buffer_it, OutputBufferIt output_buffer_it,
+                                                     BufferSizeIteratorT buffer_sizes, ::cuda::std::int64_t num_buffers,
+                                                     cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceMemcpy::Batched");
     static_assert(::cuda::std::is_pointer_v<detail::it_value_t<InputBufferIt>>,

@@ -38,15 +38,15 @@ struct DeviceMerge
             typename CompareOp = ::cuda::std::less<>>
   STRATA_RUNTIME_FUNCTION static cudaError_t
   MergeKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorIn1 keys_in1, ::cuda::std::int64_t num_keys1,
-            KeyIteratorIn2 keys_in2, ::cuda::std::int64_t num_keys2, KeyIteratorOut keys_out,
-            CompareOp compare_op = {}, cudaStream_t stream = nullptr)
+            KeyIteratorIn2 keys_in2, ::cuda::std::int64_t num_keys2, KeyIteratorOut keys_out, CompareOp compare_op = {},
+            cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceMerge::MergeKeys");
     return detail::merge::dispatch_t<KeyIteratorIn1, NullType*, KeyIteratorIn2, NullType*, KeyIteratorOut, NullType*,
                                      ::cuda::std::int64_t, CompareOp>::dispatch(d_temp_storage, temp_storage_bytes,
-                                                                                keys_in1, nullptr, num_keys1,
-                                                                                keys_in2, nullptr, num_keys2,
-                                                                                keys_out, nullptr, compare_op, stream);
+                                                                                keys_in1, nullptr, num_keys1, keys_in2,
+                                                                                nullptr, num_keys2, keys_out, nullptr,
+                                                                                compare_op, stream);
   }
 
   //! Merges the pairs of (keys_in1, values_in1)[0, num_pairs1) and (keys_in2, values_in2)[0,
@@ -61,10 +61,14 @@ struct DeviceMerge
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceMerge::MergePairs");
     return detail::merge::dispatch_t<KeyIteratorIn1, ValueIteratorIn1, KeyIteratorIn2, ValueIteratorIn2, KeyIteratorOut,
-                                     ValueIteratorOut, ::cuda::std::int64_t,
-                                     CompareOp>::dispatch(d_temp_storage, temp_storage_bytes, keys_in1, values_in1,
-                                                          num_pairs1, keys_in2, values_in2, num_pairs2, keys_out,
-                                                          values_out, compare_op, stream);
+                                     ValueIteratorOut, ::cuda::std::int64_t, CompareOp>::dispatch(d_temp_storage,
+                                                                                                  temp_storage_bytes,
+                                                                                                  keys_in1, values_in1,
+                                                                                                  num_pairs1, keys_in2,
+                                                                                                  values_in2,
+                                                                                                  num_pairs2, keys_out,
+                                                                                                  values_out,
+                                                                                                  compare_op, stream);
   }
 };
 

@@ -7,6 +7,7 @@
 #include <strata/detail/device_arguments.cuh>
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_merge_sort.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/type_traits>
@@ -21,15 +22,15 @@ namespace merge_sort
 //! dispatches (ValueInputIteratorT = ValueIteratorT = NullType* for keys only).
 template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT,
           typename NumItemsT, typename CompareOpT>
-STRATA_RUNTIME_FUNCTION cudaError_t
-Run(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys, ValueInputIteratorT d_input_items,
-    KeyIteratorT d_output_keys, ValueIteratorT d_output_items, NumItemsT num_items, CompareOpT compare_op,
-    cudaStream_t stream)
+STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        KeyInputIteratorT d_input_keys, ValueInputIteratorT d_input_items,
+                                        KeyIteratorT d_output_keys, ValueIteratorT d_output_items, NumItemsT num_items,
+                                        CompareOpT compare_op, cudaStream_t stream)
 {
   static_assert(::cuda::std::is_integral_v<NumItemsT>, "num_items is an integer");
   if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
   }
   using OffsetT = offset_t<NumItemsT>;
   return DispatchMergeSort<KeyInputIteratorT, ValueInputIteratorT, KeyIteratorT, ValueIteratorT, OffsetT,
@@ -42,8 +43,8 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_
 
 //! Device-wide merge sorts: keys (and values, moved with their keys) in the order of `compare_op`,
 //! a strict weak order (`compare_op(a, b)`: a goes before b) callable on the keys in device code.
-//! Keys and values are any types, read and written through random-access iterators; a tile of
-//! a warp of one key and value each must fit in shared memory (up to about 1.4 KiB together).
+//! Keys and values are any types, read and written through random-access iterators; where a tile
+//! of wide items does not fit in shared memory, it is kept in the temporary storage instead.
 //!
 //! Every sort here is stable: equal keys keep their input order (CUB promises that only of the
 //! StableSort functions; strata's SortPairs and SortKeys are the same sorts). The forms without

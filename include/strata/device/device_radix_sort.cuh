@@ -9,6 +9,7 @@
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/type_traits>
@@ -20,8 +21,8 @@ namespace detail
 namespace radix
 {
 //! Every DeviceRadixSort call ends here: checks the count, converts it to the offset type, and
-//! dispatches (values wider than max_sorted_value_bytes: DispatchGathered). The pointer forms pass is_overwrite_okay = false (the result goes to the output,
-//! the input stays), the DoubleBuffer forms true.
+//! dispatches (values wider than max_sorted_value_bytes: DispatchGathered). The pointer forms pass is_overwrite_okay =
+//! false (the result goes to the output, the input stays), the DoubleBuffer forms true.
 template <SortOrder Order, typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT>
 STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay,
                                         DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items,
@@ -30,7 +31,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_stora
   static_assert(::cuda::std::is_integral_v<NumItemsT>, "num_items is an integer");
   if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
   }
   using OffsetT = offset_t<NumItemsT>;
   if constexpr (!::cuda::std::is_same_v<ValueT, NullType> && sizeof(ValueT) > max_sorted_value_bytes)
@@ -58,7 +59,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunFromIterator(void* d_temp_storage, size_t
   static_assert(::cuda::std::is_integral_v<NumItemsT>, "num_items is an integer");
   if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
   }
   using OffsetT = offset_t<NumItemsT>;
   DoubleBuffer<KeyT> d_keys(const_cast<KeyT*>(d_keys_in), d_keys_out);

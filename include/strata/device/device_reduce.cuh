@@ -7,6 +7,7 @@
 #include <strata/device/dispatch/dispatch_reduce.cuh>
 #include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/functional>
@@ -73,19 +74,20 @@ struct SplitPairOutput
   }
 };
 
-template <typename ReductionOpT, typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,
-          typename InitT, typename TransformOpT = ::cuda::std::identity>
+template <typename ReductionOpT, typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename InitT,
+          typename TransformOpT = ::cuda::std::identity>
 STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                                         OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op,
                                         InitT init, cudaStream_t stream, TransformOpT transform_op = {})
 {
   if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
   }
   using OffsetT = offset_t<NumItemsT>;
-  using InputT  = ::cuda::std::invoke_result_t<TransformOpT, typename ::cuda::std::iterator_traits<InputIteratorT>::value_type>;
-  using AccumT  = accumulator_t<ReductionOpT, InputT, InitT>;
+  using InputT =
+      ::cuda::std::invoke_result_t<TransformOpT, typename ::cuda::std::iterator_traits<InputIteratorT>::value_type>;
+  using AccumT = accumulator_t<ReductionOpT, InputT, InitT>;
   return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT, TransformOpT>::Dispatch(
       d_temp_storage, temp_storage_bytes, d_in, d_out, static_cast<OffsetT>(num_items), reduction_op, init, stream,
       transform_op);
@@ -101,11 +103,11 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunArg(void* d_temp_storage, size_t& temp_st
 {
   if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
   }
   if (d_temp_storage != nullptr && num_items > 0 && detail::IsNullPointer(d_in))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("d_in is null");
   }
   using OffsetT = offset_t<NumItemsT>;
   using PairT   = KeyValuePair<IndexT, ValueT>;
@@ -145,8 +147,7 @@ struct DeviceReduce
                                                     ReductionOpT reduction_op, T init, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::Reduce");
-    return detail::reduce::Run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init,
-                               stream);
+    return detail::reduce::Run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, stream);
   }
 
   //! *d_out = the sum of the items (0 for none), accumulated in the type of `item + output`.
@@ -191,7 +192,8 @@ struct DeviceReduce
          IndexOutIteratorT d_index_out, NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMin");
-    return SplitArg<::strata::ArgMin>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_index_out, num_items, true, stream);
+    return SplitArg<::strata::ArgMin>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_index_out, num_items, true,
+                                      stream);
   }
 
   //! *d_out = {index, value} of the smallest item (the first of equal ones); {1, the largest value
@@ -212,8 +214,8 @@ struct DeviceReduce
          IndexOutIteratorT d_index_out, NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMax");
-    return SplitArg<::strata::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_max_out, d_index_out, num_items, false,
-                            stream);
+    return SplitArg<::strata::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_max_out, d_index_out, num_items,
+                                      false, stream);
   }
 
   //! *d_out = {index, value} of the largest item (the first of equal ones); {1, the lowest value
@@ -228,12 +230,12 @@ struct DeviceReduce
   }
 
   //! *d_out = reduction_op(init, reduction of transform_op(item) over every item); init for none.
-  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename TransformOpT,
-            typename T, typename NumItemsT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  TransformReduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-                  NumItemsT num_items, ReductionOpT reduction_op, TransformOpT transform_op, T init,
-                  cudaStream_t stream = 0)
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename TransformOpT, typename T,
+            typename NumItemsT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t TransformReduce(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                             InputIteratorT d_in, OutputIteratorT d_out,
+                                                             NumItemsT num_items, ReductionOpT reduction_op,
+                                                             TransformOpT transform_op, T init, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::TransformReduce");
     return detail::reduce::Run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, stream,
@@ -277,8 +279,8 @@ struct DeviceReduce
   template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
             typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT,
             typename ReductionOpT, typename NumItemsT,
-            ::cuda::std::enable_if_t<::cuda::std::is_integral_v<NumItemsT> && !::cuda::std::is_arithmetic_v<ReductionOpT>,
-                                     int> = 0>
+            ::cuda::std::enable_if_t<
+                ::cuda::std::is_integral_v<NumItemsT> && !::cuda::std::is_arithmetic_v<ReductionOpT>, int> = 0>
   STRATA_RUNTIME_FUNCTION static cudaError_t
   ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
               UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
@@ -299,10 +301,10 @@ private:
                                                      InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items,
                                                      bool minimum, cudaStream_t stream)
   {
-    using InputT = typename ::cuda::std::iterator_traits<InputIteratorT>::value_type;
-    using PairT  = detail::reduce::non_void_value_t<OutputIteratorT, KeyValuePair<int, InputT>>;
-    using IndexT = decltype(PairT{}.key);
-    using ValueT = decltype(PairT{}.value);
+    using InputT      = typename ::cuda::std::iterator_traits<InputIteratorT>::value_type;
+    using PairT       = detail::reduce::non_void_value_t<OutputIteratorT, KeyValuePair<int, InputT>>;
+    using IndexT      = decltype(PairT{}.key);
+    using ValueT      = decltype(PairT{}.value);
     const ValueT init = minimum ? ValueT(detail::reduce::Highest<InputT>()) : ValueT(detail::reduce::Lowest<InputT>());
     return detail::reduce::RunArg<PairOpT, IndexT>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, init,
                                                    stream);
@@ -314,15 +316,14 @@ private:
   SplitArg(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, ExtremumOutIteratorT d_extremum_out,
            IndexOutIteratorT d_index_out, NumItemsT num_items, bool minimum, cudaStream_t stream)
   {
-    if (d_temp_storage != nullptr
-        && (detail::IsNullPointer(d_extremum_out) || detail::IsNullPointer(d_index_out)))
+    if (d_temp_storage != nullptr && (detail::IsNullPointer(d_extremum_out) || detail::IsNullPointer(d_index_out)))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("d_extremum_out or d_index_out is null");
     }
-    using InputT = typename ::cuda::std::iterator_traits<InputIteratorT>::value_type;
-    using ValueT = detail::reduce::non_void_value_t<ExtremumOutIteratorT, InputT>;
-    using IndexT = detail::reduce::non_void_value_t<IndexOutIteratorT, int>;
-    using OutT   = detail::reduce::SplitPairOutput<ExtremumOutIteratorT, IndexOutIteratorT>;
+    using InputT      = typename ::cuda::std::iterator_traits<InputIteratorT>::value_type;
+    using ValueT      = detail::reduce::non_void_value_t<ExtremumOutIteratorT, InputT>;
+    using IndexT      = detail::reduce::non_void_value_t<IndexOutIteratorT, int>;
+    using OutT        = detail::reduce::SplitPairOutput<ExtremumOutIteratorT, IndexOutIteratorT>;
     const ValueT init = minimum ? ValueT(detail::reduce::Highest<InputT>()) : ValueT(detail::reduce::Lowest<InputT>());
     return detail::reduce::RunArg<PairOpT, IndexT>(d_temp_storage, temp_storage_bytes, d_in,
                                                    OutT{d_extremum_out, d_index_out}, num_items, init, stream);

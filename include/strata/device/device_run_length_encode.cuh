@@ -45,9 +45,9 @@ struct DeviceRunLengthEncode
     // A run's length is its end minus its start: no reduction of ones (CUB's way) is needed.
     using LengthT    = detail::non_void_value_t<LengthsOutputIteratorT, ::cuda::std::int64_t>;
     using PolicyHubT = detail::rle::encode::policy_hub<LengthT, detail::it_value_t<InputIteratorT>>;
-    return detail::rle::Dispatch<typename PolicyHubT::MaxPolicy, false>(
-        d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_counts_out, d_num_runs_out,
-        ::cuda::std::equal_to<>{}, num_items, stream);
+    return detail::rle::Dispatch<typename PolicyHubT::MaxPolicy, false>(d_temp_storage, temp_storage_bytes, d_in,
+                                                                        d_unique_out, d_counts_out, d_num_runs_out,
+                                                                        ::cuda::std::equal_to<>{}, num_items, stream);
   }
 
   //! For the r-th run of more than one item: its offset in d_in to d_offsets_out[r], its length to

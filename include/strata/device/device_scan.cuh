@@ -9,6 +9,7 @@
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/dispatch_scan_by_key.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
@@ -32,9 +33,10 @@ struct sum_accumulator
   using cub_type = accumulator_t<::cuda::std::plus<>, InputT, InputT>;
   using output_t = it_value_t<OutputIteratorT>;
   // An output of void value type (discard and transform outputs) keeps CUB's type.
-  static constexpr bool WIDEN = [] {
-    if constexpr (::cuda::std::is_integral_v<cub_type> && ::cuda::std::is_signed_v<cub_type>
-                  && ::cuda::std::is_integral_v<output_t>)
+  static constexpr bool WIDEN = []
+  {
+    if constexpr (::cuda::std::is_integral_v<
+                      cub_type> && ::cuda::std::is_signed_v<cub_type> && ::cuda::std::is_integral_v<output_t>)
     {
       return sizeof(output_t) > sizeof(cub_type);
     }
@@ -56,9 +58,9 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_stora
 {
   if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
   }
-  using OffsetT = offset_t<NumItemsT>;
+  using OffsetT                      = offset_t<NumItemsT>;
   constexpr ForceInclusive INCLUSIVE = FORCE_INCLUSIVE ? ForceInclusive::Yes : ForceInclusive::No;
   return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, INCLUSIVE>::Dispatch(
       d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, static_cast<OffsetT>(num_items), stream);
@@ -74,7 +76,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunByKey(void* d_temp_storage, size_t& temp_
 {
   if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
   }
   using OffsetT = offset_t<NumItemsT>;
   return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
@@ -270,8 +272,7 @@ struct DeviceScan
                     EqualityOpT equality_op = EqualityOpT(), cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::ExclusiveSumByKey");
-    using AccumT =
-        detail::scan::sum_accumulator_t<detail::it_value_t<ValuesInputIteratorT>, ValuesOutputIteratorT>;
+    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<ValuesInputIteratorT>, ValuesOutputIteratorT>;
     return detail::scan::RunByKey<AccumT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                           equality_op, ::cuda::std::plus<>{}, AccumT{}, num_items, stream);
   }
@@ -302,8 +303,7 @@ struct DeviceScan
                     EqualityOpT equality_op = EqualityOpT(), cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceScan::InclusiveSumByKey");
-    using AccumT =
-        detail::scan::sum_accumulator_t<detail::it_value_t<ValuesInputIteratorT>, ValuesOutputIteratorT>;
+    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<ValuesInputIteratorT>, ValuesOutputIteratorT>;
     return detail::scan::RunByKey<AccumT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                           equality_op, ::cuda::std::plus<>{}, NullType{}, num_items, stream);
   }

@@ -37,80 +37,132 @@ STRATA_NAMESPACE_BEGIN
 //! (begin_bit == end_bit) reads and writes nothing, so its buffers may be null (as in CUB).
 struct DeviceSegmentedRadixSort
 {
-  //! Sorts each segment's keys and values, ascending by the bits [begin_bit, end_bit); from the input arrays into the output arrays.
+  //! Sorts each segment's keys and values, ascending by the bits [begin_bit, end_bit); from the input arrays into the
+  //! output arrays.
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+            const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items,
+            ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+            int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedRadixSort::SortPairs");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<ValueT> values(const_cast<ValueT*>(d_values_in), d_values_out);
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                             begin_bit, end_bit, stream);
   }
 
-  //! Sorts each segment's keys and values, ascending by the bits [begin_bit, end_bit); the result lands in d_keys.Current() and d_values.Current().
+  //! Sorts each segment's keys and values, ascending by the bits [begin_bit, end_bit); the result lands in
+  //! d_keys.Current() and d_values.Current().
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+            DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+            BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
+            int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedRadixSort::SortPairs");
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                             begin_bit, end_bit, stream);
   }
 
-  //! Sorts each segment's keys and values, descending by the bits [begin_bit, end_bit); from the input arrays into the output arrays.
+  //! Sorts each segment's keys and values, descending by the bits [begin_bit, end_bit); from the input arrays into the
+  //! output arrays.
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                      const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items,
+                      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+                      EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                      cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedRadixSort::SortPairsDescending");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<ValueT> values(const_cast<ValueT*>(d_values_in), d_values_out);
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              begin_bit, end_bit, stream);
   }
 
-  //! Sorts each segment's keys and values, descending by the bits [begin_bit, end_bit); the result lands in d_keys.Current() and d_values.Current().
+  //! Sorts each segment's keys and values, descending by the bits [begin_bit, end_bit); the result lands in
+  //! d_keys.Current() and d_values.Current().
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                      DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                      BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
+                      int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedRadixSort::SortPairsDescending");
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys,
+                                                              d_values, num_items, num_segments, d_begin_offsets,
+                                                              d_end_offsets, begin_bit, end_bit, stream);
   }
 
-  //! Sorts each segment's keys, ascending by the bits [begin_bit, end_bit); from the input arrays into the output arrays.
+  //! Sorts each segment's keys, ascending by the bits [begin_bit, end_bit); from the input arrays into the output
+  //! arrays.
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+           ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+           EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedRadixSort::SortKeys");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                             begin_bit, end_bit, stream);
   }
 
   //! Sorts each segment's keys, ascending by the bits [begin_bit, end_bit); the result lands in d_keys.Current().
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, ::cuda::std::int64_t num_items,
+           ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+           int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedRadixSort::SortKeys");
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                             begin_bit, end_bit, stream);
   }
 
-  //! Sorts each segment's keys, descending by the bits [begin_bit, end_bit); from the input arrays into the output arrays.
+  //! Sorts each segment's keys, descending by the bits [begin_bit, end_bit); from the input arrays into the output
+  //! arrays.
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                     ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                     BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
+                     int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedRadixSort::SortKeysDescending");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              begin_bit, end_bit, stream);
   }
 
   //! Sorts each segment's keys, descending by the bits [begin_bit, end_bit); the result lands in d_keys.Current().
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                     ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                     BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
+                     int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedRadixSort::SortKeysDescending");
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              begin_bit, end_bit, stream);
   }
-
 };
 
 STRATA_NAMESPACE_END

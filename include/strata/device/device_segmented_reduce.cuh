@@ -46,9 +46,8 @@ struct DeviceSegmentedReduce
          ReductionOpT reduction_op, T initial_value, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Reduce");
-    using DispatchT = DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
-                                              EndOffsetIteratorT, OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>,
-                                              ReductionOpT>;
+    using DispatchT = DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
+                                              OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>, ReductionOpT>;
     return DispatchT::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets,
                                d_end_offsets, reduction_op, initial_value, stream);
   }
@@ -56,52 +55,54 @@ struct DeviceSegmentedReduce
   //! d_out[s] = the sum of segment s (0 when empty), in the output's value type.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
             typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  Sum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
-      cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t Sum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                                 OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
+                                                 BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                                 cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Sum");
     using OutputT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
     return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
                                    OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>, ::cuda::std::plus<>,
                                    OutputT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
-                                                      d_begin_offsets, d_end_offsets, ::cuda::std::plus<>{},
-                                                      OutputT(), stream);
+                                                      d_begin_offsets, d_end_offsets, ::cuda::std::plus<>{}, OutputT(),
+                                                      stream);
   }
 
   //! d_out[s] = the smallest item of segment s (the type's largest value when empty).
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
             typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  Min(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
-      cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t Min(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                                 OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
+                                                 BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                                 cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Min");
     using InputT = detail::it_value_t<InputIteratorT>;
     return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
                                    OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>,
-                                   ::cuda::minimum<>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
-                                                     d_begin_offsets, d_end_offsets, ::cuda::minimum<>{},
-                                                     ::cuda::std::numeric_limits<InputT>::max(), stream);
+                                   ::cuda::minimum<>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                num_segments, d_begin_offsets, d_end_offsets,
+                                                                ::cuda::minimum<>{},
+                                                                ::cuda::std::numeric_limits<InputT>::max(), stream);
   }
 
   //! d_out[s] = the largest item of segment s (the type's lowest value when empty).
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
             typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  Max(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
-      cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t Max(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                                 OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
+                                                 BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                                 cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::Max");
     using InputT = detail::it_value_t<InputIteratorT>;
     return DispatchSegmentedReduce<InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
                                    OffsetOf<BeginOffsetIteratorT, EndOffsetIteratorT>,
-                                   ::cuda::maximum<>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
-                                                     d_begin_offsets, d_end_offsets, ::cuda::maximum<>{},
-                                                     ::cuda::std::numeric_limits<InputT>::lowest(), stream);
+                                   ::cuda::maximum<>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                num_segments, d_begin_offsets, d_end_offsets,
+                                                                ::cuda::maximum<>{},
+                                                                ::cuda::std::numeric_limits<InputT>::lowest(), stream);
   }
 
   //! d_out[s] = {index in segment s of its smallest item (the first of equal ones), that item};
@@ -115,8 +116,8 @@ struct DeviceSegmentedReduce
          cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::ArgMin");
-    return Arg<::strata::ArgMin, true>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
-                                       d_begin_offsets, d_end_offsets, stream);
+    return Arg<::strata::ArgMin, true>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets,
+                                       d_end_offsets, stream);
   }
 
   //! d_out[s] = {index in segment s of its largest item (the first of equal ones), that item};
@@ -129,8 +130,8 @@ struct DeviceSegmentedReduce
          cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::ArgMax");
-    return Arg<::strata::ArgMax, false>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
-                                        d_begin_offsets, d_end_offsets, stream);
+    return Arg<::strata::ArgMax, false>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets,
+                                        d_end_offsets, stream);
   }
 
 private:
@@ -141,10 +142,10 @@ private:
 
   template <typename ArgOpT, bool MINIMUM, typename InputIteratorT, typename OutputIteratorT,
             typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  Arg(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
-      cudaStream_t stream)
+  STRATA_RUNTIME_FUNCTION static cudaError_t Arg(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                                 OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
+                                                 BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                                 cudaStream_t stream)
   {
     using InputT     = detail::it_value_t<InputIteratorT>;
     using PairT      = detail::non_void_value_t<OutputIteratorT, KeyValuePair<int, InputT>>;

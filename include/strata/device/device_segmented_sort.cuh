@@ -31,152 +31,244 @@ struct DeviceSegmentedSort
 {
   //! Sorts each segment's keys, ascending, from the input arrays into the output arrays.
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+           ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+           EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::SortKeys");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets, 0,
+                                                             int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys, ascending; the result lands in d_keys.Current().
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, ::cuda::std::int64_t num_items,
+           ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+           cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::SortKeys");
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets, 0,
+                                                             int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys, descending, from the input arrays into the output arrays.
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                     ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                     BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::SortKeysDescending");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              0, int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys, descending; the result lands in d_keys.Current().
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                     ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                     BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::SortKeysDescending");
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              0, int(sizeof(KeyT) * 8), stream);
   }
 
-  //! Sorts each segment's keys, ascending (stably, as every function here), from the input arrays into the output arrays.
+  //! Sorts each segment's keys, ascending (stably, as every function here), from the input arrays into the output
+  //! arrays.
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                 ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                 BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::StableSortKeys");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets, 0,
+                                                             int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys, ascending (stably, as every function here); the result lands in d_keys.Current().
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                 ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                 BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::StableSortKeys");
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets, 0,
+                                                             int(sizeof(KeyT) * 8), stream);
   }
 
-  //! Sorts each segment's keys, descending (stably, as every function here), from the input arrays into the output arrays.
+  //! Sorts each segment's keys, descending (stably, as every function here), from the input arrays into the output
+  //! arrays.
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t StableSortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  StableSortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                           ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                           BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                           cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::StableSortKeysDescending");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              0, int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys, descending (stably, as every function here); the result lands in d_keys.Current().
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t StableSortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  StableSortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                           ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                           BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                           cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::StableSortKeysDescending");
     DoubleBuffer<NullType> values;
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              0, int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys and values, ascending, from the input arrays into the output arrays.
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+            const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items,
+            ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+            cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::SortPairs");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<ValueT> values(const_cast<ValueT*>(d_values_in), d_values_out);
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets, 0,
+                                                             int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys and values, ascending; the result lands in d_keys.Current() and d_values.Current().
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+            DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+            BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::SortPairs");
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets, 0,
+                                                             int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys and values, descending, from the input arrays into the output arrays.
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                      const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items,
+                      ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+                      EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::SortPairsDescending");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<ValueT> values(const_cast<ValueT*>(d_values_in), d_values_out);
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              0, int(sizeof(KeyT) * 8), stream);
   }
 
   //! Sorts each segment's keys and values, descending; the result lands in d_keys.Current() and d_values.Current().
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                      DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                      BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::SortPairsDescending");
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys,
+                                                              d_values, num_items, num_segments, d_begin_offsets,
+                                                              d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
   }
 
-  //! Sorts each segment's keys and values, ascending (stably, as every function here), from the input arrays into the output arrays.
+  //! Sorts each segment's keys and values, ascending (stably, as every function here), from the input arrays into the
+  //! output arrays.
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                  const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items,
+                  ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+                  EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::StableSortPairs");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<ValueT> values(const_cast<ValueT*>(d_values_in), d_values_out);
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets, 0,
+                                                             int(sizeof(KeyT) * 8), stream);
   }
 
-  //! Sorts each segment's keys and values, ascending (stably, as every function here); the result lands in d_keys.Current() and d_values.Current().
+  //! Sorts each segment's keys and values, ascending (stably, as every function here); the result lands in
+  //! d_keys.Current() and d_values.Current().
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                  DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                  BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::StableSortPairs");
-    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Ascending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values,
+                                                             num_items, num_segments, d_begin_offsets, d_end_offsets, 0,
+                                                             int(sizeof(KeyT) * 8), stream);
   }
 
-  //! Sorts each segment's keys and values, descending (stably, as every function here), from the input arrays into the output arrays.
+  //! Sorts each segment's keys and values, descending (stably, as every function here), from the input arrays into the
+  //! output arrays.
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t StableSortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  StableSortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                            const ValueT* d_values_in, ValueT* d_values_out, ::cuda::std::int64_t num_items,
+                            ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+                            EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::StableSortPairsDescending");
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<ValueT> values(const_cast<ValueT*>(d_values_in), d_values_out);
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, false, keys, values,
+                                                              num_items, num_segments, d_begin_offsets, d_end_offsets,
+                                                              0, int(sizeof(KeyT) * 8), stream);
   }
 
-  //! Sorts each segment's keys and values, descending (stably, as every function here); the result lands in d_keys.Current() and d_values.Current().
+  //! Sorts each segment's keys and values, descending (stably, as every function here); the result lands in
+  //! d_keys.Current() and d_values.Current().
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t StableSortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  StableSortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                            DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items,
+                            ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+                            EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedSort::StableSortPairsDescending");
-    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+    return detail::segmented_sort::Run<SortOrder::Descending>(d_temp_storage, temp_storage_bytes, true, d_keys,
+                                                              d_values, num_items, num_segments, d_begin_offsets,
+                                                              d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
   }
-
 };
 
 STRATA_NAMESPACE_END

@@ -7,6 +7,7 @@
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_for.cuh>
 #include <strata/device/dispatch/dispatch_transform.cuh>
+#include <strata/util_debug.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/tuple>
@@ -26,10 +27,14 @@ STRATA_RUNTIME_FUNCTION cudaError_t CheckArguments(const ::cuda::std::tuple<Inpu
 {
   if (!IsValidCount(num_items))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
   }
   const bool null_input = ::cuda::std::apply([](const auto&... in) { return (IsNullPointer(in) || ...); }, inputs);
-  return num_items > NumItemsT(0) && (null_input || IsNullPointer(output)) ? cudaErrorInvalidValue : cudaSuccess;
+  if (num_items > NumItemsT(0) && (null_input || IsNullPointer(output)))
+  {
+    return STRATA_INVALID_ARGUMENT("an input or the output is a null pointer");
+  }
+  return cudaSuccess;
 }
 
 template <typename NumItemsT, typename OutputIteratorT, typename TransformOpT, typename... InputIteratorTs>
@@ -114,9 +119,10 @@ struct DeviceTransform
 
   template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT,
             typename TransformOp>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  Transform(void* d_temp_storage, size_t& temp_storage_bytes, ::cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
-            RandomAccessIteratorOut output, NumItemsT num_items, TransformOp transform_op, cudaStream_t stream = nullptr)
+  STRATA_RUNTIME_FUNCTION static cudaError_t Transform(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                       ::cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
+                                                       RandomAccessIteratorOut output, NumItemsT num_items,
+                                                       TransformOp transform_op, cudaStream_t stream = nullptr)
   {
     if (d_temp_storage == nullptr)
     {
@@ -175,11 +181,9 @@ struct DeviceTransform
   //! TransformStableArgumentAddresses with CUB's temporary-storage arguments (it needs none).
   template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT,
             typename TransformOp>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  TransformStableArgumentAddresses(void* d_temp_storage, size_t& temp_storage_bytes,
-                                   ::cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
-                                   RandomAccessIteratorOut output, NumItemsT num_items, TransformOp transform_op,
-                                   cudaStream_t stream = nullptr)
+  STRATA_RUNTIME_FUNCTION static cudaError_t TransformStableArgumentAddresses(
+      void* d_temp_storage, size_t& temp_storage_bytes, ::cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
+      RandomAccessIteratorOut output, NumItemsT num_items, TransformOp transform_op, cudaStream_t stream = nullptr)
   {
     if (d_temp_storage == nullptr)
     {

@@ -75,8 +75,8 @@ public:
   STRATA_HOST_DEVICE cudaError_t FillSize(OffsetT& fill_size, cudaStream_t stream = 0)
   {
     NV_IF_TARGET(NV_IS_DEVICE, (static_cast<void>(stream); fill_size = d_counters[FILL]; return cudaSuccess;),
-                 (cudaError_t error = cudaMemcpyAsync(&fill_size, d_counters + FILL, sizeof(OffsetT),
-                                                      cudaMemcpyDeviceToHost, stream);
+                 (cudaError_t error =
+                      cudaMemcpyAsync(&fill_size, d_counters + FILL, sizeof(OffsetT), cudaMemcpyDeviceToHost, stream);
                   return error != cudaSuccess ? error : cudaStreamSynchronize(stream);));
   }
 

@@ -91,5 +91,4 @@ private:
   }
 };
 
-
 STRATA_NAMESPACE_END

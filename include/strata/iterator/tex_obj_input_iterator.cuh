@@ -3,12 +3,12 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/detail/copy_bytes.cuh>
 #include <strata/iterator/detail/iterator_facade.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstddef>
-#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 #include <cuda_runtime.h> // cudaCreateChannelDesc<>, tex1Dfetch<>
@@ -127,7 +127,7 @@ private:
     }
     // memcpy, not bit_cast: nvcc 13 fails to compile bit_cast from an array (an internal error).
     T item;
-    ::cuda::std::memcpy(static_cast<void*>(&item), words, sizeof(T));
+    ::strata::detail::CopyBytes(static_cast<void*>(&item), words, sizeof(T));
     return item;
   }
 

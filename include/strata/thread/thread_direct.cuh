@@ -14,11 +14,11 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/detail/copy_bytes.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
-#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 #include <vector_types.h>
@@ -141,7 +141,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void InternalLoadDirectBlockedVectorized(int li
       {
         words[i] = ThreadLoad<MODIFIER>(src + i);
       }
-      ::cuda::std::memcpy(static_cast<void*>(dst_items), words, sizeof(words));
+      ::strata::detail::CopyBytes(static_cast<void*>(dst_items), words, sizeof(words));
       return;
     }
   }
@@ -355,7 +355,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectBlockedVectorized(int linear_ti
     {
       using Word = typename Vector::Word;
       Word words[Vector::WORDS];
-      ::cuda::std::memcpy(words, static_cast<const void*>(items), sizeof(words));
+      ::strata::detail::CopyBytes(words, static_cast<const void*>(items), sizeof(words));
       Word* dst = reinterpret_cast<Word*>(block_ptr) + linear_tid * Vector::WORDS;
 #pragma unroll
       for (int i = 0; i < Vector::WORDS; ++i)
@@ -455,8 +455,9 @@ struct IsCacheModifiedInput<CacheModifiedInputIterator<LOAD_MODIFIER, T, OffsetT
 //! The *_LOAD_VECTORIZE algorithms of BlockLoad and WarpLoad: vector loads from a pointer to T or
 //! a CacheModifiedInputIterator over T (with its cache operator), item by item otherwise.
 template <typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void
-LoadDirectBlockedVectorizedWhereAllowed(int linear_tid, RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlockedVectorizedWhereAllowed(int linear_tid,
+                                                                              RandomAccessIterator block_src_it,
+                                                                              T (&dst_items)[ITEMS_PER_THREAD])
 {
   using CacheModified = IsCacheModifiedInput<RandomAccessIterator, T>;
   using PointeeT      = ::cuda::std::remove_const_t<::cuda::std::remove_pointer_t<RandomAccessIterator>>;
@@ -477,8 +478,8 @@ LoadDirectBlockedVectorizedWhereAllowed(int linear_tid, RandomAccessIterator blo
 //! The *_STORE_VECTORIZE algorithms of BlockStore and WarpStore: vector stores through a T*,
 //! item by item otherwise.
 template <typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreDirectBlockedVectorizedWhereAllowed(int linear_tid, OutputIteratorT block_it, const T (&items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectBlockedVectorizedWhereAllowed(int linear_tid, OutputIteratorT block_it,
+                                                                               const T (&items)[ITEMS_PER_THREAD])
 {
   if constexpr (::cuda::std::is_same_v<OutputIteratorT, T*>)
   {

@@ -3,9 +3,9 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/detail/copy_bytes.cuh>
 #include <strata/util_type.cuh>
 
-#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -102,7 +102,7 @@ STRATA_DEVICE STRATA_FORCEINLINE T LoadByWords(const T* ptr)
       {
         parts[p] = reinterpret_cast<const volatile VolatileWord*>(src + i)[p];
       }
-      ::cuda::std::memcpy(&words[i], parts, sizeof(Word));
+      ::strata::detail::CopyBytes(&words[i], parts, sizeof(Word));
     }
     else
     {
@@ -110,7 +110,7 @@ STRATA_DEVICE STRATA_FORCEINLINE T LoadByWords(const T* ptr)
     }
   }
   T value;
-  ::cuda::std::memcpy(static_cast<void*>(&value), words, sizeof(T));
+  ::strata::detail::CopyBytes(static_cast<void*>(&value), words, sizeof(T));
   return value;
 }
 } // namespace detail

@@ -2,9 +2,9 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/detail/copy_bytes.cuh>
 #include <strata/util_type.cuh>
 
-#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -72,7 +72,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreByWords(T* ptr, const T& value)
   using Word          = typename UnitWord<T>::DeviceWord;
   constexpr int WORDS = static_cast<int>(sizeof(T) / sizeof(Word));
   Word words[WORDS];
-  ::cuda::std::memcpy(words, &value, sizeof(T));
+  ::strata::detail::CopyBytes(words, &value, sizeof(T));
   Word* dst = reinterpret_cast<Word*>(ptr);
 #pragma unroll
   for (int i = 0; i < WORDS; ++i)
@@ -82,7 +82,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreByWords(T* ptr, const T& value)
       using VolatileWord  = typename UnitWord<T>::VolatileWord;
       constexpr int PARTS = static_cast<int>(sizeof(Word) / sizeof(VolatileWord));
       VolatileWord parts[PARTS];
-      ::cuda::std::memcpy(parts, &words[i], sizeof(Word));
+      ::strata::detail::CopyBytes(parts, &words[i], sizeof(Word));
 #pragma unroll
       for (int p = 0; p < PARTS; ++p)
       {

@@ -17,14 +17,14 @@ namespace tile
 //! dst[i] = src[i] for i in [0, len), by the 32 lanes of a warp (lane `lane` takes i = lane,
 //! lane + 32, ...), UNROLL loads of each lane in flight before its stores. Every lane calls.
 template <int UNROLL, typename InputIteratorT, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void
-WarpCopyItems(InputIteratorT src, OutputIteratorT dst, ::cuda::std::uint64_t len, int lane)
+STRATA_DEVICE STRATA_FORCEINLINE void WarpCopyItems(InputIteratorT src, OutputIteratorT dst, ::cuda::std::uint64_t len,
+                                                    int lane)
 {
-  using T         = it_value_t<InputIteratorT>;
-  using InOffsetT = typename ::cuda::std::iterator_traits<InputIteratorT>::difference_type;
-  using OutOffsetT = typename ::cuda::std::iterator_traits<OutputIteratorT>::difference_type;
+  using T                               = it_value_t<InputIteratorT>;
+  using InOffsetT                       = typename ::cuda::std::iterator_traits<InputIteratorT>::difference_type;
+  using OutOffsetT                      = typename ::cuda::std::iterator_traits<OutputIteratorT>::difference_type;
   constexpr ::cuda::std::uint64_t ROUND = ::cuda::std::uint64_t(UNROLL) * 32;
-  ::cuda::std::uint64_t i = ::cuda::std::uint64_t(lane);
+  ::cuda::std::uint64_t i               = ::cuda::std::uint64_t(lane);
   for (; i + ROUND - 32 < len; i += ROUND)
   {
     T items[UNROLL];
@@ -50,21 +50,21 @@ WarpCopyItems(InputIteratorT src, OutputIteratorT dst, ::cuda::std::uint64_t len
 //! aligned words of `src` that hold its bytes, reading only words inside the source; the few
 //! bytes at either end go one at a time.
 template <int UNROLL>
-STRATA_DEVICE STRATA_FORCEINLINE void
-WarpCopyShiftedBytes(const unsigned char* src, unsigned char* dst, ::cuda::std::uint64_t len, int lane)
+STRATA_DEVICE STRATA_FORCEINLINE void WarpCopyShiftedBytes(const unsigned char* src, unsigned char* dst,
+                                                           ::cuda::std::uint64_t len, int lane)
 {
-  using WordT                          = unsigned int;
-  const ::cuda::std::uintptr_t d       = reinterpret_cast<::cuda::std::uintptr_t>(dst);
-  const ::cuda::std::uint64_t align    = (4 - (d & 3)) & 3; // bytes before dst's first whole word
-  const ::cuda::std::uintptr_t first   = reinterpret_cast<::cuda::std::uintptr_t>(src) + align;
-  const unsigned int skew              = unsigned(first & 3); // not 0: the addresses differ modulo 4
-  const WordT* words                   = reinterpret_cast<const WordT*>(first - skew);
-  WordT* out                           = reinterpret_cast<WordT*>(dst + align);
-  const ::cuda::std::uint64_t begin    = align < skew ? 1 : 0; // words[0] starts before src
-  const ::cuda::std::uint64_t end      = (len - align + skew) / 4 - 1; // words[end] still inside src
-  const unsigned int shift             = 8 * skew;
+  using WordT                           = unsigned int;
+  const ::cuda::std::uintptr_t d        = reinterpret_cast<::cuda::std::uintptr_t>(dst);
+  const ::cuda::std::uint64_t align     = (4 - (d & 3)) & 3; // bytes before dst's first whole word
+  const ::cuda::std::uintptr_t first    = reinterpret_cast<::cuda::std::uintptr_t>(src) + align;
+  const unsigned int skew               = unsigned(first & 3); // not 0: the addresses differ modulo 4
+  const WordT* words                    = reinterpret_cast<const WordT*>(first - skew);
+  WordT* out                            = reinterpret_cast<WordT*>(dst + align);
+  const ::cuda::std::uint64_t begin     = align < skew ? 1 : 0;         // words[0] starts before src
+  const ::cuda::std::uint64_t end       = (len - align + skew) / 4 - 1; // words[end] still inside src
+  const unsigned int shift              = 8 * skew;
   constexpr ::cuda::std::uint64_t ROUND = ::cuda::std::uint64_t(UNROLL) * 32;
-  ::cuda::std::uint64_t w              = begin + ::cuda::std::uint64_t(lane);
+  ::cuda::std::uint64_t w               = begin + ::cuda::std::uint64_t(lane);
   for (; w + ROUND - 32 < end; w += ROUND)
   {
     WordT low[UNROLL];
@@ -86,7 +86,7 @@ WarpCopyShiftedBytes(const unsigned char* src, unsigned char* dst, ::cuda::std::
     out[w] = __funnelshift_r(words[w], words[w + 1], shift);
   }
   const ::cuda::std::uint64_t head = align + 4 * begin; // at most 7 bytes
-  const ::cuda::std::uint64_t tail = align + 4 * end; // at most 6 bytes after it
+  const ::cuda::std::uint64_t tail = align + 4 * end;   // at most 6 bytes after it
   if (::cuda::std::uint64_t(lane) < head)
   {
     dst[lane] = src[lane];
@@ -102,8 +102,8 @@ WarpCopyShiftedBytes(const unsigned char* src, unsigned char* dst, ::cuda::std::
 //! 16, else as 4-byte words where they share it modulo 4, else as 4-byte words cut from pairs of
 //! source words (WarpCopyShiftedBytes), byte by byte below 16 bytes. Every lane calls.
 template <int UNROLL, typename WordT = uint4>
-STRATA_DEVICE STRATA_FORCEINLINE void
-WarpCopyBytes(const unsigned char* src, unsigned char* dst, ::cuda::std::uint64_t len, int lane)
+STRATA_DEVICE STRATA_FORCEINLINE void WarpCopyBytes(const unsigned char* src, unsigned char* dst,
+                                                    ::cuda::std::uint64_t len, int lane)
 {
   constexpr ::cuda::std::uintptr_t WORD = sizeof(WordT);
   const ::cuda::std::uintptr_t s        = reinterpret_cast<::cuda::std::uintptr_t>(src);

@@ -92,8 +92,8 @@ struct TileIo
   //! Loads this thread's items of a full tile, converted to ItemT: as vectors where `vectors`
   //! (the caller checked VectorAligned), else one item at a time.
   template <CacheLoadModifier MODIFIER = LOAD_DEFAULT, typename ItemT, typename IteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void
-  LoadFull(IteratorT tile, int tid, [[maybe_unused]] bool vectors, ItemT (&items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE static void LoadFull(IteratorT tile, int tid, [[maybe_unused]] bool vectors,
+                                                        ItemT (&items)[ITEMS_PER_THREAD])
   {
     if constexpr (VEC > 1 && ::cuda::std::is_pointer_v<IteratorT>)
     {
@@ -123,8 +123,8 @@ struct TileIo
 
   //! Loads this thread's items among the first `valid` of the tile; the others become `filler`.
   template <CacheLoadModifier MODIFIER = LOAD_DEFAULT, typename ItemT, typename IteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void
-  LoadPartial(IteratorT tile, int tid, int valid, ItemT (&items)[ITEMS_PER_THREAD], const ItemT& filler)
+  STRATA_DEVICE STRATA_FORCEINLINE static void LoadPartial(IteratorT tile, int tid, int valid,
+                                                           ItemT (&items)[ITEMS_PER_THREAD], const ItemT& filler)
   {
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
@@ -136,8 +136,8 @@ struct TileIo
 
   //! Loads this thread's items among the first `valid` of the tile; the others stay as they are.
   template <CacheLoadModifier MODIFIER = LOAD_DEFAULT, typename ItemT, typename IteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void
-  LoadPartial(IteratorT tile, int tid, int valid, ItemT (&items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE static void LoadPartial(IteratorT tile, int tid, int valid,
+                                                           ItemT (&items)[ITEMS_PER_THREAD])
   {
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
@@ -153,8 +153,8 @@ struct TileIo
   //! Stores this thread's items of a full tile: as vectors where `vectors` (the caller checked
   //! VectorAligned), else one item at a time.
   template <typename ItemT, typename IteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void
-  StoreFull(IteratorT tile, int tid, [[maybe_unused]] bool vectors, const ItemT (&items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE static void StoreFull(IteratorT tile, int tid, [[maybe_unused]] bool vectors,
+                                                         const ItemT (&items)[ITEMS_PER_THREAD])
   {
     if constexpr (VEC > 1 && ::cuda::std::is_pointer_v<IteratorT>)
     {
@@ -186,8 +186,8 @@ struct TileIo
 
   //! Stores this thread's items among the first `valid` of the tile.
   template <typename ItemT, typename IteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void
-  StorePartial(IteratorT tile, int tid, int valid, const ItemT (&items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE static void StorePartial(IteratorT tile, int tid, int valid,
+                                                            const ItemT (&items)[ITEMS_PER_THREAD])
   {
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)

@@ -37,11 +37,11 @@ STRATA_DEVICE STRATA_FORCEINLINE OffsetT WarpMergePath(KeyIt1 keys1, KeyIt2 keys
     // The split is the first s in [low, high) with compare_op(keys2[diag - 1 - s], keys1[s])
     // (keys1[s] must follow keys2's last key before it), or high. Lane i probes the end of the
     // i-th of 32 equal parts of the span; the last parts may all probe its last position.
-    const WideT span    = WideT(high - low);
-    const WideT step    = (span + 31) / 32;
-    const WideT end_i   = k1 * step < span ? k1 * step : span;
-    const OffsetT probe = low + OffsetT(end_i - 1);
-    const bool after    = compare_op(keys2[diag - 1 - probe], keys1[probe]);
+    const WideT span        = WideT(high - low);
+    const WideT step        = (span + 31) / 32;
+    const WideT end_i       = k1 * step < span ? k1 * step : span;
+    const OffsetT probe     = low + OffsetT(end_i - 1);
+    const bool after        = compare_op(keys2[diag - 1 - probe], keys1[probe]);
     const unsigned int hits = __ballot_sync(0xffffffffu, after);
     if (hits == 0)
     {
@@ -91,8 +91,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadTwoRanges(T* shared, It1 range1, int c
 //! Writes the tile a thread block holds (ITEMS_PER_THREAD items per thread, blocked) to `out`:
 //! `valid` items, all of a full tile when FULL.
 template <typename BlockStoreT, bool FULL, typename OutputIt, typename T, int ITEMS_PER_THREAD>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreTile(typename BlockStoreT::TempStorage& storage, OutputIt out, const T (&items)[ITEMS_PER_THREAD], int valid)
+STRATA_DEVICE STRATA_FORCEINLINE void StoreTile(typename BlockStoreT::TempStorage& storage, OutputIt out,
+                                                const T (&items)[ITEMS_PER_THREAD], int valid)
 {
   if constexpr (FULL)
   {
@@ -147,9 +147,9 @@ public:
   //! split at diag_begin, then the one at diag_end unless that ends the merge, where the split is
   //! count1), or searched by warps 0 and 1 without (a barrier for the block).
   template <typename KeyIt1, typename KeyIt2, typename OffsetT, typename CompareOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Splits(KeyIt1 keys1, KeyIt2 keys2, OffsetT count1, OffsetT count2, OffsetT diag_begin, OffsetT diag_end,
-         const OffsetT* d_tile_splits, OffsetT& split_begin, OffsetT& split_end, CompareOp compare_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void Splits(KeyIt1 keys1, KeyIt2 keys2, OffsetT count1, OffsetT count2,
+                                               OffsetT diag_begin, OffsetT diag_end, const OffsetT* d_tile_splits,
+                                               OffsetT& split_begin, OffsetT& split_end, CompareOp compare_op)
   {
     if (d_tile_splits != nullptr)
     {
@@ -184,9 +184,9 @@ public:
   //! (and values_out); from1 + from2 is TILE_ITEMS when FULL, at most that otherwise.
   template <bool FULL, typename KeyIt1, typename ValueIt1, typename KeyIt2, typename ValueIt2, typename KeyOutIt,
             typename ValueOutIt, typename CompareOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Merge(KeyIt1 keys1, [[maybe_unused]] ValueIt1 values1, int from1, KeyIt2 keys2, [[maybe_unused]] ValueIt2 values2,
-        int from2, KeyOutIt keys_out, [[maybe_unused]] ValueOutIt values_out, CompareOp compare_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void Merge(KeyIt1 keys1, [[maybe_unused]] ValueIt1 values1, int from1, KeyIt2 keys2,
+                                              [[maybe_unused]] ValueIt2 values2, int from2, KeyOutIt keys_out,
+                                              [[maybe_unused]] ValueOutIt values_out, CompareOp compare_op)
   {
     const int tid   = int(threadIdx.x);
     const int valid = from1 + from2;

@@ -24,7 +24,8 @@ constexpr int PrefetchTiles(int prefetch_bytes, int tile_input_bytes)
 //! Asks L2 to fetch the TILE_ITEMS items at `tile_offset` of `d_in` (sm_90: one bulk prefetch by
 //! the calling thread; whole 16-byte-aligned tiles behind pointers only, nothing otherwise).
 template <int TILE_ITEMS, typename IteratorT, typename OffsetT>
-STRATA_DEVICE STRATA_FORCEINLINE void PrefetchTile([[maybe_unused]] IteratorT d_in, [[maybe_unused]] OffsetT tile_offset)
+STRATA_DEVICE STRATA_FORCEINLINE void PrefetchTile([[maybe_unused]] IteratorT d_in,
+                                                   [[maybe_unused]] OffsetT tile_offset)
 {
   if constexpr (::cuda::std::is_pointer_v<IteratorT>)
   {
@@ -45,8 +46,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void PrefetchTile([[maybe_unused]] IteratorT d_
 //! `tile + PREFETCH_TILES` of each of `inputs` (none when that is the last tile, which may be
 //! partial, or past it).
 template <int PREFETCH_TILES, int TILE_ITEMS, typename OffsetT, typename... IteratorTs>
-STRATA_DEVICE STRATA_FORCEINLINE void
-PrefetchAhead([[maybe_unused]] int tile, [[maybe_unused]] int num_tiles, [[maybe_unused]] IteratorTs... inputs)
+STRATA_DEVICE STRATA_FORCEINLINE void PrefetchAhead([[maybe_unused]] int tile, [[maybe_unused]] int num_tiles,
+                                                    [[maybe_unused]] IteratorTs... inputs)
 {
   if constexpr (PREFETCH_TILES > 0)
   {

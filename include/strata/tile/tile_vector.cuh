@@ -18,8 +18,9 @@ inline constexpr int max_vector_bytes = 16;
 
 //! Items of T in one 16-byte vector, or 1 for items that do not pack evenly into one.
 template <typename T>
-inline constexpr int items_per_vector_v =
-    (sizeof(T) <= max_vector_bytes && max_vector_bytes % sizeof(T) == 0) ? int(max_vector_bytes / sizeof(T)) : 1;
+inline constexpr int items_per_vector_v = (sizeof(T) <= max_vector_bytes && max_vector_bytes % sizeof(T) == 0)
+                                              ? int(max_vector_bytes / sizeof(T))
+                                              : 1;
 
 //! ITEMS consecutive items of T, aligned as one access of their size.
 template <typename T, int ITEMS>
@@ -36,8 +37,9 @@ constexpr bool PacksIntoVectors()
   if constexpr (::cuda::std::is_pointer_v<IteratorT>)
   {
     using T = it_value_t<IteratorT>;
-    if constexpr (!::cuda::std::is_void_v<T> && !::cuda::std::is_volatile_v<::cuda::std::remove_pointer_t<IteratorT>>
-                  && ::cuda::std::is_trivially_copyable_v<T>)
+    if constexpr (
+        !::cuda::std::is_void_v<
+            T> && !::cuda::std::is_volatile_v<::cuda::std::remove_pointer_t<IteratorT>> && ::cuda::std::is_trivially_copyable_v<T>)
     {
       return sizeof(T) <= max_vector_bytes && max_vector_bytes % sizeof(T) == 0;
     }

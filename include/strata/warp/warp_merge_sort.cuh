@@ -25,9 +25,8 @@ STRATA_NAMESPACE_BEGIN
 //! \endcode
 template <typename KeyT, int ITEMS_PER_THREAD, int LOGICAL_WARP_THREADS = detail::warp_threads,
           typename ValueT = NullType>
-class WarpMergeSort
-    : public BlockMergeSortStrategy<KeyT, ValueT, LOGICAL_WARP_THREADS, ITEMS_PER_THREAD,
-                                    WarpMergeSort<KeyT, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS, ValueT>>
+class WarpMergeSort : public BlockMergeSortStrategy<KeyT, ValueT, LOGICAL_WARP_THREADS, ITEMS_PER_THREAD,
+                                                    WarpMergeSort<KeyT, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS, ValueT>>
 {
   static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= detail::warp_threads
                     && (LOGICAL_WARP_THREADS & (LOGICAL_WARP_THREADS - 1)) == 0,

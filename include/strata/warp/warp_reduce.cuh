@@ -168,9 +168,8 @@ private:
   //! The redux.sync operation that Sum and Reduce with ReductionOpT take on sm_80+, or NONE (see
   //! the class comment).
   template <typename ReductionOpT>
-  static constexpr detail::WarpRedux REDUX = 2 * LOGICAL_WARP_THREADS > detail::warp_threads
-                                                 ? detail::warp_redux_v<T, ReductionOpT>
-                                                 : detail::WarpRedux::NONE;
+  static constexpr detail::WarpRedux REDUX =
+      2 * LOGICAL_WARP_THREADS > detail::warp_threads ? detail::warp_redux_v<T, ReductionOpT> : detail::WarpRedux::NONE;
 
   template <bool ALL_VALID, typename ReductionOpT>
   STRATA_DEVICE STRATA_FORCEINLINE T ReduceImpl(T input, int valid_items, ReductionOpT reduction_op)

@@ -139,7 +139,6 @@ public:
   }
 
 private:
-
   InternalTempStorage& temp_storage;
   int linear_tid;
 };

@@ -21,7 +21,7 @@ int main()
   std::printf("strata %d.%d.%d\n", STRATA_MAJOR_VERSION, STRATA_MINOR_VERSION, STRATA_SUBMINOR_VERSION);
   // A device algorithm's size query (the program is built, not run: the build needs no GPU).
   std::size_t bytes = 0;
-  const cudaError_t error = strata::DeviceReduce::Sum(nullptr, bytes, static_cast<const int*>(nullptr),
-                                                      static_cast<int*>(nullptr), 1000);
+  const cudaError_t error =
+      strata::DeviceReduce::Sum(nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr), 1000);
   return error == cudaSuccess && host_strata_version() == STRATA_VERSION ? 0 : 1;
 }

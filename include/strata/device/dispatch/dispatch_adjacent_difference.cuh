@@ -9,6 +9,7 @@
 #include <strata/device/dispatch/dispatch_common.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/tuning/tuning_adjacent_difference.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
@@ -98,7 +99,7 @@ struct DispatchAdjacentDifference
         num_items / UnsignedOffsetT(TILE_ITEMS) + (num_items % UnsignedOffsetT(TILE_ITEMS) != 0);
     if (tiles > UnsignedOffsetT(::cuda::std::numeric_limits<int>::max()))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("num_items is too large: more than 2^31 - 1 tiles");
     }
     const int num_tiles  = int(tiles);
     InputT* d_tile_edges = nullptr;
@@ -134,11 +135,14 @@ struct DispatchAdjacentDifference
                                                       OffsetT num_items, DifferenceOpT difference_op,
                                                       cudaStream_t stream)
   {
-    if (!detail::IsValidCount(num_items)
-        || (d_temp_storage != nullptr && num_items > 0
-            && (detail::IsNullPointer(d_input) || detail::IsNullPointer(d_output))))
+    if (!detail::IsValidCount(num_items))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("num_items is negative");
+    }
+    if (d_temp_storage != nullptr && num_items > 0
+        && (detail::IsNullPointer(d_input) || detail::IsNullPointer(d_output)))
+    {
+      return STRATA_INVALID_ARGUMENT("d_input or d_output is null");
     }
     return detail::InvokeForCurrentDevice<MaxPolicyT>(
         [&](int)

@@ -11,6 +11,7 @@
 #include <strata/device/dispatch/tuning/tuning_batch_memcpy.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
 #include <strata/iterator/transform_input_iterator.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
@@ -35,12 +36,16 @@ STRATA_KERNELS_BEGIN
 //! The copy of a batch: each warp copies its chunks of the buffers' cost line.
 template <typename MaxPolicyT, typename InputBufferIt, typename OutputBufferIt, typename BufferSizeIteratorT,
           bool IS_MEMCPY>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::BatchMemcpyPolicyT::BLOCK_THREADS,
-                                           MaxPolicyT::ActivePolicy::BatchMemcpyPolicyT::MIN_BLOCKS_PER_SM) void
-DeviceBatchMemcpyKernel(InputBufferIt input_buffers, OutputBufferIt output_buffers, BufferSizeIteratorT buffer_sizes,
-                        ::cuda::std::int64_t num_buffers, const ::cuda::std::uint64_t* d_offsets)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::BatchMemcpyPolicyT::BLOCK_THREADS,
+                  MaxPolicyT::ActivePolicy::BatchMemcpyPolicyT::
+                      MIN_BLOCKS_PER_SM) void DeviceBatchMemcpyKernel(InputBufferIt input_buffers,
+                                                                      OutputBufferIt output_buffers,
+                                                                      BufferSizeIteratorT buffer_sizes,
+                                                                      ::cuda::std::int64_t num_buffers,
+                                                                      const ::cuda::std::uint64_t* d_offsets)
 {
-  using PolicyT = typename MaxPolicyT::ActivePolicy::BatchMemcpyPolicyT;
+  using PolicyT                         = typename MaxPolicyT::ActivePolicy::BatchMemcpyPolicyT;
   constexpr ::cuda::std::uint64_t WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
   detail::batch_memcpy::AgentBatchMemcpy<PolicyT, InputBufferIt, OutputBufferIt, BufferSizeIteratorT, IS_MEMCPY>(
       input_buffers, output_buffers, buffer_sizes, num_buffers, d_offsets)
@@ -59,7 +64,7 @@ namespace detail
 //! cost. A negative count, or a null pointer among the iterators on the run call, is rejected with
 //! cudaErrorInvalidValue before anything is written; buffers of negative size copy nothing.
 template <typename InputBufferIt, typename OutputBufferIt, typename BufferSizeIteratorT, typename BlockOffsetT,
-          CopyAlg MemcpyOpt = CopyAlg::Memcpy,
+          CopyAlg MemcpyOpt  = CopyAlg::Memcpy,
           typename PolicyHub = batch_memcpy::policy_hub<::cuda::std::uint64_t, BlockOffsetT>>
 struct DispatchBatchMemcpy
 {
@@ -88,8 +93,8 @@ struct DispatchBatchMemcpy
                               CostOpT{buffer_sizes, num_buffers});
     const CostT num_offsets = CostT(num_buffers) + 1;
     size_t scan_bytes       = 0;
-    cudaError_t error       = ScanT::Dispatch(nullptr, scan_bytes, costs, static_cast<CostT*>(nullptr),
-                                              ::cuda::std::plus<>{}, InputValue<CostT>(0), num_offsets, stream);
+    cudaError_t error = ScanT::Dispatch(nullptr, scan_bytes, costs, static_cast<CostT*>(nullptr), ::cuda::std::plus<>{},
+                                        InputValue<CostT>(0), num_offsets, stream);
     if (error != cudaSuccess)
     {
       return error;
@@ -111,7 +116,7 @@ struct DispatchBatchMemcpy
 
     // As many blocks as fit on the device at once: the warps take every num_warps-th chunk.
     constexpr bool IS_MEMCPY = MemcpyOpt == CopyAlg::Memcpy;
-    auto kernel = DeviceBatchMemcpyKernel<MaxPolicyT, InputBufferIt, OutputBufferIt, BufferSizeIteratorT, IS_MEMCPY>;
+    auto kernel   = DeviceBatchMemcpyKernel<MaxPolicyT, InputBufferIt, OutputBufferIt, BufferSizeIteratorT, IS_MEMCPY>;
     int device    = 0;
     int sm_count  = 0;
     int occupancy = 0;
@@ -139,17 +144,20 @@ struct DispatchBatchMemcpy
                                                       BufferSizeIteratorT buffer_sizes,
                                                       ::cuda::std::int64_t num_buffers, cudaStream_t stream)
   {
-    if (num_buffers < 0
-        || (d_temp_storage != nullptr && num_buffers > 0
-            && (IsNullPointer(input_buffers) || IsNullPointer(output_buffers) || IsNullPointer(buffer_sizes))))
+    if (num_buffers < 0)
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("num_buffers or num_ranges is negative");
+    }
+    if (d_temp_storage != nullptr && num_buffers > 0
+        && (IsNullPointer(input_buffers) || IsNullPointer(output_buffers) || IsNullPointer(buffer_sizes)))
+    {
+      return STRATA_INVALID_ARGUMENT("an input, output or size iterator is a null pointer");
     }
     return InvokeForCurrentDevice<MaxPolicyT>(
         [&](int)
         {
-          return DispatchBatchMemcpy{d_temp_storage, temp_storage_bytes, input_buffers, output_buffers, buffer_sizes,
-                                     num_buffers,    stream};
+          return DispatchBatchMemcpy{d_temp_storage, temp_storage_bytes, input_buffers, output_buffers,
+                                     buffer_sizes,   num_buffers,        stream};
         });
   }
 };

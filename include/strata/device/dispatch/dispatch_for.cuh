@@ -20,8 +20,9 @@ STRATA_KERNELS_BEGIN
 
 //! Block b applies the operator to the indices of tile b, tiles counted from `begin`.
 template <typename MaxPolicyT, typename OffsetT, typename OpT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ForPolicy::BLOCK_THREADS) void
-DeviceForKernel(OffsetT begin, OffsetT num_items, OpT op)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::ForPolicy::BLOCK_THREADS) void DeviceForKernel(OffsetT begin,
+                                                                                           OffsetT num_items, OpT op)
 {
   using AgentT              = AgentFor<typename MaxPolicyT::ActivePolicy::ForPolicy, OffsetT, OpT>;
   const OffsetT tile_offset = begin + OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
@@ -31,10 +32,11 @@ DeviceForKernel(OffsetT begin, OffsetT num_items, OpT op)
 //! Block b hands the items of tile b (counted from `begin`) of the 16-byte-aligned `first`,
 //! loaded as 16-byte vectors, to the operator; block 0 also the `head_items` items before `first`.
 template <typename MaxPolicyT, typename OffsetT, typename T, typename OpT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ForPolicy::BLOCK_THREADS) void
-DeviceForCopyVectorsKernel(const T* first, int head_items, OffsetT begin, OffsetT num_items, OpT op)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::ForPolicy::BLOCK_THREADS) void DeviceForCopyVectorsKernel(
+    const T* first, int head_items, OffsetT begin, OffsetT num_items, OpT op)
 {
-  using AgentT = AgentForCopyVectors<typename MaxPolicyT::ActivePolicy::ForPolicy, OffsetT, T, OpT>;
+  using AgentT              = AgentForCopyVectors<typename MaxPolicyT::ActivePolicy::ForPolicy, OffsetT, T, OpT>;
   const OffsetT tile_offset = begin + OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
   AgentT agent{first, op};
   agent.ConsumeTile(tile_offset, detail::tile::ValidItems<AgentT::TILE_ITEMS>(num_items, tile_offset));
@@ -81,11 +83,11 @@ struct DispatchFor
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using PolicyT = typename ActivePolicyT::ForPolicy;
-    constexpr int TILE_ITEMS =
-        VECTORS ? AgentForCopyVectors<PolicyT, OffsetT, T, OpT>::TILE_ITEMS : AgentFor<PolicyT, OffsetT, OpT>::TILE_ITEMS;
-    using WideT = ::cuda::std::uint64_t;
-    const WideT tiles = WideT(num_items) / WideT(TILE_ITEMS) + (WideT(num_items) % WideT(TILE_ITEMS) != 0);
+    using PolicyT            = typename ActivePolicyT::ForPolicy;
+    constexpr int TILE_ITEMS = VECTORS ? AgentForCopyVectors<PolicyT, OffsetT, T, OpT>::TILE_ITEMS
+                                       : AgentFor<PolicyT, OffsetT, OpT>::TILE_ITEMS;
+    using WideT              = ::cuda::std::uint64_t;
+    const WideT tiles        = WideT(num_items) / WideT(TILE_ITEMS) + (WideT(num_items) % WideT(TILE_ITEMS) != 0);
     // A grid holds at most 2^31 - 1 blocks; more tiles (only possible with 64-bit offsets) take
     // several launches.
     constexpr WideT max_grid = 0x7FFFFFFF;
@@ -121,9 +123,10 @@ struct DispatchFor
     {
       return cudaSuccess;
     }
-    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int) {
-      return DispatchFor{num_items, op, first, head_items, stream};
-    });
+    return detail::InvokeForCurrentDevice<MaxPolicyT>(
+        [&](int) {
+          return DispatchFor{num_items, op, first, head_items, stream};
+        });
   }
 };
 

@@ -71,8 +71,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t SortByIndices(void* d_temp_storage, size_t& 
   char* d_sort_storage = nullptr;
   IndexT* d_first      = nullptr;
   IndexT* d_second     = nullptr;
-  error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_sort_storage, sort_bytes),
-                                Slot(d_first, num_items), Slot(d_second, num_items));
+  error                = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_sort_storage, sort_bytes),
+                                               Slot(d_first, num_items), Slot(d_second, num_items));
   if (error != cudaSuccess || d_temp_storage == nullptr || !work)
   {
     return error;
@@ -90,7 +90,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t SortByIndices(void* d_temp_storage, size_t& 
   if (error == cudaSuccess)
   {
     error = DispatchFor<IndexT, GatherValues<ValueT>>::Dispatch(
-      num_items, GatherValues<ValueT>{indices.Current(), d_values.Current(), d_values.Alternate()}, stream);
+        num_items, GatherValues<ValueT>{indices.Current(), d_values.Current(), d_values.Alternate()}, stream);
   }
   if (error == cudaSuccess)
   {

@@ -7,6 +7,7 @@
 #include <strata/agent/agent_histogram.cuh>
 #include <strata/detail/device_arguments.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
@@ -50,15 +51,19 @@ STRATA_KERNELS_BEGIN
 //! gets the registers its own loop needs.
 template <typename MaxPolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT,
           typename BinsT, typename OffsetT, detail::histogram::CountMode MODE>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::AgentHistogramPolicyT::BLOCK_THREADS,
-                                           MaxPolicyT::ActivePolicy::AgentHistogramPolicyT::MIN_BLOCKS_PER_SM) void
-DeviceHistogramSweepKernel(SampleIteratorT d_samples,
-                           detail::histogram::Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS> channels,
-                           OffsetT num_row_pixels, OffsetT num_rows, OffsetT row_stride_samples, bool vectors)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    MaxPolicyT::ActivePolicy::AgentHistogramPolicyT::BLOCK_THREADS,
+    MaxPolicyT::ActivePolicy::AgentHistogramPolicyT::
+        MIN_BLOCKS_PER_SM) void DeviceHistogramSweepKernel(SampleIteratorT d_samples,
+                                                           detail::histogram::Channels<CounterT, BinsT,
+                                                                                       NUM_ACTIVE_CHANNELS>
+                                                               channels,
+                                                           OffsetT num_row_pixels, OffsetT num_rows,
+                                                           OffsetT row_stride_samples, bool vectors)
 {
-  using AgentT = detail::histogram::AgentHistogram<typename MaxPolicyT::ActivePolicy::AgentHistogramPolicyT,
-                                                   NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, BinsT,
-                                                   OffsetT>;
+  using AgentT =
+      detail::histogram::AgentHistogram<typename MaxPolicyT::ActivePolicy::AgentHistogramPolicyT, NUM_CHANNELS,
+                                        NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, BinsT, OffsetT>;
   extern __shared__ unsigned int strata_histogram_counters[];
   AgentT(strata_histogram_counters, d_samples, channels, num_row_pixels, num_rows, row_stride_samples)
       .template ConsumeTiles<MODE>(vectors);
@@ -87,9 +92,9 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using PolicyT       = typename ActivePolicyT::AgentHistogramPolicyT;
+    using PolicyT           = typename ActivePolicyT::AgentHistogramPolicyT;
     unsigned char* d_unused = nullptr; // the second call's pointer is never null
-    cudaError_t error   = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 1));
+    cudaError_t error       = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 1));
     if (error != cudaSuccess || d_temp_storage == nullptr)
     {
       return error;
@@ -114,14 +119,14 @@ struct dispatch_t
     }
     switch (PickCountMode<PolicyT, NUM_ACTIVE_CHANNELS>(channels.total_bins, max_shared))
     {
-      case CountMode::registers:
-        return Launch<PolicyT, CountMode::registers>();
-      case CountMode::lanes:
-        return Launch<PolicyT, CountMode::lanes>();
-      case CountMode::shared:
-        return Launch<PolicyT, CountMode::shared>();
-      default:
-        return Launch<PolicyT, CountMode::global>();
+    case CountMode::registers:
+      return Launch<PolicyT, CountMode::registers>();
+    case CountMode::lanes:
+      return Launch<PolicyT, CountMode::lanes>();
+    case CountMode::shared:
+      return Launch<PolicyT, CountMode::shared>();
+    default:
+      return Launch<PolicyT, CountMode::global>();
     }
   }
 
@@ -144,10 +149,10 @@ struct dispatch_t
   template <typename PolicyT, CountMode MODE>
   STRATA_RUNTIME_FUNCTION cudaError_t Launch()
   {
-    auto kernel = DeviceHistogramSweepKernel<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT,
+    auto kernel  = DeviceHistogramSweepKernel<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT,
                                              BinsT, OffsetT, MODE>;
-    int device             = 0;
-    int sm_count           = 0;
+    int device   = 0;
+    int sm_count = 0;
     const int shared_bytes = CountSharedBytes<NUM_ACTIVE_CHANNELS>(MODE, channels.total_bins);
     cudaError_t error      = cudaGetDevice(&device);
     if (error == cudaSuccess)
@@ -173,9 +178,9 @@ struct dispatch_t
     if constexpr (::cuda::std::is_pointer_v<SampleIteratorT>)
     {
       constexpr size_t pixel_bytes = sizeof(it_value_t<SampleIteratorT>) * NUM_CHANNELS;
-      vectors = reinterpret_cast<::cuda::std::uintptr_t>(d_samples) % pixel_bytes == 0
-             && (num_rows <= 1
-                 || size_t(row_stride_samples) * sizeof(it_value_t<SampleIteratorT>) % pixel_bytes == 0);
+      vectors =
+          reinterpret_cast<::cuda::std::uintptr_t>(d_samples) % pixel_bytes == 0
+          && (num_rows <= 1 || size_t(row_stride_samples) * sizeof(it_value_t<SampleIteratorT>) % pixel_bytes == 0);
     }
     // As many blocks as fit at once, no more than there are tiles, and enough that no block counts
     // 2^32 samples (its 32-bit counters could wrap).
@@ -186,37 +191,45 @@ struct dispatch_t
     const OffsetT enough      = samples / (OffsetT(1) << 31) + 1;
     OffsetT blocks            = tiles < fit ? tiles : fit;
     blocks                    = blocks > enough ? blocks : enough;
-    return LaunchKernel(false, shared_bytes, kernel, int(blocks), PolicyT::BLOCK_THREADS, stream, d_samples,
-                        channels, num_row_pixels, num_rows, row_stride_samples, vectors);
+    return LaunchKernel(false, shared_bytes, kernel, int(blocks), PolicyT::BLOCK_THREADS, stream, d_samples, channels,
+                        num_row_pixels, num_rows, row_stride_samples, vectors);
   }
 };
 
 //! Checks the arguments and runs (or sizes) a histogram with one BinsT per active channel.
 template <typename MaxPolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT,
           typename BinsT, typename OffsetT>
-STRATA_RUNTIME_FUNCTION cudaError_t
-Run(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
-    const ::cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS>& d_histograms,
-    const ::cuda::std::array<int, NUM_ACTIVE_CHANNELS>& num_levels,
-    const ::cuda::std::array<BinsT, NUM_ACTIVE_CHANNELS>& bins, OffsetT num_row_pixels, OffsetT num_rows,
-    OffsetT row_stride_samples, cudaStream_t stream)
+STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
+                                        const ::cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS>& d_histograms,
+                                        const ::cuda::std::array<int, NUM_ACTIVE_CHANNELS>& num_levels,
+                                        const ::cuda::std::array<BinsT, NUM_ACTIVE_CHANNELS>& bins,
+                                        OffsetT num_row_pixels, OffsetT num_rows, OffsetT row_stride_samples,
+                                        cudaStream_t stream)
 {
   static_assert(NUM_ACTIVE_CHANNELS >= 1 && NUM_ACTIVE_CHANNELS <= NUM_CHANNELS,
                 "between 1 and NUM_CHANNELS channels are counted");
   using WideT = ::cuda::std::int64_t;
   // A stride shorter than a row is CUB's too: rows overlap, and samples they share count once a row.
-  if (WideT(num_row_pixels) < 0 || WideT(num_rows) < 0)
+  if (WideT(num_row_pixels) < 0)
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("a sample or pixel count is negative");
+  }
+  if (WideT(num_rows) < 0)
+  {
+    return STRATA_INVALID_ARGUMENT("num_rows is negative");
   }
   Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS> channels{};
   channels.total_bins = 0;
   for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
   {
     // A channel needs at least two levels (one bin) and, on the second call, an output.
-    if (num_levels[c] < 2 || (d_temp_storage != nullptr && d_histograms[c] == nullptr))
+    if (num_levels[c] < 2)
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("num_levels is less than 2");
+    }
+    if (d_temp_storage != nullptr && d_histograms[c] == nullptr)
+    {
+      return STRATA_INVALID_ARGUMENT("d_histogram is null");
     }
     channels.histograms[c] = d_histograms[c];
     channels.bins[c]       = bins[c];
@@ -226,17 +239,22 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
   }
   if (d_temp_storage != nullptr && WideT(num_row_pixels) > 0 && WideT(num_rows) > 0 && IsNullPointer(d_samples))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("d_samples is null");
   }
   using WideOffsetT = ::cuda::std::conditional_t<(sizeof(OffsetT) < 8), ::cuda::std::int64_t, OffsetT>;
-  using DispatchT = dispatch_t<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, BinsT,
-                               WideOffsetT>;
+  using DispatchT =
+      dispatch_t<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, BinsT, WideOffsetT>;
   return InvokeForCurrentDevice<MaxPolicyT>(
       [&](int)
       {
-        return DispatchT{d_temp_storage,           temp_storage_bytes,   d_samples,
-                         channels,                 WideOffsetT(num_row_pixels), WideOffsetT(num_rows),
-                         WideOffsetT(row_stride_samples), stream};
+        return DispatchT{d_temp_storage,
+                         temp_storage_bytes,
+                         d_samples,
+                         channels,
+                         WideOffsetT(num_row_pixels),
+                         WideOffsetT(num_rows),
+                         WideOffsetT(row_stride_samples),
+                         stream};
       });
 }
 } // namespace histogram
@@ -273,7 +291,7 @@ struct DispatchHistogram
       // bins of [lower, lower) give every sample none.
       const bool empty = !(detail::histogram::Convert<typename BinsT::ComputeT>(lower_level[c])
                            < detail::histogram::Convert<typename BinsT::ComputeT>(upper_level[c]));
-      bins[c] = BinsT(lower_level[c], empty ? lower_level[c] : upper_level[c], num_output_levels[c]);
+      bins[c]          = BinsT(lower_level[c], empty ? lower_level[c] : upper_level[c], num_output_levels[c]);
     }
     return detail::histogram::Run<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
         d_temp_storage, temp_storage_bytes, d_samples, d_output_histograms, num_output_levels, bins, num_row_pixels,
@@ -307,7 +325,7 @@ struct DispatchHistogram
     {
       if (d_temp_storage != nullptr && d_levels[c] == nullptr)
       {
-        return cudaErrorInvalidValue;
+        return STRATA_INVALID_ARGUMENT("d_levels is null");
       }
       bins[c] = BinsT{d_levels[c], num_output_levels[c]};
     }

@@ -29,9 +29,10 @@ struct TripleChevronFactory
 template <typename KernelSource, typename KernelLauncherFactory>
 struct RequireDefaultLaunch
 {
-  static_assert(::cuda::std::is_same_v<KernelSource, DefaultKernelSource>
-                  && ::cuda::std::is_same_v<KernelLauncherFactory, TripleChevronFactory>,
-                "strata launches its own kernels: a custom KernelSource or KernelLauncherFactory would be ignored");
+  static_assert(
+      ::cuda::std::is_same_v<
+          KernelSource, DefaultKernelSource> && ::cuda::std::is_same_v<KernelLauncherFactory, TripleChevronFactory>,
+      "strata launches its own kernels: a custom KernelSource or KernelLauncherFactory would be ignored");
   static constexpr bool value = true;
 };
 

@@ -39,9 +39,9 @@ STRATA_KERNELS_BEGIN
 //! input (tile::WarpMergePath), for tiles 0 .. num_tiles - 1.
 template <typename MaxPolicyT, typename KeyIt1, typename KeyIt2, typename OffsetT, typename CompareOpT, typename KeyT,
           typename ValueT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::merge::partition_block_threads) void
-DeviceMergePartitionKernel(KeyIt1 keys1, OffsetT num_items1, KeyIt2 keys2, OffsetT num_items2, int num_tiles,
-                           OffsetT* d_splits, CompareOpT compare_op)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::merge::partition_block_threads) void DeviceMergePartitionKernel(
+    KeyIt1 keys1, OffsetT num_items1, KeyIt2 keys2, OffsetT num_items2, int num_tiles, OffsetT* d_splits,
+    CompareOpT compare_op)
 {
   constexpr int WARPS          = detail::merge::partition_block_threads / detail::warp_threads;
   constexpr OffsetT TILE_ITEMS = detail::merge::active_merge_policy_t<MaxPolicyT, KeyT, ValueT>::ITEMS_PER_TILE;
@@ -50,7 +50,7 @@ DeviceMergePartitionKernel(KeyIt1 keys1, OffsetT num_items1, KeyIt2 keys2, Offse
   if (tile < num_tiles)
   {
     const OffsetT split =
-      detail::tile::WarpMergePath(keys1, keys2, num_items1, num_items2, OffsetT(tile) * TILE_ITEMS, compare_op);
+        detail::tile::WarpMergePath(keys1, keys2, num_items1, num_items2, OffsetT(tile) * TILE_ITEMS, compare_op);
     if (threadIdx.x % detail::warp_threads == 0)
     {
       d_splits[tile] = split;
@@ -60,21 +60,19 @@ DeviceMergePartitionKernel(KeyIt1 keys1, OffsetT num_items1, KeyIt2 keys2, Offse
 
 //! The merge: block b writes tile b of the output.
 template <typename MaxPolicyT, typename KeyIt1, typename ValueIt1, typename KeyIt2, typename ValueIt2,
-          typename KeyOutIt, typename ValueOutIt, typename OffsetT, typename CompareOpT, typename KeyT,
-          typename ValueT>
+          typename KeyOutIt, typename ValueOutIt, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(detail::merge::active_merge_policy_t<MaxPolicyT, KeyT, ValueT>::BLOCK_THREADS) void
-DeviceMergeKernel(KeyIt1 keys1, ValueIt1 values1, OffsetT num_items1, KeyIt2 keys2, ValueIt2 values2,
-                  OffsetT num_items2, KeyOutIt keys_out, ValueOutIt values_out, const OffsetT* d_splits,
-                  CompareOpT compare_op, void* d_block_storage)
+__launch_bounds__(detail::merge::active_merge_policy_t<MaxPolicyT, KeyT, ValueT>::BLOCK_THREADS) void DeviceMergeKernel(
+    KeyIt1 keys1, ValueIt1 values1, OffsetT num_items1, KeyIt2 keys2, ValueIt2 values2, OffsetT num_items2,
+    KeyOutIt keys_out, ValueOutIt values_out, const OffsetT* d_splits, CompareOpT compare_op, void* d_block_storage)
 {
   using PolicyT = detail::merge::active_merge_policy_t<MaxPolicyT, KeyT, ValueT>;
   using AgentT  = detail::merge::agent_t<PolicyT, KeyIt1, ValueIt1, KeyIt2, ValueIt2, KeyOutIt, ValueOutIt, OffsetT,
-                                         CompareOpT, KeyT, ValueT>;
+                                        CompareOpT, KeyT, ValueT>;
   auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the splits
   AgentT(temp_storage, keys1, values1, num_items1, keys2, values2, num_items2, keys_out, values_out, compare_op)
-    .Process(OffsetT(blockIdx.x), d_splits);
+      .Process(OffsetT(blockIdx.x), d_splits);
 }
 
 STRATA_KERNELS_END
@@ -116,23 +114,25 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using MaxPolicyT           = typename PolicyHub::MaxPolicy;
-    using PolicyT              = fitted_merge_policy_t<ActivePolicyT, KeyT, ValueT>;
-    constexpr OffsetT TILE     = PolicyT::ITEMS_PER_TILE;
-    const OffsetT items1       = OffsetT(num_items1);
-    const OffsetT items2       = OffsetT(num_items2);
-    const OffsetT tiles        = (items1 + items2 + TILE - 1) / TILE;
+    using MaxPolicyT       = typename PolicyHub::MaxPolicy;
+    using PolicyT          = fitted_merge_policy_t<ActivePolicyT, KeyT, ValueT>;
+    constexpr OffsetT TILE = PolicyT::ITEMS_PER_TILE;
+    const OffsetT items1   = OffsetT(num_items1);
+    const OffsetT items2   = OffsetT(num_items2);
+    const OffsetT tiles    = (items1 + items2 + TILE - 1) / TILE;
     if (tiles > OffsetT(::cuda::std::numeric_limits<int>::max()))
     {
-      return cudaErrorInvalidValue; // a block per tile
+      // A block per tile.
+      return STRATA_INVALID_ARGUMENT("num_keys1 + num_keys2 is too large: more than 2^31 - 1 tiles");
     }
     const int num_tiles  = int(tiles);
     const bool partition = num_tiles >= merge_sort::partition_min_tiles_v<ActivePolicyT>;
     OffsetT* d_splits    = nullptr;
     // A tile too large for shared memory even at a warp of one item: a slice of global memory per
     // block (first, so that where it is empty the layout is the same as without it).
-    constexpr size_t BLOCK_BYTES = global_storage_bytes_v<typename agent_t<
-      PolicyT, KeyIt1, ValueIt1, KeyIt2, ValueIt2, KeyIt3, ValueIt3, OffsetT, CompareOp, KeyT, ValueT>::TempStorage>;
+    constexpr size_t BLOCK_BYTES =
+        global_storage_bytes_v<typename agent_t<PolicyT, KeyIt1, ValueIt1, KeyIt2, ValueIt2, KeyIt3, ValueIt3, OffsetT,
+                                                CompareOp, KeyT, ValueT>::TempStorage>;
     unsigned char* d_block_storage = nullptr;
     cudaError_t error              = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
                                                            Slot(d_block_storage, size_t(num_tiles) * BLOCK_BYTES),
@@ -144,10 +144,10 @@ struct dispatch_t
     if (partition)
     {
       constexpr int WARPS = partition_block_threads / warp_threads;
-      error               = LaunchKernel(false,
-                           DeviceMergePartitionKernel<MaxPolicyT, KeyIt1, KeyIt2, OffsetT, CompareOp, KeyT, ValueT>,
-                           (num_tiles + WARPS - 1) / WARPS, partition_block_threads, stream, d_keys1, items1,
-                           d_keys2, items2, num_tiles, d_splits, compare_op);
+      error =
+          LaunchKernel(false, DeviceMergePartitionKernel<MaxPolicyT, KeyIt1, KeyIt2, OffsetT, CompareOp, KeyT, ValueT>,
+                       (num_tiles + WARPS - 1) / WARPS, partition_block_threads, stream, d_keys1, items1, d_keys2,
+                       items2, num_tiles, d_splits, compare_op);
       if (error != cudaSuccess)
       {
         return error;
@@ -157,33 +157,35 @@ struct dispatch_t
                         DeviceMergeKernel<MaxPolicyT, KeyIt1, ValueIt1, KeyIt2, ValueIt2, KeyIt3, ValueIt3, OffsetT,
                                           CompareOp, KeyT, ValueT>,
                         num_tiles, PolicyT::BLOCK_THREADS, stream, d_keys1, d_values1, items1, d_keys2, d_values2,
-                        items2, d_keys_out, d_values_out,
-                        partition ? static_cast<const OffsetT*>(d_splits) : nullptr, compare_op,
-                        static_cast<void*>(d_block_storage));
+                        items2, d_keys_out, d_values_out, partition ? static_cast<const OffsetT*>(d_splits) : nullptr,
+                        compare_op, static_cast<void*>(d_block_storage));
   }
 
   //! Validates the arguments, picks the policy for the current device and runs (or sizes) the merge.
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt1 d_keys1, ValueIt1 d_values1, Offset num_items1,
-           KeyIt2 d_keys2, ValueIt2 d_values2, Offset num_items2, KeyIt3 d_keys_out, ValueIt3 d_values_out,
-           CompareOp compare_op, cudaStream_t stream)
+  STRATA_RUNTIME_FUNCTION static cudaError_t dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt1 d_keys1,
+                                                      ValueIt1 d_values1, Offset num_items1, KeyIt2 d_keys2,
+                                                      ValueIt2 d_values2, Offset num_items2, KeyIt3 d_keys_out,
+                                                      ValueIt3 d_values_out, CompareOp compare_op, cudaStream_t stream)
   {
     if (!IsValidCount(num_items1) || !IsValidCount(num_items2))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("num_keys1/num_keys2 or num_pairs1/num_pairs2 is negative");
     }
     if (d_temp_storage != nullptr
         && ((num_items1 > 0 && (IsNullPointer(d_keys1) || (!KEYS_ONLY && IsNullPointer(d_values1))))
             || (num_items2 > 0 && (IsNullPointer(d_keys2) || (!KEYS_ONLY && IsNullPointer(d_values2))))
-            || (num_items1 + num_items2 > 0 && (IsNullPointer(d_keys_out) || (!KEYS_ONLY && IsNullPointer(d_values_out))))))
+            || (num_items1 + num_items2 > 0
+                && (IsNullPointer(d_keys_out) || (!KEYS_ONLY && IsNullPointer(d_values_out))))))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("a key or value pointer is null");
     }
-    return InvokeForCurrentDevice<typename PolicyHub::MaxPolicy>([&](int ptx_version) {
-      return dispatch_t{d_temp_storage, temp_storage_bytes, d_keys1,    d_values1,    num_items1, d_keys2,
-                        d_values2,      num_items2,         d_keys_out, d_values_out, compare_op, stream,
-                        ptx_version};
-    });
+    return InvokeForCurrentDevice<typename PolicyHub::MaxPolicy>(
+        [&](int ptx_version)
+        {
+          return dispatch_t{d_temp_storage, temp_storage_bytes, d_keys1,    d_values1,    num_items1, d_keys2,
+                            d_values2,      num_items2,         d_keys_out, d_values_out, compare_op, stream,
+                            ptx_version};
+        });
   }
 };
 } // namespace merge

@@ -94,12 +94,19 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) voi
 //! `last_blocks` (no more) for the last portion, which may hold few keys. Its grid is about blocks
 //! per SM times SMs, so the registers are bounded to let that many blocks fit at once.
 template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename DecomposerT>
-STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
-                  detail::radix::histogram_blocks_per_sm_v<typename MaxPolicyT::ActivePolicy::HistogramPolicy>) void
-    DeviceRadixSortHistogramKernel(
-    const KeyT* d_keys, OffsetT* d_bins, OffsetT num_items, OffsetT portion_items, int num_portions,
-    int blocks_per_portion, int last_blocks, int begin_bit, int end_bit, DecomposerT decomposer)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
+    detail::radix::histogram_blocks_per_sm_v<
+        typename MaxPolicyT::ActivePolicy::HistogramPolicy>) void DeviceRadixSortHistogramKernel(const KeyT* d_keys,
+                                                                                                 OffsetT* d_bins,
+                                                                                                 OffsetT num_items,
+                                                                                                 OffsetT portion_items,
+                                                                                                 int num_portions,
+                                                                                                 int blocks_per_portion,
+                                                                                                 int last_blocks,
+                                                                                                 int begin_bit,
+                                                                                                 int end_bit,
+                                                                                                 DecomposerT decomposer)
 {
   using ActivePolicyT = typename MaxPolicyT::ActivePolicy;
   using AgentT        = AgentRadixSortHistogram<typename ActivePolicyT::HistogramPolicy,
@@ -110,8 +117,8 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
   const OffsetT first = OffsetT(portion) * portion_items;
   const OffsetT items = num_items - first < portion_items ? num_items - first : portion_items;
   AgentT(temp_storage, d_keys + first, d_bins, items, portion, num_portions,
-         int(blockIdx.x) - portion * blocks_per_portion,
-         portion == num_portions - 1 ? last_blocks : blocks_per_portion, begin_bit, end_bit, decomposer)
+         int(blockIdx.x) - portion * blocks_per_portion, portion == num_portions - 1 ? last_blocks : blocks_per_portion,
+         begin_bit, end_bit, decomposer)
       .Process();
 }
 
@@ -148,7 +155,8 @@ STRATA_KERNEL_ATTRIBUTES
   {
     for (int portion = 1; holds_all && portion < num_portions; ++portion)
     {
-      d_bins[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit] = start + OffsetT(portion) * portion_items;
+      d_bins[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit] =
+          start + OffsetT(portion) * portion_items;
     }
     for (int portion = digit; portion < num_portions; portion += RADIX_DIGITS)
     {
@@ -164,8 +172,9 @@ namespace radix
 //! Histogram blocks for a portion of `portion_keys` of a sort of `num_items` keys: the grid's
 //! `grid_blocks` in proportion to the portion's keys (rounded up, so at least one), and no more
 //! than the portion has tiles of `tile` keys.
-STRATA_HOST_DEVICE constexpr int histogram_portion_blocks(unsigned long long grid_blocks, unsigned long long portion_keys,
-                                                          unsigned long long num_items, int tile)
+STRATA_HOST_DEVICE constexpr int histogram_portion_blocks(unsigned long long grid_blocks,
+                                                          unsigned long long portion_keys, unsigned long long num_items,
+                                                          int tile)
 {
   const unsigned long long wanted = (grid_blocks * portion_keys + num_items - 1) / num_items;
   const unsigned long long tiles  = (portion_keys + static_cast<unsigned long long>(tile) - 1) / tile;
@@ -174,9 +183,8 @@ STRATA_HOST_DEVICE constexpr int histogram_portion_blocks(unsigned long long gri
 
 //! The onesweep policy of the active policy: the one for small inputs where SMALL.
 template <typename MaxPolicyT, bool SMALL>
-using onesweep_policy_t =
-    ::cuda::std::conditional_t<SMALL, onesweep_small_policy_t<typename MaxPolicyT::ActivePolicy>,
-                               typename MaxPolicyT::ActivePolicy::OnesweepPolicy>;
+using onesweep_policy_t = ::cuda::std::conditional_t<SMALL, onesweep_small_policy_t<typename MaxPolicyT::ActivePolicy>,
+                                                     typename MaxPolicyT::ActivePolicy::OnesweepPolicy>;
 } // namespace radix
 } // namespace detail
 
@@ -184,17 +192,19 @@ using onesweep_policy_t =
 //! tiles of the policy for small inputs where SMALL.
 template <typename MaxPolicyT, bool SMALL, bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
           typename DecomposerT, typename ValuesInputIteratorT>
-STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(detail::radix::onesweep_policy_t<MaxPolicyT, SMALL>::BLOCK_THREADS,
-                  detail::radix::onesweep_min_blocks_v<detail::radix::onesweep_policy_t<MaxPolicyT, SMALL>>) void
-    DeviceRadixSortOnesweepKernel(
-    const KeyT* d_keys_in, KeyT* d_keys_out, ValuesInputIteratorT d_values_in, ValueT* d_values_out,
-    const OffsetT* d_bins, OffsetT* d_bins_next, ::cuda::std::uint32_t* d_lookback,
-    ::cuda::std::uint32_t* d_tile_counter, OffsetT num_items, int current_bit, int num_bits,
-    ::cuda::std::uint32_t epoch, DecomposerT decomposer)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    detail::radix::onesweep_policy_t<MaxPolicyT, SMALL>::BLOCK_THREADS,
+    detail::radix::onesweep_min_blocks_v<detail::radix::onesweep_policy_t<
+        MaxPolicyT, SMALL>>) void DeviceRadixSortOnesweepKernel(const KeyT* d_keys_in, KeyT* d_keys_out,
+                                                                ValuesInputIteratorT d_values_in, ValueT* d_values_out,
+                                                                const OffsetT* d_bins, OffsetT* d_bins_next,
+                                                                ::cuda::std::uint32_t* d_lookback,
+                                                                ::cuda::std::uint32_t* d_tile_counter,
+                                                                OffsetT num_items, int current_bit, int num_bits,
+                                                                ::cuda::std::uint32_t epoch, DecomposerT decomposer)
 {
-  using AgentT = AgentRadixSortOnesweep<detail::radix::onesweep_policy_t<MaxPolicyT, SMALL>, IS_DESCENDING, KeyT, ValueT,
-                                        OffsetT, DecomposerT, ValuesInputIteratorT>;
+  using AgentT = AgentRadixSortOnesweep<detail::radix::onesweep_policy_t<MaxPolicyT, SMALL>, IS_DESCENDING, KeyT,
+                                        ValueT, OffsetT, DecomposerT, ValuesInputIteratorT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::TriggerDependentLaunch(); // the next pass may launch: its blocks wait for this grid to end
   detail::WaitForPrimaryGrid();     // the keys of the pass before, the digit starts
@@ -362,14 +372,14 @@ struct DispatchRadixSort
   template <typename ActivePolicyT, bool SMALL>
   STRATA_RUNTIME_FUNCTION cudaError_t InvokeOnesweep()
   {
-    using OnesweepPolicyT           = ::cuda::std::conditional_t<SMALL, detail::radix::onesweep_small_policy_t<ActivePolicyT>,
+    using OnesweepPolicyT    = ::cuda::std::conditional_t<SMALL, detail::radix::onesweep_small_policy_t<ActivePolicyT>,
                                                        typename ActivePolicyT::OnesweepPolicy>;
-    using HistogramPolicyT          = typename ActivePolicyT::HistogramPolicy;
-    constexpr int RADIX_BITS        = OnesweepPolicyT::RADIX_BITS;
-    constexpr int RADIX_DIGITS      = 1 << RADIX_BITS;
-    constexpr int TILE_ITEMS        = OnesweepPolicyT::BLOCK_THREADS * OnesweepPolicyT::ITEMS_PER_THREAD;
-    constexpr int HISTOGRAM_TILE    = HistogramPolicyT::BLOCK_THREADS * HistogramPolicyT::ITEMS_PER_THREAD;
-    constexpr int PORTION_TILES     = detail::radix::portion_tiles_v<OnesweepPolicyT>;
+    using HistogramPolicyT   = typename ActivePolicyT::HistogramPolicy;
+    constexpr int RADIX_BITS = OnesweepPolicyT::RADIX_BITS;
+    constexpr int RADIX_DIGITS   = 1 << RADIX_BITS;
+    constexpr int TILE_ITEMS     = OnesweepPolicyT::BLOCK_THREADS * OnesweepPolicyT::ITEMS_PER_THREAD;
+    constexpr int HISTOGRAM_TILE = HistogramPolicyT::BLOCK_THREADS * HistogramPolicyT::ITEMS_PER_THREAD;
+    constexpr int PORTION_TILES  = detail::radix::portion_tiles_v<OnesweepPolicyT>;
     static_assert(PORTION_TILES >= 1 && PORTION_TILES <= detail::radix::max_portion_tiles_v<TILE_ITEMS>,
                   "a portion holds at least one tile, and no more keys than a look-back word counts");
     constexpr OffsetT PORTION_ITEMS = OffsetT(PORTION_TILES) * OffsetT(TILE_ITEMS);
@@ -388,12 +398,12 @@ struct DispatchRadixSort
     ::cuda::std::uint32_t* d_lookback = nullptr;
     KeyT* d_keys_buffer               = nullptr;
     ValueT* d_values_buffer           = nullptr;
-    cudaError_t error                 = detail::CarveTemporaryStorage(
-                        d_temp_storage, temp_storage_bytes, detail::Slot(d_bins, bin_count),
-                        detail::Slot(d_counters, size_t(num_passes) * size_t(num_portions)),
-                        detail::Slot(d_lookback, size_t(max_tiles) * RADIX_DIGITS),
-                        detail::Slot(d_keys_buffer, need_buffer ? size_t(num_items) : 0),
-                        detail::Slot(d_values_buffer, need_buffer && !KEYS_ONLY ? size_t(num_items) : 0));
+    cudaError_t error =
+        detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_bins, bin_count),
+                                      detail::Slot(d_counters, size_t(num_passes) * size_t(num_portions)),
+                                      detail::Slot(d_lookback, size_t(max_tiles) * RADIX_DIGITS),
+                                      detail::Slot(d_keys_buffer, need_buffer ? size_t(num_items) : 0),
+                                      detail::Slot(d_values_buffer, need_buffer && !KEYS_ONLY ? size_t(num_items) : 0));
     if (error != cudaSuccess || d_temp_storage == nullptr)
     {
       return error;
@@ -425,13 +435,13 @@ struct DispatchRadixSort
     // the last is full (first_items keys), and the last, which may hold a few keys, no more.
     const unsigned long long grid_blocks =
         static_cast<unsigned long long>(sm_count) * detail::radix::histogram_blocks_per_sm_v<HistogramPolicyT>;
-    const int histogram_x = detail::radix::histogram_portion_blocks(
-        grid_blocks, static_cast<unsigned long long>(first_items), static_cast<unsigned long long>(num_items),
-        HISTOGRAM_TILE);
+    const int histogram_x =
+        detail::radix::histogram_portion_blocks(grid_blocks, static_cast<unsigned long long>(first_items),
+                                                static_cast<unsigned long long>(num_items), HISTOGRAM_TILE);
     const int last_blocks = detail::radix::histogram_portion_blocks(
         grid_blocks, static_cast<unsigned long long>(num_items - OffsetT(num_portions - 1) * PORTION_ITEMS),
         static_cast<unsigned long long>(num_items), HISTOGRAM_TILE);
-    const KeyT* d_keys_in   = d_keys.Current();
+    const KeyT* d_keys_in = d_keys.Current();
     error = detail::LaunchKernel(false, DeviceRadixSortHistogramKernel<max_policy_t, KeyT, OffsetT, DecomposerT>,
                                  histogram_x * (num_portions - 1) + last_blocks, HistogramPolicyT::BLOCK_THREADS,
                                  stream, d_keys_in, d_bins, num_items, PORTION_ITEMS, num_portions, histogram_x,
@@ -475,12 +485,12 @@ struct DispatchRadixSort
       }
       return detail::LaunchKernel(
           programmatic,
-          DeviceRadixSortOnesweepKernel<max_policy_t, SMALL, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT, ValuesT>,
+          DeviceRadixSortOnesweepKernel<max_policy_t, SMALL, IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT,
+                                        ValuesT>,
           tiles, OnesweepPolicyT::BLOCK_THREADS, stream, keys_source + first, keys_target, values, values_target,
           static_cast<const OffsetT*>(d_bins + (size_t(pass) * num_portions + portion) * RADIX_DIGITS),
           portion + 1 < num_portions ? d_bins + (size_t(pass) * num_portions + portion + 1) * RADIX_DIGITS : nullptr,
-          d_lookback,
-          d_counters + size_t(pass) * num_portions + portion, items, current_bit, num_bits,
+          d_lookback, d_counters + size_t(pass) * num_portions + portion, items, current_bit, num_bits,
           detail::radix::LookbackEpoch(launch), decomposer);
     };
     for (int pass = 0; pass < num_passes; ++pass)
@@ -528,7 +538,7 @@ struct DispatchRadixSort
       }
       return InvokeSingleTile<ActivePolicyT>();
     }
-    if constexpr (detail::radix::onesweep_small_below_v<ActivePolicyT> > 0)
+    if constexpr (detail::radix::onesweep_small_below_v < ActivePolicyT >> 0)
     {
       if (static_cast<long long>(num_items) < detail::radix::onesweep_small_below_v<ActivePolicyT>)
       {
@@ -549,13 +559,13 @@ struct DispatchRadixSort
     static_assert(!KEYS_ONLY, "values read through an iterator need a value type");
     if (begin_bit < 0 || end_bit < begin_bit || end_bit > traits::default_end_bit(decomposer))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("begin_bit/end_bit out of range");
     }
     if (d_temp_storage != nullptr && num_items > 0
         && (d_keys.Current() == nullptr || d_keys.Alternate() == nullptr || d_values_out == nullptr
             || detail::IsNullPointer(d_values_in)))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("d_keys_in, d_keys_out, d_values_in or d_values_out is null");
     }
     DoubleBuffer<ValueT> d_values(nullptr, d_values_out);
     return detail::InvokeForCurrentDevice<max_policy_t>(
@@ -576,7 +586,7 @@ struct DispatchRadixSort
   {
     if (begin_bit < 0 || end_bit < begin_bit || end_bit > traits::default_end_bit(decomposer))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("begin_bit/end_bit out of range");
     }
     // With no bits and leave to overwrite, nothing is read or written (as in CUB): the buffers
     // may be null.
@@ -585,7 +595,7 @@ struct DispatchRadixSort
         && (d_keys.Current() == nullptr || d_keys.Alternate() == nullptr
             || (!KEYS_ONLY && (d_values.Current() == nullptr || d_values.Alternate() == nullptr))))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("a key or value buffer is null");
     }
     return detail::InvokeForCurrentDevice<max_policy_t>(
         [&](int ptx_version)
@@ -607,29 +617,31 @@ inline constexpr int max_sorted_value_bytes = 256;
 //! A sort of values wider than max_sorted_value_bytes: the keys are sorted with the 32-bit indices
 //! of their values in the temporary storage, then the values are gathered (gather::SortByIndices).
 template <SortOrder Order, typename KeyT, typename ValueT, typename OffsetT, typename DecomposerT>
-STRATA_RUNTIME_FUNCTION cudaError_t
-DispatchGathered(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                 DoubleBuffer<ValueT>& d_values, OffsetT num_items, int begin_bit, int end_bit, bool is_overwrite_okay,
-                 cudaStream_t stream, DecomposerT decomposer)
+STRATA_RUNTIME_FUNCTION cudaError_t DispatchGathered(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                     DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                                     OffsetT num_items, int begin_bit, int end_bit,
+                                                     bool is_overwrite_okay, cudaStream_t stream,
+                                                     DecomposerT decomposer)
 {
   using IndexT = ::cuda::std::uint32_t;
   using InnerT = DispatchRadixSort<Order, KeyT, IndexT, OffsetT, DecomposerT>;
   if (static_cast<unsigned long long>(num_items) >= gather::GatherValues<ValueT>::unsorted)
   {
-    return cudaErrorInvalidValue; // the indices are 32-bit (2^32 such values fill no GPU's memory)
+    // The indices are 32-bit (2^32 such values fill no GPU's memory).
+    return STRATA_INVALID_ARGUMENT("num_items is too large: values wider than 256 bytes are sorted by 32-bit indices");
   }
   // No bits with leave to overwrite: nothing moves, as in the direct sort (the buffers may be null).
   const bool work = num_items > 0 && !(begin_bit == end_bit && is_overwrite_okay);
   if (d_temp_storage != nullptr && work && (d_values.Current() == nullptr || d_values.Alternate() == nullptr))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("a value buffer is null");
   }
-  return gather::SortByIndices(
-    d_temp_storage, temp_storage_bytes, IndexT(num_items), work, d_values, stream,
-    [&](void* d_sort_storage, size_t& sort_bytes, DoubleBuffer<IndexT>& indices) {
-      return InnerT::Dispatch(d_sort_storage, sort_bytes, d_keys, indices, num_items, begin_bit, end_bit,
-                              is_overwrite_okay, stream, decomposer);
-    });
+  return gather::SortByIndices(d_temp_storage, temp_storage_bytes, IndexT(num_items), work, d_values, stream,
+                               [&](void* d_sort_storage, size_t& sort_bytes, DoubleBuffer<IndexT>& indices)
+                               {
+                                 return InnerT::Dispatch(d_sort_storage, sort_bytes, d_keys, indices, num_items,
+                                                         begin_bit, end_bit, is_overwrite_okay, stream, decomposer);
+                               });
 }
 } // namespace radix
 } // namespace detail

@@ -61,8 +61,7 @@ using partials_policy_t =
 // single-block limit (one tile of SingleTilePolicy), registers left to the compiler, five blocks
 // per SM, each with an even share of contiguous tiles.
 STRATA_DETAIL_POLICY_MEMBER_OR(single_block_max_items_v, int, SINGLE_BLOCK_MAX_ITEMS,
-                               PolicyT::SingleTilePolicy::BLOCK_THREADS
-                                 * PolicyT::SingleTilePolicy::ITEMS_PER_THREAD)
+                               PolicyT::SingleTilePolicy::BLOCK_THREADS* PolicyT::SingleTilePolicy::ITEMS_PER_THREAD)
 STRATA_DETAIL_POLICY_MEMBER_OR(blocks_per_sm_v, int, BLOCKS_PER_SM, 1)
 STRATA_DETAIL_POLICY_MEMBER_OR(subscription_v, int, SUBSCRIPTION, 5)
 STRATA_DETAIL_POLICY_MEMBER_OR(grid_mapping_v, GridMappingStrategy, GRID_MAPPING, GRID_MAPPING_RAKE)
@@ -80,11 +79,14 @@ STRATA_KERNELS_BEGIN
 //! the second pass launch at once: that one waits for this grid's partials before reading them.
 template <typename MaxPolicyT, typename InputIteratorT, typename OffsetT, typename ReductionOpT, typename AccumT,
           typename TransformOpT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
-    MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS,
-    detail::reduce::blocks_per_sm_v<typename MaxPolicyT::ActivePolicy>) void
-DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, OffsetT items_per_block,
-                   ReductionOpT reduction_op, TransformOpT transform_op)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS,
+                  detail::reduce::blocks_per_sm_v<
+                      typename MaxPolicyT::ActivePolicy>) void DeviceReduceKernel(InputIteratorT d_in,
+                                                                                  AccumT* d_partials, OffsetT num_items,
+                                                                                  OffsetT items_per_block,
+                                                                                  ReductionOpT reduction_op,
+                                                                                  TransformOpT transform_op)
 {
   using PolicyT = typename MaxPolicyT::ActivePolicy::ReducePolicy;
   using AgentT  = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
@@ -115,15 +117,15 @@ DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, OffsetT num_items, O
 //! partials.
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename OffsetT,
           typename ReductionOpT, typename InitT, typename AccumT, typename TransformOpT, bool PARTIALS = false>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) void
-DeviceReduceSingleTileKernel(InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items,
-                             ReductionOpT reduction_op, InitT init, TransformOpT transform_op)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) void DeviceReduceSingleTileKernel(
+    InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items, ReductionOpT reduction_op, InitT init,
+    TransformOpT transform_op)
 {
   using SingleTilePolicyT = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
-  using PolicyT           = ::cuda::std::conditional_t<PARTIALS,
-                                                       detail::reduce::partials_policy_t<SingleTilePolicyT, AccumT>,
-                                                       SingleTilePolicyT>;
-  using AgentT            = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
+  using PolicyT = ::cuda::std::conditional_t<PARTIALS, detail::reduce::partials_policy_t<SingleTilePolicyT, AccumT>,
+                                             SingleTilePolicyT>;
+  using AgentT  = AgentReduce<PolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   detail::WaitForPrimaryGrid(); // the partials of DeviceReduceKernel (a no-op after an ordinary launch)
   if (num_items == 0)
@@ -160,14 +162,13 @@ STRATA_KERNELS_END
 //! ReducePolicy and a SingleTilePolicy (AgentReducePolicy); strata's further knobs (see
 //! detail::reduce::single_block_max_items_v and the traits after it) then take their defaults.
 //! KernelSource and KernelLauncherFactory exist for CUB's spelling; only their defaults are accepted.
-template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT,
-          typename InitT  = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>,
-          typename AccumT = detail::reduce::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
-          typename TransformOpT = ::cuda::std::identity,
-          typename PolicyHubT =
-              detail::reduce::policy_hub<AccumT, OffsetT, ReductionOpT, detail::it_value_t<InputIteratorT>>,
-          typename KernelSource = detail::DefaultKernelSource,
-          typename KernelLauncherFactory = detail::TripleChevronFactory>
+template <
+    typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT,
+    typename InitT        = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>,
+    typename AccumT       = detail::reduce::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
+    typename TransformOpT = ::cuda::std::identity,
+    typename PolicyHubT = detail::reduce::policy_hub<AccumT, OffsetT, ReductionOpT, detail::it_value_t<InputIteratorT>>,
+    typename KernelSource = detail::DefaultKernelSource, typename KernelLauncherFactory = detail::TripleChevronFactory>
 struct DispatchReduce
 {
   static_assert(detail::RequireDefaultLaunch<KernelSource, KernelLauncherFactory>::value);
@@ -186,10 +187,11 @@ struct DispatchReduce
 
   using MaxPolicyT = typename PolicyHubT::MaxPolicy;
 
-  STRATA_RUNTIME_FUNCTION DispatchReduce(
-      void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items,
-      ReductionOpT reduction_op, InitT init, cudaStream_t stream, int ptx_version, TransformOpT transform_op = {},
-      KernelSource kernel_source = {}, KernelLauncherFactory launcher_factory = {})
+  STRATA_RUNTIME_FUNCTION DispatchReduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                         OutputIteratorT d_out, OffsetT num_items, ReductionOpT reduction_op,
+                                         InitT init, cudaStream_t stream, int ptx_version,
+                                         TransformOpT transform_op = {}, KernelSource kernel_source = {},
+                                         KernelLauncherFactory launcher_factory = {})
       : d_temp_storage(d_temp_storage)
       , temp_storage_bytes(temp_storage_bytes)
       , d_in(d_in)
@@ -241,15 +243,14 @@ struct DispatchReduce
       return error;
     }
     constexpr OffsetT TILE_ITEMS = OffsetT(ReducePolicyT::BLOCK_THREADS) * OffsetT(ReducePolicyT::ITEMS_PER_THREAD);
-    const OffsetT max_blocks =
-        OffsetT(sm_count) * OffsetT(detail::reduce::blocks_per_sm_v<ActivePolicyT>)
-        * OffsetT(detail::reduce::subscription_v<ActivePolicyT>);
+    const OffsetT max_blocks     = OffsetT(sm_count) * OffsetT(detail::reduce::blocks_per_sm_v<ActivePolicyT>)
+                               * OffsetT(detail::reduce::subscription_v<ActivePolicyT>);
     const OffsetT tiles           = num_items / TILE_ITEMS + (num_items % TILE_ITEMS != 0);
     const OffsetT tiles_per_block = tiles / max_blocks + (tiles % max_blocks != 0);
     const OffsetT items_per_block = tiles_per_block * TILE_ITEMS;
     const int blocks              = detail::reduce::grid_mapping_v<ActivePolicyT> == GRID_MAPPING_STRIP_MINE
-                                    ? int(tiles < max_blocks ? tiles : max_blocks)
-                                    : int(num_items / items_per_block + (num_items % items_per_block != 0));
+                                        ? int(tiles < max_blocks ? tiles : max_blocks)
+                                        : int(num_items / items_per_block + (num_items % items_per_block != 0));
 
     AccumT* d_partials = nullptr;
     error = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_partials, blocks));
@@ -257,11 +258,9 @@ struct DispatchReduce
     {
       return error;
     }
-    error = detail::LaunchKernel(false,
-                                 DeviceReduceKernel<MaxPolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT,
-                                                    TransformOpT>,
-                                 blocks, ReducePolicyT::BLOCK_THREADS, stream, d_in, d_partials, num_items,
-                                 items_per_block, reduction_op, transform_op);
+    error = detail::LaunchKernel(
+        false, DeviceReduceKernel<MaxPolicyT, InputIteratorT, OffsetT, ReductionOpT, AccumT, TransformOpT>, blocks,
+        ReducePolicyT::BLOCK_THREADS, stream, d_in, d_partials, num_items, items_per_block, reduction_op, transform_op);
     if (error != cudaSuccess)
     {
       return error;
@@ -278,32 +277,31 @@ struct DispatchReduce
   STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
                                                       InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items,
                                                       ReductionOpT reduction_op, InitT init, cudaStream_t stream,
-                                                      TransformOpT transform_op              = {},
-                                                      KernelSource kernel_source             = {},
+                                                      TransformOpT transform_op = {}, KernelSource kernel_source = {},
                                                       KernelLauncherFactory launcher_factory = {})
   {
-    if (d_temp_storage != nullptr
-        && (detail::IsNullPointer(d_out) || (num_items > 0 && detail::IsNullPointer(d_in))))
+    if (d_temp_storage != nullptr && (detail::IsNullPointer(d_out) || (num_items > 0 && detail::IsNullPointer(d_in))))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("d_in or d_out is null");
     }
-    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int ptx_version) {
-      return DispatchReduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, stream,
-                            ptx_version, transform_op, kernel_source, launcher_factory);
-    });
+    return detail::InvokeForCurrentDevice<MaxPolicyT>(
+        [&](int ptx_version)
+        {
+          return DispatchReduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, stream,
+                                ptx_version, transform_op, kernel_source, launcher_factory);
+        });
   }
 };
 
 //! DispatchReduce with CUB's parameter order for a transformed reduction: the transform before
 //! the initial value, and the accumulator that of the transformed items.
-template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT,
-          typename TransformOpT, typename InitT,
-          typename AccumT = detail::reduce::accumulator_t<
-              ReductionOpT, ::cuda::std::invoke_result_t<TransformOpT, detail::it_value_t<InputIteratorT>>, InitT>,
-          typename PolicyHubT =
-              detail::reduce::policy_hub<AccumT, OffsetT, ReductionOpT, detail::it_value_t<InputIteratorT>>,
-          typename KernelSource          = detail::DefaultKernelSource,
-          typename KernelLauncherFactory = detail::TripleChevronFactory>
+template <
+    typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT, typename TransformOpT,
+    typename InitT,
+    typename AccumT = detail::reduce::accumulator_t<
+        ReductionOpT, ::cuda::std::invoke_result_t<TransformOpT, detail::it_value_t<InputIteratorT>>, InitT>,
+    typename PolicyHubT = detail::reduce::policy_hub<AccumT, OffsetT, ReductionOpT, detail::it_value_t<InputIteratorT>>,
+    typename KernelSource = detail::DefaultKernelSource, typename KernelLauncherFactory = detail::TripleChevronFactory>
 using DispatchTransformReduce = DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT,
                                                TransformOpT, PolicyHubT, KernelSource, KernelLauncherFactory>;
 

@@ -11,6 +11,7 @@
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/device/dispatch/tuning/tuning_reduce_by_key.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>
 
@@ -45,11 +46,11 @@ template <typename MaxPolicyT, typename KeysInputIteratorT, typename UniqueOutpu
           typename ValuesInputIteratorT, typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT,
           typename EqualityOpT, typename ReductionOpT, typename CountT, typename AccumT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
-    detail::fitted_agent_t<detail::reduce_by_key::agent_family<KeysInputIteratorT, UniqueOutputIteratorT,
-                                                               ValuesInputIteratorT, AggregatesOutputIteratorT,
-                                                               NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
-                                                               CountT, AccumT>,
-                           typename MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT>::BLOCK_THREADS,
+    detail::fitted_agent_t<
+        detail::reduce_by_key::agent_family<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                                            AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT,
+                                            ReductionOpT, CountT, AccumT>,
+        typename MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT>::BLOCK_THREADS,
     MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT::
         MIN_BLOCKS_PER_SM) void DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in,
                                                         UniqueOutputIteratorT d_unique_out,
@@ -62,10 +63,10 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
                                                         void* d_block_storage)
 {
   using AgentT = detail::fitted_agent_t<
-    detail::reduce_by_key::agent_family<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
-                                        AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
-                                        CountT, AccumT>,
-    typename MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT>;
+      detail::reduce_by_key::agent_family<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                                          AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
+                                          CountT, AccumT>,
+      typename MaxPolicyT::ActivePolicy::ReduceByKeyPolicyT>;
   auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from the init kernel
   AgentT(temp_storage, d_keys_in, d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out, equality_op,
@@ -101,9 +102,9 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using FamilyT    = agent_family<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
-                                    AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT,
-                                    AccumT>;
+    using FamilyT =
+        agent_family<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
+                     NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT, AccumT>;
     using AgentT     = fitted_agent_t<FamilyT, typename ActivePolicyT::ReduceByKeyPolicyT>;
     using TileStateT = typename AgentT::TileStateT;
     return select::InvokeCompaction<TileStateT>(
@@ -112,14 +113,14 @@ struct dispatch_t
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          return LaunchKernel(programmatic,
-                              DeviceReduceByKeyKernel<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT,
-                                                      ValuesInputIteratorT, AggregatesOutputIteratorT,
-                                                      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT,
-                                                      AccumT>,
-                              num_tiles, AgentT::BLOCK_THREADS, stream, d_keys_in, d_unique_out, d_values_in,
-                              d_aggregates_out, d_num_runs_out, tile_state, d_tile_counter, equality_op, reduction_op,
-                              num_items, num_tiles, d_block_storage);
+          return LaunchKernel(
+              programmatic,
+              DeviceReduceByKeyKernel<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                                      AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
+                                      CountT, AccumT>,
+              num_tiles, AgentT::BLOCK_THREADS, stream, d_keys_in, d_unique_out, d_values_in, d_aggregates_out,
+              d_num_runs_out, tile_state, d_tile_counter, equality_op, reduction_op, num_items, num_tiles,
+              d_block_storage);
         });
   }
 };
@@ -127,32 +128,33 @@ struct dispatch_t
 //! Validates the arguments, then runs (or sizes) the reduction with runs counted in 32 bits where
 //! num_items allows it (a tile's (count, value) pair and its status then fit one word for the
 //! look-back), else in 64.
-template <typename MaxPolicyT, typename AccumT, typename KeysInputIteratorT,
-          typename UniqueOutputIteratorT, typename ValuesInputIteratorT, typename AggregatesOutputIteratorT,
-          typename NumRunsOutputIteratorT, typename EqualityOpT, typename ReductionOpT, typename OffsetT>
-STRATA_RUNTIME_FUNCTION cudaError_t
-Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
-         UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
-         AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op,
-         ReductionOpT reduction_op, OffsetT num_items, cudaStream_t stream)
+template <typename MaxPolicyT, typename AccumT, typename KeysInputIteratorT, typename UniqueOutputIteratorT,
+          typename ValuesInputIteratorT, typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT,
+          typename EqualityOpT, typename ReductionOpT, typename OffsetT>
+STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
+                                             KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
+                                             ValuesInputIteratorT d_values_in,
+                                             AggregatesOutputIteratorT d_aggregates_out,
+                                             NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op,
+                                             ReductionOpT reduction_op, OffsetT num_items, cudaStream_t stream)
 {
-  if (!select::ValidArguments(d_temp_storage, d_num_runs_out, num_items, d_keys_in, d_unique_out, d_values_in,
-                              d_aggregates_out))
+  if (const char* problem = select::ArgumentProblem(d_temp_storage, d_num_runs_out, num_items, d_keys_in, d_unique_out,
+                                                    d_values_in, d_aggregates_out))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT(problem);
   }
   auto run = [&](auto count)
   {
-    using CountT    = decltype(count);
-    using DispatchT = dispatch_t<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
-                                 AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT,
-                                 AccumT>;
+    using CountT = decltype(count);
+    using DispatchT =
+        dispatch_t<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                   AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT, AccumT>;
     return InvokeForCurrentDevice<MaxPolicyT>(
         [&](int ptx_version)
         {
-          return DispatchT{d_temp_storage,   temp_storage_bytes, d_keys_in,   d_unique_out,
-                           d_values_in,      d_aggregates_out,   d_num_runs_out, equality_op,
-                           reduction_op,     CountT(num_items),  stream,      ptx_version};
+          return DispatchT{d_temp_storage, temp_storage_bytes, d_keys_in,      d_unique_out,
+                           d_values_in,    d_aggregates_out,   d_num_runs_out, equality_op,
+                           reduction_op,   CountT(num_items),  stream,         ptx_version};
         });
   };
   using WideCountT = offset_t<OffsetT>;
@@ -173,25 +175,27 @@ Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_
 //! with reduction_op (in AccumT, in input order) to d_aggregates_out; *d_num_runs_out receives
 //! the number of runs. Negative counts and null pointers on the run call are rejected with
 //! cudaErrorInvalidValue before anything is written.
-template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
-          typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT,
-          typename ReductionOpT, typename OffsetT,
-          typename AccumT    = ::cuda::std::__accumulator_t<ReductionOpT, detail::it_value_t<ValuesInputIteratorT>,
-                                                            detail::it_value_t<ValuesInputIteratorT>>,
-          typename PolicyHub = detail::reduce_by_key::policy_hub<
-              ReductionOpT, AccumT, detail::non_void_value_t<UniqueOutputIteratorT, detail::it_value_t<KeysInputIteratorT>>>,
-          typename KernelSource = detail::DefaultKernelSource, typename KernelLauncherFactory = detail::TripleChevronFactory>
+template <
+    typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+    typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT, typename ReductionOpT,
+    typename OffsetT,
+    typename AccumT    = ::cuda::std::__accumulator_t<ReductionOpT, detail::it_value_t<ValuesInputIteratorT>,
+                                                   detail::it_value_t<ValuesInputIteratorT>>,
+    typename PolicyHub = detail::reduce_by_key::policy_hub<
+        ReductionOpT, AccumT, detail::non_void_value_t<UniqueOutputIteratorT, detail::it_value_t<KeysInputIteratorT>>>,
+    typename KernelSource = detail::DefaultKernelSource, typename KernelLauncherFactory = detail::TripleChevronFactory>
 struct DispatchReduceByKey
 {
   static_assert(detail::RequireDefaultLaunch<KernelSource, KernelLauncherFactory>::value);
   using MaxPolicyT = typename PolicyHub::MaxPolicy;
 
   //! Validates the arguments, picks the policy for the current device and runs (or sizes) it.
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
-           UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
-           AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op,
-           ReductionOpT reduction_op, OffsetT num_items, cudaStream_t stream)
+  STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                      KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
+                                                      ValuesInputIteratorT d_values_in,
+                                                      AggregatesOutputIteratorT d_aggregates_out,
+                                                      NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op,
+                                                      ReductionOpT reduction_op, OffsetT num_items, cudaStream_t stream)
   {
     return detail::reduce_by_key::Dispatch<MaxPolicyT, AccumT>(
         d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out,

@@ -11,6 +11,7 @@
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/device/dispatch/tuning/tuning_run_length_encode.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>
 
@@ -46,27 +47,18 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
     detail::fitted_agent_t<detail::rle::agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
                                                      NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
                            typename MaxPolicyT::ActivePolicy::RleSweepPolicyT>::BLOCK_THREADS,
-    MaxPolicyT::ActivePolicy::RleSweepPolicyT::MIN_BLOCKS_PER_SM) void DeviceRleSweepKernel(InputIteratorT d_in,
-                                                                                           FirstOutputIteratorT
-                                                                                               d_first_out,
-                                                                                           LengthsOutputIteratorT
-                                                                                               d_lengths_out,
-                                                                                           NumRunsOutputIteratorT
-                                                                                               d_num_runs_out,
-                                                                                           ScanTileState<KeyValuePair<
-                                                                                               CountT, CountT>>
-                                                                                               tile_state,
-                                                                                           unsigned int*
-                                                                                               d_tile_counter,
-                                                                                           EqualityOpT equality_op,
-                                                                                           CountT num_items,
-                                                                                           int num_tiles,
-                                                                                           void* d_block_storage)
+    MaxPolicyT::ActivePolicy::RleSweepPolicyT::
+        MIN_BLOCKS_PER_SM) void DeviceRleSweepKernel(InputIteratorT d_in, FirstOutputIteratorT d_first_out,
+                                                     LengthsOutputIteratorT d_lengths_out,
+                                                     NumRunsOutputIteratorT d_num_runs_out,
+                                                     ScanTileState<KeyValuePair<CountT, CountT>> tile_state,
+                                                     unsigned int* d_tile_counter, EqualityOpT equality_op,
+                                                     CountT num_items, int num_tiles, void* d_block_storage)
 {
-  using AgentT = detail::fitted_agent_t<
-    detail::rle::agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT, NumRunsOutputIteratorT,
-                              EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
-    typename MaxPolicyT::ActivePolicy::RleSweepPolicyT>;
+  using AgentT =
+      detail::fitted_agent_t<detail::rle::agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
+                                                       NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
+                             typename MaxPolicyT::ActivePolicy::RleSweepPolicyT>;
   auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from the init kernel
   AgentT(temp_storage, d_in, d_first_out, d_lengths_out, d_num_runs_out, equality_op, num_items)
@@ -98,9 +90,9 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using FamilyT    = agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
-                                    NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>;
-    using AgentT     = fitted_agent_t<FamilyT, typename ActivePolicyT::RleSweepPolicyT>;
+    using FamilyT = agent_family<InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT, NumRunsOutputIteratorT,
+                                 EqualityOpT, CountT, NON_TRIVIAL_RUNS>;
+    using AgentT  = fitted_agent_t<FamilyT, typename ActivePolicyT::RleSweepPolicyT>;
     using TileStateT = typename AgentT::TileStateT;
     return select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_runs_out, 1,
@@ -108,13 +100,12 @@ struct dispatch_t
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          return LaunchKernel(programmatic,
-                              DeviceRleSweepKernel<MaxPolicyT, InputIteratorT, FirstOutputIteratorT,
-                                                   LengthsOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, CountT,
-                                                   NON_TRIVIAL_RUNS>,
-                              num_tiles, AgentT::BLOCK_THREADS, stream, d_in, d_first_out, d_lengths_out,
-                              d_num_runs_out, tile_state, d_tile_counter, equality_op, num_items, num_tiles,
-                              d_block_storage);
+          return LaunchKernel(
+              programmatic,
+              DeviceRleSweepKernel<MaxPolicyT, InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
+                                   NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
+              num_tiles, AgentT::BLOCK_THREADS, stream, d_in, d_first_out, d_lengths_out, d_num_runs_out, tile_state,
+              d_tile_counter, equality_op, num_items, num_tiles, d_block_storage);
         });
   }
 };
@@ -129,9 +120,10 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
                                              NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op,
                                              OffsetT num_items, cudaStream_t stream)
 {
-  if (!select::ValidArguments(d_temp_storage, d_num_runs_out, num_items, d_in, d_first_out, d_lengths_out))
+  if (const char* problem =
+          select::ArgumentProblem(d_temp_storage, d_num_runs_out, num_items, d_in, d_first_out, d_lengths_out))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT(problem);
   }
   auto run = [&](auto count)
   {
@@ -141,8 +133,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
     return InvokeForCurrentDevice<MaxPolicyT>(
         [&](int ptx_version)
         {
-          return DispatchT{d_temp_storage, temp_storage_bytes, d_in,      d_first_out,       d_lengths_out,
-                           d_num_runs_out, equality_op,        CountT(num_items), stream, ptx_version};
+          return DispatchT{d_temp_storage, temp_storage_bytes, d_in,   d_first_out, d_lengths_out, d_num_runs_out,
+                           equality_op,    CountT(num_items),  stream, ptx_version};
         });
   };
   using WideCountT = offset_t<OffsetT>;
@@ -166,7 +158,8 @@ template <typename InputIteratorT, typename OffsetsOutputIteratorT, typename Len
           typename NumRunsOutputIteratorT, typename EqualityOpT, typename OffsetT,
           typename PolicyHub = detail::rle::non_trivial_runs::policy_hub<
               detail::non_void_value_t<LengthsOutputIteratorT, OffsetT>, detail::it_value_t<InputIteratorT>>,
-          typename KernelSource = detail::DefaultKernelSource, typename KernelLauncherFactory = detail::TripleChevronFactory>
+          typename KernelSource          = detail::DefaultKernelSource,
+          typename KernelLauncherFactory = detail::TripleChevronFactory>
 struct DeviceRleDispatch
 {
   static_assert(detail::RequireDefaultLaunch<KernelSource, KernelLauncherFactory>::value);

@@ -78,12 +78,13 @@ STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, int nu
 //! The single pass: each block scans the tile it takes from the counter.
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
           typename OffsetT, typename AccumT, bool FORCE_INCLUSIVE>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
-    detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>::BLOCK_THREADS,
-    detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>::MIN_BLOCKS_PER_SM) void
-DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<AccumT> tile_state,
-                 unsigned int* d_tile_counter, ScanOpT scan_op, InitValueT init_value, OffsetT num_items,
-                 int num_tiles)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>::BLOCK_THREADS,
+                  detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>::
+                      MIN_BLOCKS_PER_SM) void DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out,
+                                                               ScanTileState<AccumT> tile_state,
+                                                               unsigned int* d_tile_counter, ScanOpT scan_op,
+                                                               InitValueT init_value, OffsetT num_items, int num_tiles)
 {
   using PolicyT = detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>;
   using AgentT =
@@ -116,7 +117,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_
   const OffsetT tiles              = num_items / tile_items + (num_items % tile_items != 0);
   if (tiles > OffsetT(::cuda::std::numeric_limits<int>::max()))
   {
-    return cudaErrorInvalidValue; // tile indices are int: 2^31 tiles of at least 1024 items
+    // Tile indices are int: 2^31 tiles of at least 1024 items.
+    return STRATA_INVALID_ARGUMENT("num_items is too large: more than 2^31 - 1 tiles");
   }
   const int num_tiles = int(tiles);
 
@@ -172,14 +174,13 @@ STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_
 //! The template parameters are CUB's. PolicyHubT's policies name their AgentScanPolicy ScanPolicyT
 //! (as CUB's) or ScanPolicy (as strata's). KernelSource and KernelLauncherFactory exist for CUB's
 //! spelling; only their defaults are accepted.
-template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename OffsetT,
-          typename AccumT =
-              detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>,
-                                    detail::scan::init_value_t<InitValueT, detail::it_value_t<InputIteratorT>>>,
-          ForceInclusive EnforceInclusive = ForceInclusive::No,
-          typename PolicyHubT             = detail::scan::policy_hub<AccumT, OffsetT, ScanOpT>,
-          typename KernelSource           = detail::DefaultKernelSource,
-          typename KernelLauncherFactory  = detail::TripleChevronFactory>
+template <
+    typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename OffsetT,
+    typename AccumT                 = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>,
+                                            detail::scan::init_value_t<InitValueT, detail::it_value_t<InputIteratorT>>>,
+    ForceInclusive EnforceInclusive = ForceInclusive::No,
+    typename PolicyHubT             = detail::scan::policy_hub<AccumT, OffsetT, ScanOpT>,
+    typename KernelSource = detail::DefaultKernelSource, typename KernelLauncherFactory = detail::TripleChevronFactory>
 struct DispatchScan
 {
   static_assert(detail::RequireDefaultLaunch<KernelSource, KernelLauncherFactory>::value);
@@ -201,9 +202,9 @@ struct DispatchScan
   static constexpr bool FORCE_INCLUSIVE = EnforceInclusive == ForceInclusive::Yes;
 
   STRATA_RUNTIME_FUNCTION DispatchScan(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                                       OutputIteratorT d_out, ScanOpT scan_op, InitValueT init_value,
-                                       OffsetT num_items, cudaStream_t stream, int ptx_version,
-                                       KernelSource kernel_source = {}, KernelLauncherFactory launcher_factory = {})
+                                       OutputIteratorT d_out, ScanOpT scan_op, InitValueT init_value, OffsetT num_items,
+                                       cudaStream_t stream, int ptx_version, KernelSource kernel_source = {},
+                                       KernelLauncherFactory launcher_factory = {})
       : d_temp_storage(d_temp_storage)
       , temp_storage_bytes(temp_storage_bytes)
       , d_in(d_in)
@@ -228,12 +229,11 @@ struct DispatchScan
         d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), ptx_version, stream,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
         {
-          return detail::LaunchKernel(
-              programmatic,
-              DeviceScanKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT,
-                               FORCE_INCLUSIVE>,
-              num_tiles, PolicyT::BLOCK_THREADS, stream, d_in, d_out, tile_state, d_tile_counter, scan_op, init_value,
-              num_items, num_tiles);
+          return detail::LaunchKernel(programmatic,
+                                      DeviceScanKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT,
+                                                       OffsetT, AccumT, FORCE_INCLUSIVE>,
+                                      num_tiles, PolicyT::BLOCK_THREADS, stream, d_in, d_out, tile_state,
+                                      d_tile_counter, scan_op, init_value, num_items, num_tiles);
         });
   }
 
@@ -246,12 +246,14 @@ struct DispatchScan
   {
     if (d_temp_storage != nullptr && num_items > 0 && (detail::IsNullPointer(d_in) || detail::IsNullPointer(d_out)))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("d_in or d_out is null");
     }
-    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int ptx_version) {
-      return DispatchScan(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream,
-                          ptx_version, kernel_source, launcher_factory);
-    });
+    return detail::InvokeForCurrentDevice<MaxPolicyT>(
+        [&](int ptx_version)
+        {
+          return DispatchScan(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream,
+                              ptx_version, kernel_source, launcher_factory);
+        });
   }
 };
 

@@ -39,11 +39,12 @@ template <typename MaxPolicyT, typename KeysInputIteratorT, typename ValuesInput
           typename AccumT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
     detail::scan_by_key::scan_by_key_policy_t<typename MaxPolicyT::ActivePolicy>::BLOCK_THREADS,
-    detail::scan_by_key::scan_by_key_policy_t<typename MaxPolicyT::ActivePolicy>::MIN_BLOCKS_PER_SM) void
-DeviceScanByKeyKernel(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                      ValuesOutputIteratorT d_values_out, ScanTileState<AccumT> tile_state,
-                      unsigned int* d_tile_counter, EqualityOpT equality_op, ScanOpT scan_op, InitValueT init_value,
-                      OffsetT num_items, int num_tiles)
+    detail::scan_by_key::scan_by_key_policy_t<typename MaxPolicyT::ActivePolicy>::
+        MIN_BLOCKS_PER_SM) void DeviceScanByKeyKernel(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
+                                                      ValuesOutputIteratorT d_values_out,
+                                                      ScanTileState<AccumT> tile_state, unsigned int* d_tile_counter,
+                                                      EqualityOpT equality_op, ScanOpT scan_op, InitValueT init_value,
+                                                      OffsetT num_items, int num_tiles)
 {
   using PolicyT = detail::scan_by_key::scan_by_key_policy_t<typename MaxPolicyT::ActivePolicy>;
   using AgentT  = AgentScanByKey<PolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT,
@@ -63,9 +64,9 @@ STRATA_KERNELS_END
 //! (as CUB's, e.g. an AgentScanByKeyPolicy) or ScanPolicy (as strata's).
 template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
           typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT,
-          typename AccumT = detail::accumulator_t<
-              ScanOpT, detail::it_value_t<ValuesInputIteratorT>,
-              detail::scan::init_value_t<InitValueT, detail::it_value_t<ValuesInputIteratorT>>>,
+          typename AccumT =
+              detail::accumulator_t<ScanOpT, detail::it_value_t<ValuesInputIteratorT>,
+                                    detail::scan::init_value_t<InitValueT, detail::it_value_t<ValuesInputIteratorT>>>,
           typename PolicyHubT =
               detail::scan_by_key::policy_hub<detail::it_value_t<KeysInputIteratorT>, AccumT, ScanOpT>>
 struct DispatchScanByKey
@@ -85,11 +86,10 @@ struct DispatchScanByKey
   using MaxPolicyT = typename PolicyHubT::MaxPolicy;
   using TileStateT = ScanTileState<AccumT>;
 
-  STRATA_RUNTIME_FUNCTION DispatchScanByKey(void* d_temp_storage, size_t& temp_storage_bytes,
-                                            KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                                            ValuesOutputIteratorT d_values_out, EqualityOpT equality_op,
-                                            ScanOpT scan_op, InitValueT init_value, OffsetT num_items,
-                                            cudaStream_t stream, int ptx_version)
+  STRATA_RUNTIME_FUNCTION
+  DispatchScanByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                    ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, EqualityOpT equality_op,
+                    ScanOpT scan_op, InitValueT init_value, OffsetT num_items, cudaStream_t stream, int ptx_version)
       : d_temp_storage(d_temp_storage)
       , temp_storage_bytes(temp_storage_bytes)
       , d_keys_in(d_keys_in)
@@ -134,12 +134,14 @@ struct DispatchScanByKey
         && (detail::IsNullPointer(d_keys_in) || detail::IsNullPointer(d_values_in)
             || detail::IsNullPointer(d_values_out)))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT("d_keys_in, d_values_in or d_values_out is null");
     }
-    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int ptx_version) {
-      return DispatchScanByKey(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, equality_op,
-                               scan_op, init_value, num_items, stream, ptx_version);
-    });
+    return detail::InvokeForCurrentDevice<MaxPolicyT>(
+        [&](int ptx_version)
+        {
+          return DispatchScanByKey(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                   equality_op, scan_op, init_value, num_items, stream, ptx_version);
+        });
   }
 };
 

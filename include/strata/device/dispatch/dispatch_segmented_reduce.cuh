@@ -12,6 +12,7 @@
 #include <strata/iterator/counting_input_iterator.cuh>
 #include <strata/iterator/transform_input_iterator.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
@@ -59,21 +60,25 @@ STRATA_KERNELS_BEGIN
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
           typename EndOffsetIteratorT, typename ReductionOpT, typename InitT, typename AccumT, typename ItemOpT,
           bool COMBINE_INIT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS,
-                                           MaxPolicyT::ActivePolicy::SegmentedReducePolicy::MIN_BLOCKS_PER_SM) void
-DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorT d_begin_offsets,
-                            EndOffsetIteratorT d_end_offsets, ::cuda::std::int64_t num_segments,
-                            const ::cuda::std::uint64_t* d_offsets, detail::segmented_reduce::ChunkParts<AccumT> parts,
-                            ReductionOpT reduction_op, InitT init, ItemOpT item_op, ::cuda::std::uint64_t max_chunks)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS,
+    MaxPolicyT::ActivePolicy::SegmentedReducePolicy::
+        MIN_BLOCKS_PER_SM) void DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out,
+                                                            BeginOffsetIteratorT d_begin_offsets,
+                                                            EndOffsetIteratorT d_end_offsets,
+                                                            ::cuda::std::int64_t num_segments,
+                                                            const ::cuda::std::uint64_t* d_offsets,
+                                                            detail::segmented_reduce::ChunkParts<AccumT> parts,
+                                                            ReductionOpT reduction_op, InitT init, ItemOpT item_op,
+                                                            ::cuda::std::uint64_t max_chunks)
 {
   using PolicyT                         = typename MaxPolicyT::ActivePolicy::SegmentedReducePolicy;
   constexpr ::cuda::std::uint64_t WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
   detail::WaitForPrimaryGrid(); // a programmatic dependent launch: what the launch before wrote
   detail::segmented_reduce::AgentSegmentedReduce<PolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
                                                  EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT,
-                                                 COMBINE_INIT>(d_in, d_out, d_begin_offsets, d_end_offsets,
-                                                               num_segments, d_offsets, parts, reduction_op, init,
-                                                               item_op)
+                                                 COMBINE_INIT>(
+      d_in, d_out, d_begin_offsets, d_end_offsets, num_segments, d_offsets, parts, reduction_op, init, item_op)
       .ConsumeChunks(::cuda::std::uint64_t(blockIdx.x) * WARPS + threadIdx.x / detail::warp_threads,
                      ::cuda::std::uint64_t(gridDim.x) * WARPS, max_chunks);
 }
@@ -82,21 +87,20 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
           typename EndOffsetIteratorT, typename ReductionOpT, typename InitT, typename AccumT, typename ItemOpT,
           bool COMBINE_INIT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS) void
-DeviceSegmentedReduceJoinKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorT d_begin_offsets,
-                                EndOffsetIteratorT d_end_offsets, ::cuda::std::int64_t num_segments,
-                                const ::cuda::std::uint64_t* d_offsets,
-                                detail::segmented_reduce::ChunkParts<AccumT> parts, ReductionOpT reduction_op,
-                                InitT init, ItemOpT item_op, ::cuda::std::uint64_t max_chunks)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS) void DeviceSegmentedReduceJoinKernel(
+    InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+    ::cuda::std::int64_t num_segments, const ::cuda::std::uint64_t* d_offsets,
+    detail::segmented_reduce::ChunkParts<AccumT> parts, ReductionOpT reduction_op, InitT init, ItemOpT item_op,
+    ::cuda::std::uint64_t max_chunks)
 {
   using PolicyT                         = typename MaxPolicyT::ActivePolicy::SegmentedReducePolicy;
   constexpr ::cuda::std::uint64_t WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
   detail::WaitForPrimaryGrid(); // a programmatic dependent launch: what the launch before wrote
   detail::segmented_reduce::AgentSegmentedReduce<PolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
                                                  EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT,
-                                                 COMBINE_INIT>(d_in, d_out, d_begin_offsets, d_end_offsets,
-                                                               num_segments, d_offsets, parts, reduction_op, init,
-                                                               item_op)
+                                                 COMBINE_INIT>(
+      d_in, d_out, d_begin_offsets, d_end_offsets, num_segments, d_offsets, parts, reduction_op, init, item_op)
       .Join(::cuda::std::uint64_t(blockIdx.x) * WARPS + threadIdx.x / detail::warp_threads,
             ::cuda::std::uint64_t(gridDim.x) * WARPS, max_chunks);
 }
@@ -140,8 +144,7 @@ struct dispatch_t
     auto kernel = DeviceSegmentedReduceKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
                                               EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>;
     auto join   = DeviceSegmentedReduceJoinKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
-                                                  EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT,
-                                                  COMBINE_INIT>;
+                                                EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>;
 
     // As many blocks as fit on the device at once; ROUNDS chunks a warp bound the chunks, and so
     // the storage of their parts, whatever the segments hold.
@@ -174,9 +177,9 @@ struct dispatch_t
     {
       return error;
     }
-    CostT* d_offsets                    = nullptr;
-    ChunkParts<AccumT> parts            = {};
-    unsigned char* d_scan_storage       = nullptr;
+    CostT* d_offsets              = nullptr;
+    ChunkParts<AccumT> parts      = {};
+    unsigned char* d_scan_storage = nullptr;
     error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_offsets, size_t(num_offsets)),
                                   Slot(parts.head, size_t(max_chunks)), Slot(parts.tail, size_t(max_chunks)),
                                   Slot(parts.tail_segment, size_t(max_chunks)), Slot(d_scan_storage, scan_bytes));
@@ -191,14 +194,14 @@ struct dispatch_t
     if (error == cudaSuccess)
     {
       error = LaunchKernel(programmatic, kernel, blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, d_begin_offsets,
-                           d_end_offsets, num_segments, static_cast<const CostT*>(d_offsets), parts, reduction_op,
-                           init, item_op, max_chunks);
+                           d_end_offsets, num_segments, static_cast<const CostT*>(d_offsets), parts, reduction_op, init,
+                           item_op, max_chunks);
     }
     if (error == cudaSuccess)
     {
       error = LaunchKernel(programmatic, join, blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, d_begin_offsets,
-                           d_end_offsets, num_segments, static_cast<const CostT*>(d_offsets), parts, reduction_op,
-                           init, item_op, max_chunks);
+                           d_end_offsets, num_segments, static_cast<const CostT*>(d_offsets), parts, reduction_op, init,
+                           item_op, max_chunks);
     }
     return error;
   }
@@ -214,20 +217,23 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
                                              ReductionOpT reduction_op, InitT init, ItemOpT item_op,
                                              cudaStream_t stream)
 {
-  if (num_segments < 0
-      || (d_temp_storage != nullptr && num_segments > 0
-          && (IsNullPointer(d_in) || IsNullPointer(d_out) || IsNullPointer(d_begin_offsets)
-              || IsNullPointer(d_end_offsets))))
+  if (num_segments < 0)
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_segments is negative");
+  }
+  if (d_temp_storage != nullptr && num_segments > 0
+      && (IsNullPointer(d_in) || IsNullPointer(d_out) || IsNullPointer(d_begin_offsets)
+          || IsNullPointer(d_end_offsets)))
+  {
+    return STRATA_INVALID_ARGUMENT("d_in, d_out, d_begin_offsets or d_end_offsets is null");
   }
   using DispatchT = dispatch_t<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, EndOffsetIteratorT,
                                ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>;
   return InvokeForCurrentDevice<MaxPolicyT>(
       [&](int ptx_version)
       {
-        return DispatchT{d_temp_storage, temp_storage_bytes, d_in,    d_out,  num_segments, d_begin_offsets,
-                         d_end_offsets,  reduction_op,       init,    item_op, stream,      ptx_version};
+        return DispatchT{d_temp_storage, temp_storage_bytes, d_in, d_out,   num_segments, d_begin_offsets,
+                         d_end_offsets,  reduction_op,       init, item_op, stream,       ptx_version};
       });
 }
 } // namespace segmented_reduce
@@ -239,12 +245,12 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
 //! an exclusive scan of the segments' costs: AgentSegmentedReduce. A negative count, or a null
 //! pointer among the iterators on the run call, is rejected with cudaErrorInvalidValue before
 //! anything is written; no segments is a successful no-op.
-template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
-          typename EndOffsetIteratorT, typename OffsetT, typename ReductionOpT,
-          typename InitT  = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>,
-          typename AccumT = detail::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
-          typename PolicyHub             = detail::segmented_reduce::policy_hub<AccumT, OffsetT, ReductionOpT>,
-          typename KernelSource          = detail::DefaultKernelSource,
+template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename OffsetT, typename ReductionOpT,
+          typename InitT        = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>,
+          typename AccumT       = detail::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
+          typename PolicyHub    = detail::segmented_reduce::policy_hub<AccumT, OffsetT, ReductionOpT>,
+          typename KernelSource = detail::DefaultKernelSource,
           typename KernelLauncherFactory = detail::TripleChevronFactory>
 struct DispatchSegmentedReduce
 {

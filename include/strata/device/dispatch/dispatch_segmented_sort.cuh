@@ -42,9 +42,9 @@ inline constexpr int sorter_bins = 4;
 inline constexpr int long_bin    = 4;
 //! A tile that belongs to no segment (a long segment past the room the host sized).
 inline constexpr ::cuda::std::uint32_t no_chain = 0xFFFFFFFFu;
-inline constexpr int classify_threads          = 256;
-inline constexpr int classify_segments         = 4; // per thread and round
-inline constexpr int warp_sorter_threads       = 256;
+inline constexpr int classify_threads           = 256;
+inline constexpr int classify_segments          = 4; // per thread and round
+inline constexpr int warp_sorter_threads        = 256;
 
 //! A long segment: its items, its onesweep tiles (numbered across all long segments) and its
 //! chains (runs of its tiles inside one launch window; chains == 0: dropped).
@@ -104,10 +104,11 @@ using active_t = typename MaxPolicyT::ActivePolicy;
 //! Warps of a block of the tiny bin's sorter: as many as 40 KiB of staging rows allow (1 to 8).
 template <typename KeyT, typename ValueT>
 inline constexpr int thread_sorter_warps_v =
-  40960 / int(sizeof(typename AgentSegmentThreadSort<false, KeyT, ValueT>::TempStorage)) < 1 ? 1
-  : 40960 / int(sizeof(typename AgentSegmentThreadSort<false, KeyT, ValueT>::TempStorage)) > 8
-    ? 8
-    : 40960 / int(sizeof(typename AgentSegmentThreadSort<false, KeyT, ValueT>::TempStorage));
+    40960
+            / int(sizeof(typename AgentSegmentThreadSort<false, KeyT, ValueT>::TempStorage))<
+                1 ? 1 : 40960 / int(sizeof(typename AgentSegmentThreadSort<false, KeyT, ValueT>::TempStorage))> 8
+        ? 8
+        : 40960 / int(sizeof(typename AgentSegmentThreadSort<false, KeyT, ValueT>::TempStorage));
 
 //! Warps of the tiny bin's sorter an SM should hold to hide the staging loads' latency: fewer
 //! with values, whose network (keys and places in 64 bits) needs more registers.
@@ -117,10 +118,12 @@ inline constexpr int thread_sorter_sm_warps_v = ::cuda::std::is_same_v<ValueT, N
 //! Blocks of the tiny bin's sorter an SM must hold at once: registers are bounded so that
 //! thread_sorter_sm_warps_v warps fit (as many as shared memory allows).
 template <typename KeyT, typename ValueT>
-inline constexpr int thread_sorter_min_blocks_v = [] {
-  constexpr int warps      = thread_sorter_warps_v<KeyT, ValueT>;
-  constexpr int by_warps   = thread_sorter_sm_warps_v<ValueT> / warps;
-  constexpr int by_storage = 200 * 1024 / int(sizeof(typename AgentSegmentThreadSort<false, KeyT, ValueT>::TempStorage) * warps);
+inline constexpr int thread_sorter_min_blocks_v = []
+{
+  constexpr int warps    = thread_sorter_warps_v<KeyT, ValueT>;
+  constexpr int by_warps = thread_sorter_sm_warps_v<ValueT> / warps;
+  constexpr int by_storage =
+      200 * 1024 / int(sizeof(typename AgentSegmentThreadSort<false, KeyT, ValueT>::TempStorage) * warps);
   // Keys of 8 bytes sort pairs of (bits, place) that need every register they can have.
   return sizeof(KeyT) > 4 ? 1 : (by_warps < by_storage ? by_warps : by_storage);
 }();
@@ -131,7 +134,7 @@ STRATA_DETAIL_POLICY_MEMBER_OR(window_tiles_v, long long, WINDOW_TILES, 0)
 
 template <typename MaxPolicyT>
 inline constexpr int onesweep_tile_v =
-  active_t<MaxPolicyT>::OnesweepPolicy::BLOCK_THREADS * active_t<MaxPolicyT>::OnesweepPolicy::ITEMS_PER_THREAD;
+    active_t<MaxPolicyT>::OnesweepPolicy::BLOCK_THREADS* active_t<MaxPolicyT>::OnesweepPolicy::ITEMS_PER_THREAD;
 } // namespace segmented_sort
 } // namespace detail
 
@@ -142,22 +145,22 @@ STRATA_KERNELS_BEGIN
 //! and writes the segment numbers. A long segment also takes its onesweep tiles and chains.
 template <typename MaxPolicyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::classify_threads) void DeviceSegmentedSortBinKernel(
-  BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, ::cuda::std::int64_t num_segments,
-  detail::segmented_sort::offset_t num_items, ::cuda::std::int64_t* d_bin0, ::cuda::std::int64_t* d_bin1,
-  ::cuda::std::int64_t* d_bin2, ::cuda::std::int64_t* d_bin3, detail::segmented_sort::LongSegment* d_long,
-  detail::segmented_sort::Counters* d_counters, detail::segmented_sort::Capacity capacity)
+    BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, ::cuda::std::int64_t num_segments,
+    detail::segmented_sort::offset_t num_items, ::cuda::std::int64_t* d_bin0, ::cuda::std::int64_t* d_bin1,
+    ::cuda::std::int64_t* d_bin2, ::cuda::std::int64_t* d_bin3, detail::segmented_sort::LongSegment* d_long,
+    detail::segmented_sort::Counters* d_counters, detail::segmented_sort::Capacity capacity)
 {
   using namespace detail::segmented_sort;
-  using PolicyT                = active_t<MaxPolicyT>;
-  constexpr int THREADS        = classify_threads;
-  constexpr int PER_THREAD     = classify_segments;
-  constexpr long long ROUND    = THREADS * PER_THREAD;
-  constexpr offset_t TILE      = offset_t(onesweep_tile_v<MaxPolicyT>);
+  using PolicyT             = active_t<MaxPolicyT>;
+  constexpr int THREADS     = classify_threads;
+  constexpr int PER_THREAD  = classify_segments;
+  constexpr long long ROUND = THREADS * PER_THREAD;
+  constexpr offset_t TILE   = offset_t(onesweep_tile_v<MaxPolicyT>);
   __shared__ unsigned int counts[5];
   __shared__ unsigned long long bases[5];
   ::cuda::std::int64_t* bins[4] = {d_bin0, d_bin1, d_bin2, d_bin3};
   const int tid                 = int(threadIdx.x);
-  for (long long round = (long long) blockIdx.x * ROUND; round < num_segments; round += (long long) gridDim.x * ROUND)
+  for (long long round = (long long)blockIdx.x * ROUND; round < num_segments; round += (long long)gridDim.x * ROUND)
   {
     if (tid < 5)
     {
@@ -180,10 +183,10 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::classify_thre
         if (length > 0)
         {
           bin[k] = length <= offset_t(PolicyT::TinyPolicy::MAX_ITEMS)     ? 0
-                 : length <= offset_t(PolicyT::SmallPolicy::MAX_ITEMS)  ? 1
-                 : length <= offset_t(PolicyT::MediumPolicy::MAX_ITEMS) ? 2
-                 : length <= offset_t(PolicyT::LargePolicy::MAX_ITEMS)  ? 3
-                                                                        : long_bin;
+                   : length <= offset_t(PolicyT::SmallPolicy::MAX_ITEMS)  ? 1
+                   : length <= offset_t(PolicyT::MediumPolicy::MAX_ITEMS) ? 2
+                   : length <= offset_t(PolicyT::LargePolicy::MAX_ITEMS)  ? 3
+                                                                          : long_bin;
         }
       }
       // One shared atomic per bin and warp: the lanes of a bin take consecutive slots.
@@ -211,7 +214,7 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::classify_thre
     __syncthreads();
     if (tid < 5 && counts[tid] != 0)
     {
-      bases[tid] = atomicAdd(&d_counters->bin[tid], (unsigned long long) counts[tid]);
+      bases[tid] = atomicAdd(&d_counters->bin[tid], (unsigned long long)counts[tid]);
     }
     __syncthreads();
 #pragma unroll
@@ -239,7 +242,7 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::classify_thre
       if (offset_t(first) + tiles <= offset_t(capacity.max_tiles))
       {
         const ::cuda::std::uint32_t chains =
-          (first + ::cuda::std::uint32_t(tiles) - 1) / capacity.window_tiles - first / capacity.window_tiles + 1;
+            (first + ::cuda::std::uint32_t(tiles) - 1) / capacity.window_tiles - first / capacity.window_tiles + 1;
         const ::cuda::std::uint32_t first_chain = atomicAdd(&d_counters->chains, chains);
         if (offset_t(first_chain) + chains <= offset_t(capacity.max_chains))
         {
@@ -257,14 +260,16 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::classify_thre
 //! segments at a time.
 template <typename MaxPolicyT, bool PLAIN, bool IS_DESCENDING, typename KeyT, typename ValueT,
           typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::thread_sorter_warps_v<KeyT, ValueT>
-                                             * detail::warp_threads,
-                                           detail::segmented_sort::thread_sorter_min_blocks_v<KeyT, ValueT>) void
-DeviceSegmentedSortThreadKernel(
-  BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, detail::segmented_sort::offset_t num_items,
-  const ::cuda::std::int64_t* d_bin, const detail::segmented_sort::Counters* d_counters,
-  unsigned long long capacity, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
-  ValueT* d_values_out, int begin_bit, int end_bit)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    detail::segmented_sort::thread_sorter_warps_v<KeyT, ValueT>* detail::warp_threads,
+    detail::segmented_sort::thread_sorter_min_blocks_v<
+        KeyT, ValueT>) void DeviceSegmentedSortThreadKernel(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
+                                                            detail::segmented_sort::offset_t num_items,
+                                                            const ::cuda::std::int64_t* d_bin,
+                                                            const detail::segmented_sort::Counters* d_counters,
+                                                            unsigned long long capacity, const KeyT* d_keys_in,
+                                                            KeyT* d_keys_out, const ValueT* d_values_in,
+                                                            ValueT* d_values_out, int begin_bit, int end_bit)
 {
   using namespace detail::segmented_sort;
   constexpr int WARPS = thread_sorter_warps_v<KeyT, ValueT>;
@@ -275,8 +280,8 @@ DeviceSegmentedSortThreadKernel(
   const unsigned long long count = d_counters->bin[0];
   const unsigned long long n     = count < capacity ? count : capacity;
   const BitRangeOrder<KeyT, IS_DESCENDING> order(begin_bit, end_bit);
-  for (unsigned long long base = ((unsigned long long) blockIdx.x * WARPS + warp) * detail::warp_threads; base < n;
-       base += (unsigned long long) gridDim.x * WARPS * detail::warp_threads)
+  for (unsigned long long base = ((unsigned long long)blockIdx.x * WARPS + warp) * detail::warp_threads; base < n;
+       base += (unsigned long long)gridDim.x * WARPS * detail::warp_threads)
   {
     const unsigned long long i = base + lane;
     offset_t begin = 0, end = 0;
@@ -293,11 +298,12 @@ DeviceSegmentedSortThreadKernel(
 //! in turn.
 template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
           typename EndOffsetIteratorT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::warp_sorter_threads) void DeviceSegmentedSortWarpKernel(
-  BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, detail::segmented_sort::offset_t num_items,
-  const ::cuda::std::int64_t* d_bin, const detail::segmented_sort::Counters* d_counters,
-  unsigned long long capacity, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
-  ValueT* d_values_out, int begin_bit, int end_bit)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(detail::segmented_sort::warp_sorter_threads) void DeviceSegmentedSortWarpKernel(
+    BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, detail::segmented_sort::offset_t num_items,
+    const ::cuda::std::int64_t* d_bin, const detail::segmented_sort::Counters* d_counters, unsigned long long capacity,
+    const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, int begin_bit,
+    int end_bit)
 {
   using namespace detail::segmented_sort;
   using PolicyT        = typename active_t<MaxPolicyT>::SmallPolicy;
@@ -310,8 +316,8 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::warp_sorter_t
   const unsigned long long count = d_counters->bin[1];
   const unsigned long long n     = count < capacity ? count : capacity;
   const BitRangeOrder<KeyT, IS_DESCENDING> order(begin_bit, end_bit);
-  for (unsigned long long i = (unsigned long long) blockIdx.x * GROUPS + group; i < n;
-       i += (unsigned long long) gridDim.x * GROUPS)
+  for (unsigned long long i = (unsigned long long)blockIdx.x * GROUPS + group; i < n;
+       i += (unsigned long long)gridDim.x * GROUPS)
   {
     offset_t begin, end;
     SegmentRange(d_begin, d_end, d_bin[i], num_items, begin, end);
@@ -324,25 +330,22 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::warp_sorter_t
 //! the bin's segments in turn.
 template <typename MaxPolicyT, bool LARGE, bool IS_DESCENDING, typename KeyT, typename ValueT,
           typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(::cuda::std::conditional_t<LARGE, typename detail::segmented_sort::active_t<MaxPolicyT>::LargePolicy,
-                                             typename detail::segmented_sort::active_t<MaxPolicyT>::MediumPolicy>::
-                    THREADS_PER_SEGMENT) void DeviceSegmentedSortBlockKernel(BeginOffsetIteratorT d_begin,
-                                                                             EndOffsetIteratorT d_end,
-                                                                             detail::segmented_sort::offset_t num_items,
-                                                                             const ::cuda::std::int64_t* d_bin,
-                                                                             const detail::segmented_sort::Counters* d_counters,
-                                                                             unsigned long long capacity,
-                                                                             const KeyT* d_keys_in, KeyT* d_keys_out,
-                                                                             const ValueT* d_values_in,
-                                                                             ValueT* d_values_out, int begin_bit,
-                                                                             int end_bit)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    ::cuda::std::conditional_t<LARGE, typename detail::segmented_sort::active_t<MaxPolicyT>::LargePolicy,
+                               typename detail::segmented_sort::active_t<MaxPolicyT>::MediumPolicy>::
+        THREADS_PER_SEGMENT) void DeviceSegmentedSortBlockKernel(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
+                                                                 detail::segmented_sort::offset_t num_items,
+                                                                 const ::cuda::std::int64_t* d_bin,
+                                                                 const detail::segmented_sort::Counters* d_counters,
+                                                                 unsigned long long capacity, const KeyT* d_keys_in,
+                                                                 KeyT* d_keys_out, const ValueT* d_values_in,
+                                                                 ValueT* d_values_out, int begin_bit, int end_bit)
 {
   using namespace detail::segmented_sort;
   using PolicyT = ::cuda::std::conditional_t<LARGE, typename active_t<MaxPolicyT>::LargePolicy,
                                              typename active_t<MaxPolicyT>::MediumPolicy>;
-  using AgentT  = AgentSegmentBlockSort<PolicyT::THREADS_PER_SEGMENT, PolicyT::ITEMS_PER_THREAD, IS_DESCENDING, KeyT,
-                                        ValueT>;
+  using AgentT =
+      AgentSegmentBlockSort<PolicyT::THREADS_PER_SEGMENT, PolicyT::ITEMS_PER_THREAD, IS_DESCENDING, KeyT, ValueT>;
   __shared__ typename AgentT::TempStorage storage;
   const unsigned long long count = d_counters->bin[LARGE ? 3 : 2];
   const unsigned long long n     = count < capacity ? count : capacity;
@@ -359,26 +362,25 @@ __launch_bounds__(::cuda::std::conditional_t<LARGE, typename detail::segmented_s
 //! tile, each tile's chain, and zero digit counts for every pass of every chain.
 template <typename MaxPolicyT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(256) void DeviceSegmentedSortChainKernel(
-  const detail::segmented_sort::LongSegment* d_long, const detail::segmented_sort::Counters* d_counters,
-  detail::segmented_sort::Capacity capacity, detail::segmented_sort::Chain* d_chains,
-  ::cuda::std::uint32_t* d_tile_chain, detail::segmented_sort::offset_t* d_counts, int num_passes)
+    const detail::segmented_sort::LongSegment* d_long, const detail::segmented_sort::Counters* d_counters,
+    detail::segmented_sort::Capacity capacity, detail::segmented_sort::Chain* d_chains,
+    ::cuda::std::uint32_t* d_tile_chain, detail::segmented_sort::offset_t* d_counts, int num_passes)
 {
   using namespace detail::segmented_sort;
-  constexpr offset_t TILE  = offset_t(onesweep_tile_v<MaxPolicyT>);
-  constexpr int DIGITS     = 1 << active_t<MaxPolicyT>::OnesweepPolicy::RADIX_BITS;
-  const int lane           = int(threadIdx.x) % detail::warp_threads;
-  const unsigned long long warps = (unsigned long long) gridDim.x * (blockDim.x / detail::warp_threads);
+  constexpr offset_t TILE        = offset_t(onesweep_tile_v<MaxPolicyT>);
+  constexpr int DIGITS           = 1 << active_t<MaxPolicyT>::OnesweepPolicy::RADIX_BITS;
+  const int lane                 = int(threadIdx.x) % detail::warp_threads;
+  const unsigned long long warps = (unsigned long long)gridDim.x * (blockDim.x / detail::warp_threads);
   const unsigned long long count = d_counters->bin[long_bin];
   const unsigned long long n     = count < capacity.bin[long_bin] ? count : capacity.bin[long_bin];
-  for (unsigned long long e = (unsigned long long) blockIdx.x * (blockDim.x / detail::warp_threads)
-                            + threadIdx.x / detail::warp_threads;
+  for (unsigned long long e =
+           (unsigned long long)blockIdx.x * (blockDim.x / detail::warp_threads) + threadIdx.x / detail::warp_threads;
        e < n; e += warps)
   {
-    const LongSegment segment = d_long[e];
-    const ::cuda::std::uint32_t last_tile =
-      offset_t(segment.first_tile) + segment.tiles < offset_t(capacity.max_tiles)
-        ? segment.first_tile + segment.tiles
-        : capacity.max_tiles;
+    const LongSegment segment             = d_long[e];
+    const ::cuda::std::uint32_t last_tile = offset_t(segment.first_tile) + segment.tiles < offset_t(capacity.max_tiles)
+                                                ? segment.first_tile + segment.tiles
+                                                : capacity.max_tiles;
     if (segment.chains == 0)
     {
       for (::cuda::std::uint32_t t = segment.first_tile + lane; t < last_tile; t += detail::warp_threads)
@@ -390,17 +392,16 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(256) void DeviceSegmentedSortChainKer
     const ::cuda::std::uint32_t first_window = segment.first_tile / capacity.window_tiles;
     for (::cuda::std::uint32_t j = 0; j < segment.chains; ++j)
     {
-      const ::cuda::std::uint32_t chain = segment.first_chain + j;
+      const ::cuda::std::uint32_t chain        = segment.first_chain + j;
       const ::cuda::std::uint32_t window_first = (first_window + j) * capacity.window_tiles;
-      const ::cuda::std::uint32_t first = segment.first_tile > window_first ? segment.first_tile : window_first;
+      const ::cuda::std::uint32_t first        = segment.first_tile > window_first ? segment.first_tile : window_first;
       const ::cuda::std::uint32_t end_tile =
-        last_tile < window_first + capacity.window_tiles ? last_tile : window_first + capacity.window_tiles;
+          last_tile < window_first + capacity.window_tiles ? last_tile : window_first + capacity.window_tiles;
       if (lane == 0)
       {
         const offset_t begin = segment.begin + offset_t(first - segment.first_tile) * TILE;
         const offset_t end   = segment.begin + offset_t(end_tile - segment.first_tile) * TILE;
-        d_chains[chain]      = Chain{begin, end < segment.end ? end : segment.end, first,
-                                     j + 1 < segment.chains ? 1u : 0u};
+        d_chains[chain] = Chain{begin, end < segment.end ? end : segment.end, first, j + 1 < segment.chains ? 1u : 0u};
       }
       for (::cuda::std::uint32_t t = first + lane; t < end_tile; t += detail::warp_threads)
       {
@@ -420,16 +421,20 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(256) void DeviceSegmentedSortChainKer
 //! Counts every pass's digits of each chain (AgentRadixSortHistogram), a tile per block and round.
 template <typename MaxPolicyT, typename KeyT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
-  detail::segmented_sort::active_t<MaxPolicyT>::HistogramPolicy::BLOCK_THREADS) void DeviceSegmentedSortHistogramKernel(
-  const KeyT* d_keys, const detail::segmented_sort::Chain* d_chains, const ::cuda::std::uint32_t* d_tile_chain,
-  const detail::segmented_sort::Counters* d_counters, detail::segmented_sort::Capacity capacity,
-  detail::segmented_sort::offset_t* d_counts, int begin_bit, int end_bit)
+    detail::segmented_sort::active_t<MaxPolicyT>::HistogramPolicy::
+        BLOCK_THREADS) void DeviceSegmentedSortHistogramKernel(const KeyT* d_keys,
+                                                               const detail::segmented_sort::Chain* d_chains,
+                                                               const ::cuda::std::uint32_t* d_tile_chain,
+                                                               const detail::segmented_sort::Counters* d_counters,
+                                                               detail::segmented_sort::Capacity capacity,
+                                                               detail::segmented_sort::offset_t* d_counts,
+                                                               int begin_bit, int end_bit)
 {
   using namespace detail::segmented_sort;
   using PolicyT           = active_t<MaxPolicyT>;
   constexpr offset_t TILE = offset_t(onesweep_tile_v<MaxPolicyT>);
-  using AgentT            = AgentRadixSortHistogram<typename PolicyT::HistogramPolicy, PolicyT::OnesweepPolicy::RADIX_BITS,
-                                                    KeyT, offset_t, detail::identity_decomposer_t>;
+  using AgentT = AgentRadixSortHistogram<typename PolicyT::HistogramPolicy, PolicyT::OnesweepPolicy::RADIX_BITS, KeyT,
+                                         offset_t, detail::identity_decomposer_t>;
   __shared__ typename AgentT::TempStorage storage;
   const ::cuda::std::uint32_t tiles = d_counters->tiles;
   const ::cuda::std::uint32_t n     = tiles < capacity.max_tiles ? tiles : capacity.max_tiles;
@@ -445,7 +450,7 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
     const offset_t valid  = c.end - offset < TILE ? c.end - offset : TILE;
     AgentT(storage, d_keys + offset, d_counts, valid, int(chain), int(capacity.max_chains), 0, 1, begin_bit, end_bit,
            detail::identity_decomposer_t{})
-      .Process();
+        .Process();
     __syncthreads(); // the counts are flushed before the next tile clears them
   }
 }
@@ -456,17 +461,19 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
 //! writes them in each pass (AgentRadixSortOnesweep's next-portion starts). Block b works on pass
 //! b % num_passes.
 template <typename MaxPolicyT, bool IS_DESCENDING>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(1 << detail::segmented_sort::active_t<
-                                             MaxPolicyT>::OnesweepPolicy::RADIX_BITS) void DeviceSegmentedSortScanKernel(
-  const detail::segmented_sort::LongSegment* d_long, const detail::segmented_sort::Counters* d_counters,
-  detail::segmented_sort::Capacity capacity, detail::segmented_sort::offset_t* d_counts, int num_passes)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    1 << detail::segmented_sort::active_t<MaxPolicyT>::OnesweepPolicy::
+        RADIX_BITS) void DeviceSegmentedSortScanKernel(const detail::segmented_sort::LongSegment* d_long,
+                                                       const detail::segmented_sort::Counters* d_counters,
+                                                       detail::segmented_sort::Capacity capacity,
+                                                       detail::segmented_sort::offset_t* d_counts, int num_passes)
 {
   using namespace detail::segmented_sort;
-  constexpr int DIGITS = 1 << active_t<MaxPolicyT>::OnesweepPolicy::RADIX_BITS;
-  const int pass       = int(blockIdx.x) % num_passes;
+  constexpr int DIGITS       = 1 << active_t<MaxPolicyT>::OnesweepPolicy::RADIX_BITS;
+  const int pass             = int(blockIdx.x) % num_passes;
   const unsigned first_entry = blockIdx.x / unsigned(num_passes);
   const unsigned stride      = gridDim.x / unsigned(num_passes);
-  using BlockScanT     = BlockScan<offset_t, DIGITS>;
+  using BlockScanT           = BlockScan<offset_t, DIGITS>;
   __shared__ typename BlockScanT::TempStorage storage;
   const int digit                = int(threadIdx.x);
   const unsigned long long count = d_counters->bin[long_bin];
@@ -488,7 +495,7 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(1 << detail::segmented_sort::active_t
     offset_t all   = 0;
     BlockScanT(storage).ExclusiveSum(total, start, all);
     pass_counts[::cuda::std::size_t(segment.first_chain) * DIGITS + digit] =
-      segment.begin + (IS_DESCENDING ? all - start - total : start);
+        segment.begin + (IS_DESCENDING ? all - start - total : start);
     __syncthreads(); // the scan's storage is free for the next segment
   }
 }
@@ -498,20 +505,24 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(1 << detail::segmented_sort::active_t
 //! scatters it with a look-back that stops at the chain's first tile.
 template <typename MaxPolicyT, bool IS_DESCENDING, typename KeyT, typename ValueT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
-  detail::segmented_sort::active_t<MaxPolicyT>::OnesweepPolicy::BLOCK_THREADS,
-  detail::radix::onesweep_min_blocks_v<typename detail::segmented_sort::active_t<MaxPolicyT>::OnesweepPolicy>) void
-DeviceSegmentedSortOnesweepKernel(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
-                                  ValueT* d_values_out, const detail::segmented_sort::Chain* d_chains,
-                                  const ::cuda::std::uint32_t* d_tile_chain, detail::segmented_sort::offset_t* d_bins,
-                                  ::cuda::std::uint32_t* d_lookback, ::cuda::std::uint32_t* d_tile_counter,
-                                  const detail::segmented_sort::Counters* d_counters,
-                                  detail::segmented_sort::Capacity capacity, ::cuda::std::uint32_t window_first,
-                                  int current_bit, int num_bits, ::cuda::std::uint32_t epoch)
+    detail::segmented_sort::active_t<MaxPolicyT>::OnesweepPolicy::BLOCK_THREADS,
+    detail::radix::onesweep_min_blocks_v<
+        typename detail::segmented_sort::active_t<MaxPolicyT>::
+            OnesweepPolicy>) void DeviceSegmentedSortOnesweepKernel(const KeyT* d_keys_in, KeyT* d_keys_out,
+                                                                    const ValueT* d_values_in, ValueT* d_values_out,
+                                                                    const detail::segmented_sort::Chain* d_chains,
+                                                                    const ::cuda::std::uint32_t* d_tile_chain,
+                                                                    detail::segmented_sort::offset_t* d_bins,
+                                                                    ::cuda::std::uint32_t* d_lookback,
+                                                                    ::cuda::std::uint32_t* d_tile_counter,
+                                                                    const detail::segmented_sort::Counters* d_counters,
+                                                                    detail::segmented_sort::Capacity capacity,
+                                                                    ::cuda::std::uint32_t window_first, int current_bit,
+                                                                    int num_bits, ::cuda::std::uint32_t epoch)
 {
   using namespace detail::segmented_sort;
-  using PolicyT           = typename active_t<MaxPolicyT>::OnesweepPolicy;
-  using AgentT            = AgentRadixSortOnesweep<PolicyT, IS_DESCENDING, KeyT, ValueT, offset_t,
-                                                   detail::identity_decomposer_t>;
+  using PolicyT = typename active_t<MaxPolicyT>::OnesweepPolicy;
+  using AgentT  = AgentRadixSortOnesweep<PolicyT, IS_DESCENDING, KeyT, ValueT, offset_t, detail::identity_decomposer_t>;
   constexpr offset_t TILE = offset_t(AgentT::TILE_ITEMS);
   constexpr int DIGITS    = AgentT::RADIX_DIGITS;
   __shared__ typename AgentT::TempStorage storage;
@@ -550,8 +561,8 @@ namespace segmented_sort
 //! [begin_bit, end_bit). The pointer forms pass is_overwrite_okay = false: the result goes to the
 //! alternate buffers and the current ones are only read. With is_overwrite_okay, the sort uses
 //! both buffers and flips the selectors when the result ends in the alternate ones.
-template <bool IS_DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
-          typename PolicyHub = policy_hub<KeyT, ValueT>>
+template <bool IS_DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT, typename PolicyHub = policy_hub<KeyT, ValueT>>
 struct dispatch_t
 {
   static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueT, NullType>;
@@ -577,34 +588,35 @@ struct dispatch_t
     constexpr int RADIX_BITS    = OnesweepPolicyT::RADIX_BITS;
     constexpr int DIGITS        = 1 << RADIX_BITS;
     constexpr offset_t TILE     = offset_t(OnesweepPolicyT::BLOCK_THREADS * OnesweepPolicyT::ITEMS_PER_THREAD);
-    constexpr offset_t WINDOW   = window_tiles_v<ActivePolicyT> > 0 ? offset_t(window_tiles_v<ActivePolicyT>)
-                                                                    : offset_t(radix::portion_tiles_v<OnesweepPolicyT>);
+    constexpr offset_t WINDOW   = window_tiles_v < ActivePolicyT >> 0 ? offset_t(window_tiles_v<ActivePolicyT>)
+                                                                      : offset_t(radix::portion_tiles_v<OnesweepPolicyT>);
     const unsigned long long ns = static_cast<unsigned long long>(num_segments);
     const unsigned long long ni = num_items;
     auto at_most                = [](unsigned long long a, unsigned long long b) { return a < b ? a : b; };
 
     Capacity capacity{};
-    capacity.bin[0]        = at_most(ns, ni);
-    capacity.bin[1]        = at_most(ns, ni / (ActivePolicyT::TinyPolicy::MAX_ITEMS + 1));
-    capacity.bin[2]        = at_most(ns, ni / (ActivePolicyT::SmallPolicy::MAX_ITEMS + 1));
-    capacity.bin[3]        = at_most(ns, ni / (ActivePolicyT::MediumPolicy::MAX_ITEMS + 1));
-    capacity.bin[long_bin] = at_most(ns, ni / (ActivePolicyT::LargePolicy::MAX_ITEMS + 1));
+    capacity.bin[0]                     = at_most(ns, ni);
+    capacity.bin[1]                     = at_most(ns, ni / (ActivePolicyT::TinyPolicy::MAX_ITEMS + 1));
+    capacity.bin[2]                     = at_most(ns, ni / (ActivePolicyT::SmallPolicy::MAX_ITEMS + 1));
+    capacity.bin[3]                     = at_most(ns, ni / (ActivePolicyT::MediumPolicy::MAX_ITEMS + 1));
+    capacity.bin[long_bin]              = at_most(ns, ni / (ActivePolicyT::LargePolicy::MAX_ITEMS + 1));
     const unsigned long long longs      = capacity.bin[long_bin];
     const unsigned long long max_tiles  = longs == 0 ? 0 : (ni + TILE - 1) / TILE + longs;
     const unsigned long long windows    = (max_tiles + WINDOW - 1) / WINDOW;
     const unsigned long long max_chains = longs == 0 ? 0 : longs + windows;
     if (max_chains > 0xFFFFFFFEull || max_tiles > 0xFFFFFFFEull)
     {
-      return cudaErrorInvalidValue; // beyond 32-bit tile numbers (about 2^44 items)
+      // Beyond 32-bit tile numbers (about 2^44 items).
+      return STRATA_INVALID_ARGUMENT("num_items is too large: more than 2^32 - 2 tiles");
     }
-    capacity.max_tiles    = ::cuda::std::uint32_t(max_tiles);
-    capacity.max_chains   = ::cuda::std::uint32_t(max_chains);
-    capacity.window_tiles = ::cuda::std::uint32_t(WINDOW);
-    const int num_bits    = end_bit - begin_bit;
-    const int num_passes  = num_bits == 0 ? 1 : (num_bits + RADIX_BITS - 1) / RADIX_BITS;
+    capacity.max_tiles                      = ::cuda::std::uint32_t(max_tiles);
+    capacity.max_chains                     = ::cuda::std::uint32_t(max_chains);
+    capacity.window_tiles                   = ::cuda::std::uint32_t(WINDOW);
+    const int num_bits                      = end_bit - begin_bit;
+    const int num_passes                    = num_bits == 0 ? 1 : (num_bits + RADIX_BITS - 1) / RADIX_BITS;
     const unsigned long long lookback_tiles = at_most(max_tiles, WINDOW);
     const unsigned long long launches       = windows * static_cast<unsigned long long>(num_passes);
-    const bool buffer = !is_overwrite_okay && num_passes > 1 && longs > 0;
+    const bool buffer                       = !is_overwrite_okay && num_passes > 1 && longs > 0;
 
     Counters* d_counters                  = nullptr;
     ::cuda::std::int64_t* d_bins[4]       = {};
@@ -617,12 +629,12 @@ struct dispatch_t
     KeyT* d_keys_buffer                   = nullptr;
     ValueT* d_values_buffer               = nullptr;
     cudaError_t error                     = CarveTemporaryStorage(
-      d_temp_storage, temp_storage_bytes, Slot(d_counters, 1), Slot(d_bins[0], capacity.bin[0]),
-      Slot(d_bins[1], capacity.bin[1]), Slot(d_bins[2], capacity.bin[2]), Slot(d_bins[3], capacity.bin[3]),
-      Slot(d_long, longs), Slot(d_chains, max_chains), Slot(d_tile_chain, max_tiles),
-      Slot(d_counts, static_cast<size_t>(max_chains) * num_passes * DIGITS),
-      Slot(d_lookback, static_cast<size_t>(lookback_tiles) * DIGITS), Slot(d_tile_counter, launches),
-      Slot(d_keys_buffer, buffer ? ni : 0), Slot(d_values_buffer, buffer && !KEYS_ONLY ? ni : 0));
+                            d_temp_storage, temp_storage_bytes, Slot(d_counters, 1), Slot(d_bins[0], capacity.bin[0]),
+                            Slot(d_bins[1], capacity.bin[1]), Slot(d_bins[2], capacity.bin[2]), Slot(d_bins[3], capacity.bin[3]),
+                            Slot(d_long, longs), Slot(d_chains, max_chains), Slot(d_tile_chain, max_tiles),
+                            Slot(d_counts, static_cast<size_t>(max_chains) * num_passes * DIGITS),
+                            Slot(d_lookback, static_cast<size_t>(lookback_tiles) * DIGITS), Slot(d_tile_counter, launches),
+                            Slot(d_keys_buffer, buffer ? ni : 0), Slot(d_values_buffer, buffer && !KEYS_ONLY ? ni : 0));
     if (error != cudaSuccess || d_temp_storage == nullptr || ns == 0 || ni == 0)
     {
       return error;
@@ -641,7 +653,8 @@ struct dispatch_t
     }
     if (error == cudaSuccess && longs > 0)
     {
-      error = cudaMemsetAsync(d_lookback, 0, static_cast<size_t>(lookback_tiles) * DIGITS * sizeof(*d_lookback), stream);
+      error =
+          cudaMemsetAsync(d_lookback, 0, static_cast<size_t>(lookback_tiles) * DIGITS * sizeof(*d_lookback), stream);
     }
     if (error == cudaSuccess && longs > 0)
     {
@@ -670,10 +683,10 @@ struct dispatch_t
 
     // Where the result goes: the pointer forms' output; with leave to overwrite, the buffer the
     // long segments' last pass writes (the passes alternate, starting with the alternate buffer).
-    const bool flip      = is_overwrite_okay && num_passes % 2 == 1;
-    KeyT* keys_in        = d_keys.Current();
-    ValueT* values_in    = d_values.Current();
-    KeyT* keys_result    = is_overwrite_okay && !flip ? d_keys.Current() : d_keys.Alternate();
+    const bool flip       = is_overwrite_okay && num_passes % 2 == 1;
+    KeyT* keys_in         = d_keys.Current();
+    ValueT* values_in     = d_values.Current();
+    KeyT* keys_result     = is_overwrite_okay && !flip ? d_keys.Current() : d_keys.Alternate();
     ValueT* values_result = is_overwrite_okay && !flip ? d_values.Current() : d_values.Alternate();
 
     // The short segments, each bin by its sorter.
@@ -682,7 +695,8 @@ struct dispatch_t
       constexpr int SMALL_GROUPS = warp_sorter_threads / ActivePolicyT::SmallPolicy::THREADS_PER_SEGMENT;
       // Integer keys sorted by all their bits (values of at most 8 bytes beside them) take a
       // network without places.
-      auto launch_tiny = [&](auto plain) {
+      auto launch_tiny = [&](auto plain)
+      {
         return LaunchKernel(false,
                             DeviceSegmentedSortThreadKernel<MaxPolicyT, decltype(plain)::value, IS_DESCENDING, KeyT,
                                                             ValueT, BeginOffsetIteratorT, EndOffsetIteratorT>,
@@ -696,7 +710,7 @@ struct dispatch_t
       if constexpr (ThreadAgentT::PLAIN_FIT)
       {
         error = begin_bit == 0 && end_bit == int(sizeof(KeyT) * 8) ? launch_tiny(::cuda::std::true_type{})
-                                                                  : launch_tiny(::cuda::std::false_type{});
+                                                                   : launch_tiny(::cuda::std::false_type{});
       }
       else
       {
@@ -704,39 +718,36 @@ struct dispatch_t
       }
       if (error == cudaSuccess && capacity.bin[1] > 0)
       {
-        error = LaunchKernel(false,
-                             DeviceSegmentedSortWarpKernel<MaxPolicyT, IS_DESCENDING, KeyT, ValueT,
-                                                           BeginOffsetIteratorT, EndOffsetIteratorT>,
-                             grid_for(capacity.bin[1], SMALL_GROUPS, resident), warp_sorter_threads, stream,
-                             d_begin_offsets, d_end_offsets, num_items,
-                             static_cast<const ::cuda::std::int64_t*>(d_bins[1]),
-                             static_cast<const Counters*>(d_counters), capacity.bin[1],
-                             static_cast<const KeyT*>(keys_in), keys_result, static_cast<const ValueT*>(values_in),
-                             values_result, begin_bit, end_bit);
+        error =
+            LaunchKernel(false,
+                         DeviceSegmentedSortWarpKernel<MaxPolicyT, IS_DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,
+                                                       EndOffsetIteratorT>,
+                         grid_for(capacity.bin[1], SMALL_GROUPS, resident), warp_sorter_threads, stream,
+                         d_begin_offsets, d_end_offsets, num_items, static_cast<const ::cuda::std::int64_t*>(d_bins[1]),
+                         static_cast<const Counters*>(d_counters), capacity.bin[1], static_cast<const KeyT*>(keys_in),
+                         keys_result, static_cast<const ValueT*>(values_in), values_result, begin_bit, end_bit);
       }
       if (error == cudaSuccess && capacity.bin[2] > 0)
       {
-        error = LaunchKernel(false,
-                             DeviceSegmentedSortBlockKernel<MaxPolicyT, false, IS_DESCENDING, KeyT, ValueT,
-                                                            BeginOffsetIteratorT, EndOffsetIteratorT>,
-                             grid_for(capacity.bin[2], 1, resident), ActivePolicyT::MediumPolicy::THREADS_PER_SEGMENT,
-                             stream, d_begin_offsets, d_end_offsets, num_items,
-                             static_cast<const ::cuda::std::int64_t*>(d_bins[2]),
-                             static_cast<const Counters*>(d_counters), capacity.bin[2],
-                             static_cast<const KeyT*>(keys_in), keys_result, static_cast<const ValueT*>(values_in),
-                             values_result, begin_bit, end_bit);
+        error = LaunchKernel(
+            false,
+            DeviceSegmentedSortBlockKernel<MaxPolicyT, false, IS_DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,
+                                           EndOffsetIteratorT>,
+            grid_for(capacity.bin[2], 1, resident), ActivePolicyT::MediumPolicy::THREADS_PER_SEGMENT, stream,
+            d_begin_offsets, d_end_offsets, num_items, static_cast<const ::cuda::std::int64_t*>(d_bins[2]),
+            static_cast<const Counters*>(d_counters), capacity.bin[2], static_cast<const KeyT*>(keys_in), keys_result,
+            static_cast<const ValueT*>(values_in), values_result, begin_bit, end_bit);
       }
       if (error == cudaSuccess && capacity.bin[3] > 0)
       {
-        error = LaunchKernel(false,
-                             DeviceSegmentedSortBlockKernel<MaxPolicyT, true, IS_DESCENDING, KeyT, ValueT,
-                                                            BeginOffsetIteratorT, EndOffsetIteratorT>,
-                             grid_for(capacity.bin[3], 1, resident / 2), ActivePolicyT::LargePolicy::THREADS_PER_SEGMENT,
-                             stream, d_begin_offsets, d_end_offsets, num_items,
-                             static_cast<const ::cuda::std::int64_t*>(d_bins[3]),
-                             static_cast<const Counters*>(d_counters), capacity.bin[3],
-                             static_cast<const KeyT*>(keys_in), keys_result, static_cast<const ValueT*>(values_in),
-                             values_result, begin_bit, end_bit);
+        error = LaunchKernel(
+            false,
+            DeviceSegmentedSortBlockKernel<MaxPolicyT, true, IS_DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,
+                                           EndOffsetIteratorT>,
+            grid_for(capacity.bin[3], 1, resident / 2), ActivePolicyT::LargePolicy::THREADS_PER_SEGMENT, stream,
+            d_begin_offsets, d_end_offsets, num_items, static_cast<const ::cuda::std::int64_t*>(d_bins[3]),
+            static_cast<const Counters*>(d_counters), capacity.bin[3], static_cast<const KeyT*>(keys_in), keys_result,
+            static_cast<const ValueT*>(values_in), values_result, begin_bit, end_bit);
       }
       if (error != cudaSuccess)
       {
@@ -761,9 +772,10 @@ struct dispatch_t
     if (error == cudaSuccess)
     {
       using HistogramPolicyT = typename ActivePolicyT::HistogramPolicy;
-      error = LaunchKernel(false, DeviceSegmentedSortHistogramKernel<MaxPolicyT, KeyT>,
-                           grid_for(max_tiles, 1, static_cast<unsigned long long>(sm_count)
-                                                    * radix::histogram_blocks_per_sm_v<HistogramPolicyT>),
+      error                  = LaunchKernel(
+                           false, DeviceSegmentedSortHistogramKernel<MaxPolicyT, KeyT>,
+                           grid_for(max_tiles, 1,
+                                    static_cast<unsigned long long>(sm_count) * radix::histogram_blocks_per_sm_v<HistogramPolicyT>),
                            HistogramPolicyT::BLOCK_THREADS, stream, static_cast<const KeyT*>(keys_in),
                            static_cast<const Chain*>(d_chains), static_cast<const ::cuda::std::uint32_t*>(d_tile_chain),
                            static_cast<const Counters*>(d_counters), capacity, d_counts, begin_bit, end_bit);
@@ -783,9 +795,9 @@ struct dispatch_t
     for (int pass = 0; error == cudaSuccess && pass < num_passes; ++pass)
     {
       const bool to_alternate = is_overwrite_okay ? pass % 2 == 0 : (num_passes - 1 - pass) % 2 == 0;
-      KeyT* keys_target       = to_alternate ? d_keys.Alternate() : (is_overwrite_okay ? d_keys.Current() : d_keys_buffer);
+      KeyT* keys_target = to_alternate ? d_keys.Alternate() : (is_overwrite_okay ? d_keys.Current() : d_keys_buffer);
       ValueT* values_target =
-        to_alternate ? d_values.Alternate() : (is_overwrite_okay ? d_values.Current() : d_values_buffer);
+          to_alternate ? d_values.Alternate() : (is_overwrite_okay ? d_values.Current() : d_values_buffer);
       const int current_bit = begin_bit + pass * RADIX_BITS;
       const int pass_bits   = end_bit - current_bit < RADIX_BITS ? end_bit - current_bit : RADIX_BITS;
       for (unsigned long long window = 0; error == cudaSuccess && window < windows; ++window, ++launch)
@@ -802,14 +814,14 @@ struct dispatch_t
           }
         }
         const unsigned long long first = window * WINDOW;
-        error = LaunchKernel(false, DeviceSegmentedSortOnesweepKernel<MaxPolicyT, IS_DESCENDING, KeyT, ValueT>,
-                             int(at_most(max_tiles - first, WINDOW)), OnesweepPolicyT::BLOCK_THREADS, stream,
-                             keys_source, keys_target, values_source, values_target,
-                             static_cast<const Chain*>(d_chains), static_cast<const ::cuda::std::uint32_t*>(d_tile_chain),
-                             d_counts + static_cast<size_t>(pass) * max_chains * DIGITS,
-                             d_lookback, d_tile_counter + launch, static_cast<const Counters*>(d_counters), capacity,
-                             ::cuda::std::uint32_t(first), current_bit, pass_bits < 0 ? 0 : pass_bits,
-                             radix::LookbackEpoch(launch));
+        error                          = LaunchKernel(
+                                     false, DeviceSegmentedSortOnesweepKernel<MaxPolicyT, IS_DESCENDING, KeyT, ValueT>,
+                                     int(at_most(max_tiles - first, WINDOW)), OnesweepPolicyT::BLOCK_THREADS, stream, keys_source, keys_target,
+                                     values_source, values_target, static_cast<const Chain*>(d_chains),
+                                     static_cast<const ::cuda::std::uint32_t*>(d_tile_chain),
+                                     d_counts + static_cast<size_t>(pass) * max_chains * DIGITS, d_lookback, d_tile_counter + launch,
+                                     static_cast<const Counters*>(d_counters), capacity, ::cuda::std::uint32_t(first), current_bit,
+            pass_bits < 0 ? 0 : pass_bits, radix::LookbackEpoch(launch));
       }
       keys_source   = keys_target;
       values_source = values_target;
@@ -825,11 +837,11 @@ struct dispatch_t
 
 template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
           typename PolicyHub = policy_hub<KeyT, ValueT>>
-STRATA_RUNTIME_FUNCTION cudaError_t
-Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, DoubleBuffer<KeyT>& d_keys,
-    DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
-    BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
-    cudaStream_t stream);
+STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay,
+                                        DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                        ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                                        BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                        int begin_bit, int end_bit, cudaStream_t stream);
 
 //! A sort of values wider than the sorters stage (max_sorted_value_bytes): the keys are sorted
 //! with the 32-bit indices of their values, which are then gathered from the current buffer into
@@ -838,50 +850,61 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, Do
 //! place, as its key did (a DoubleBuffer form whose keys did not move); otherwise it is left as
 //! it is in the output.
 template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-STRATA_RUNTIME_FUNCTION cudaError_t
-RunGathered(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, DoubleBuffer<KeyT>& d_keys,
-            DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
-            BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
-            cudaStream_t stream)
+STRATA_RUNTIME_FUNCTION cudaError_t RunGathered(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                bool is_overwrite_okay, DoubleBuffer<KeyT>& d_keys,
+                                                DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items,
+                                                ::cuda::std::int64_t num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                                EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
+                                                cudaStream_t stream)
 {
   using IndexT = ::cuda::std::uint32_t;
   if (num_items >= ::cuda::std::int64_t(gather::GatherValues<ValueT>::unsorted))
   {
-    return cudaErrorInvalidValue; // the indices are 32-bit (2^32 such values fill no GPU's memory)
+    // The indices are 32-bit (2^32 such values fill no GPU's memory).
+    return STRATA_INVALID_ARGUMENT("num_items is too large: values wider than 256 bytes are sorted by 32-bit indices");
   }
   using InnerHub = policy_hub<KeyT, IndexT>;
   return gather::SortByIndices(
-    d_temp_storage, temp_storage_bytes, IndexT(num_items), num_items > 0 && num_segments > 0, d_values, stream,
-    [&](void* d_sort_storage, size_t& sort_bytes, DoubleBuffer<IndexT>& indices) {
-      const cudaError_t error = Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
-        d_sort_storage, sort_bytes, is_overwrite_okay, d_keys, indices, num_items, num_segments, d_begin_offsets,
-        d_end_offsets, begin_bit, end_bit, stream);
-      // The pointer forms leave the sorted indices in the alternate buffer without flipping the
-      // selector (unlike DeviceRadixSort's): point the gather at them.
-      if (error == cudaSuccess && d_sort_storage != nullptr && !is_overwrite_okay)
+      d_temp_storage, temp_storage_bytes, IndexT(num_items), num_items > 0 && num_segments > 0, d_values, stream,
+      [&](void* d_sort_storage, size_t& sort_bytes, DoubleBuffer<IndexT>& indices)
       {
-        indices.selector ^= 1;
-      }
-      return error;
-    });
+        const cudaError_t error = Run<Order, KeyT, IndexT, BeginOffsetIteratorT, EndOffsetIteratorT, InnerHub>(
+            d_sort_storage, sort_bytes, is_overwrite_okay, d_keys, indices, num_items, num_segments, d_begin_offsets,
+            d_end_offsets, begin_bit, end_bit, stream);
+        // The pointer forms leave the sorted indices in the alternate buffer without flipping the
+        // selector (unlike DeviceRadixSort's): point the gather at them.
+        if (error == cudaSuccess && d_sort_storage != nullptr && !is_overwrite_okay)
+        {
+          indices.selector ^= 1;
+        }
+        return error;
+      });
 }
 
 //! Every segmented sort call ends here: checks the counts, the bit range and the pointers, picks
 //! the device's policy and dispatches (values wider than max_sorted_value_bytes: RunGathered).
 template <SortOrder Order, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
           typename PolicyHub>
-STRATA_RUNTIME_FUNCTION cudaError_t
-Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, DoubleBuffer<KeyT>& d_keys,
-    DoubleBuffer<ValueT>& d_values, ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
-    BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
-    cudaStream_t stream)
+STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay,
+                                        DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                        ::cuda::std::int64_t num_items, ::cuda::std::int64_t num_segments,
+                                        BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                        int begin_bit, int end_bit, cudaStream_t stream)
 {
   static_assert(is_radix_fundamental_v<KeyT>,
                 "segmented sorts take integer, bool or floating-point keys (sort structs with DeviceMergeSort)");
   constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueT, NullType>;
-  if (num_items < 0 || num_segments < 0 || begin_bit < 0 || end_bit < begin_bit || end_bit > int(sizeof(KeyT) * 8))
+  if (num_items < 0)
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
+  }
+  if (num_segments < 0)
+  {
+    return STRATA_INVALID_ARGUMENT("num_segments is negative");
+  }
+  if (begin_bit < 0 || end_bit < begin_bit || end_bit > int(sizeof(KeyT) * 8))
+  {
+    return STRATA_INVALID_ARGUMENT("begin_bit/end_bit out of range");
   }
   // No bits to sort by, with leave to overwrite: each segment is sorted where it is, and nothing
   // is read or written (as in CUB, so the buffers may be null).
@@ -894,7 +917,7 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, Do
       && (d_keys.Current() == nullptr || d_keys.Alternate() == nullptr
           || (!KEYS_ONLY && (d_values.Current() == nullptr || d_values.Alternate() == nullptr))))
   {
-    return cudaErrorInvalidValue;
+    return STRATA_INVALID_ARGUMENT("a key or value buffer is null");
   }
   if constexpr (!KEYS_ONLY && sizeof(ValueT) > max_sorted_value_bytes)
   {
@@ -904,12 +927,14 @@ Run(void* d_temp_storage, size_t& temp_storage_bytes, bool is_overwrite_okay, Do
   else
   {
     using DispatchT =
-      dispatch_t<Order == SortOrder::Descending, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>;
-    return InvokeForCurrentDevice<typename DispatchT::MaxPolicyT>([&](int) {
-      return DispatchT{d_temp_storage,  temp_storage_bytes, d_keys,        d_values, is_overwrite_okay,
-                       offset_t(num_items), num_segments,   d_begin_offsets, d_end_offsets, begin_bit,
-                       end_bit,          stream};
-    });
+        dispatch_t<Order == SortOrder::Descending, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>;
+    return InvokeForCurrentDevice<typename DispatchT::MaxPolicyT>(
+        [&](int)
+        {
+          return DispatchT{d_temp_storage,    temp_storage_bytes,  d_keys,       d_values,
+                           is_overwrite_okay, offset_t(num_items), num_segments, d_begin_offsets,
+                           d_end_offsets,     begin_bit,           end_bit,      stream};
+        });
   }
 }
 } // namespace segmented_sort
@@ -928,8 +953,8 @@ struct DispatchSegmentedSort
            EndOffsetIteratorT d_end_offsets, bool is_overwrite_okay, cudaStream_t stream)
   {
     return detail::segmented_sort::Run<Order, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>(
-      d_temp_storage, temp_storage_bytes, is_overwrite_okay, d_keys, d_values, num_items, num_segments,
-      d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
+        d_temp_storage, temp_storage_bytes, is_overwrite_okay, d_keys, d_values, num_items, num_segments,
+        d_begin_offsets, d_end_offsets, 0, int(sizeof(KeyT) * 8), stream);
   }
 };
 
@@ -951,8 +976,8 @@ struct DispatchSegmentedRadixSort
            EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit, bool is_overwrite_okay, cudaStream_t stream)
   {
     return detail::segmented_sort::Run<Order, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT, PolicyHub>(
-      d_temp_storage, temp_storage_bytes, is_overwrite_okay, d_keys, d_values, num_items, num_segments,
-      d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
+        d_temp_storage, temp_storage_bytes, is_overwrite_okay, d_keys, d_values, num_items, num_segments,
+        d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
   }
 };
 

@@ -14,6 +14,7 @@
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/tuning/tuning_select_if.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>
 
@@ -37,9 +38,9 @@ template <typename InputIteratorT, typename FlagsInputIteratorT, typename Select
 struct sweep_agent_family
 {
   template <typename PolicyT>
-  using agent_t = AgentSelectIf<PolicyT, InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
-                                NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
-                                ValuesInputIteratorT, ValuesOutputIteratorT>;
+  using agent_t =
+      AgentSelectIf<PolicyT, InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT, NumSelectedIteratorT,
+                    SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS, ValuesInputIteratorT, ValuesOutputIteratorT>;
 };
 } // namespace select
 
@@ -71,28 +72,26 @@ STRATA_KERNEL_ATTRIBUTES void DeviceSelectEmptyKernel(NumSelectedIteratorT d_num
 template <typename MaxPolicyT, typename InputIteratorT, typename FlagsInputIteratorT, typename SelectedOutputIteratorT,
           typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT, bool KEEP_REJECTS,
           typename ValuesInputIteratorT, typename ValuesOutputIteratorT>
-STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(detail::fitted_agent_t<detail::select::sweep_agent_family<
-                                             InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
-                                             NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
-                                             ValuesInputIteratorT, ValuesOutputIteratorT>,
-                                         typename MaxPolicyT::ActivePolicy::SelectIfPolicyT>::BLOCK_THREADS,
-                  MaxPolicyT::ActivePolicy::SelectIfPolicyT::
-                      MIN_BLOCKS_PER_SM) void DeviceSelectSweepKernel(InputIteratorT d_in, FlagsInputIteratorT d_flags,
-                                                                      SelectedOutputIteratorT d_out,
-                                                                      NumSelectedIteratorT d_num_selected_out,
-                                                                      ScanTileState<OffsetT> tile_state,
-                                                                      unsigned int* d_tile_counter, SelectOpT select_op,
-                                                                      EqualityOpT equality_op, OffsetT num_items,
-                                                                      int num_tiles, ValuesInputIteratorT d_values_in,
-                                                                      ValuesOutputIteratorT d_values_out,
-                                                                      void* d_block_storage)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    detail::fitted_agent_t<
+        detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
+                                           NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
+                                           ValuesInputIteratorT, ValuesOutputIteratorT>,
+        typename MaxPolicyT::ActivePolicy::SelectIfPolicyT>::BLOCK_THREADS,
+    MaxPolicyT::ActivePolicy::SelectIfPolicyT::
+        MIN_BLOCKS_PER_SM) void DeviceSelectSweepKernel(InputIteratorT d_in, FlagsInputIteratorT d_flags,
+                                                        SelectedOutputIteratorT d_out,
+                                                        NumSelectedIteratorT d_num_selected_out,
+                                                        ScanTileState<OffsetT> tile_state, unsigned int* d_tile_counter,
+                                                        SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items,
+                                                        int num_tiles, ValuesInputIteratorT d_values_in,
+                                                        ValuesOutputIteratorT d_values_out, void* d_block_storage)
 {
   using AgentT = detail::fitted_agent_t<
-    detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
-                                       NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
-                                       ValuesInputIteratorT, ValuesOutputIteratorT>,
-    typename MaxPolicyT::ActivePolicy::SelectIfPolicyT>;
+      detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
+                                         NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, KEEP_REJECTS,
+                                         ValuesInputIteratorT, ValuesOutputIteratorT>,
+      typename MaxPolicyT::ActivePolicy::SelectIfPolicyT>;
   auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid(); // the descriptors and the tile counter, from the init kernel
   AgentT(temp_storage, d_in, d_flags, d_out, d_num_selected_out, select_op, equality_op, num_items, d_values_in,
@@ -121,14 +120,13 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
                                                               unsigned int* d_tile_counter,
                                                               SelectFirstPartOp select_first_part_op,
                                                               SelectSecondPartOp select_second_part_op,
-                                                              OffsetT num_items, int num_tiles,
-                                                              void* d_block_storage)
+                                                              OffsetT num_items, int num_tiles, void* d_block_storage)
 {
-  using AgentT = detail::fitted_agent_t<
-    detail::three_way_partition::agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
-                                              UnselectedOutputIteratorT, NumSelectedIteratorT, SelectFirstPartOp,
-                                              SelectSecondPartOp, OffsetT>,
-    typename MaxPolicyT::ActivePolicy::ThreeWayPartitionPolicy>;
+  using AgentT =
+      detail::fitted_agent_t<detail::three_way_partition::agent_family<
+                                 InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
+                                 NumSelectedIteratorT, SelectFirstPartOp, SelectSecondPartOp, OffsetT>,
+                             typename MaxPolicyT::ActivePolicy::ThreeWayPartitionPolicy>;
   auto& temp_storage = detail::BlockTempStorage<typename AgentT::TempStorage>(d_block_storage);
   detail::WaitForPrimaryGrid();
   AgentT(temp_storage, d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
@@ -147,24 +145,28 @@ template <typename InputIteratorT>
 using input_t = non_void_value_t<InputIteratorT, char>;
 
 //! The arguments every compaction checks on the run call: a count to write to, and (for a
-//! non-empty input) the iterators it reads and writes.
+//! non-empty input) the iterators it reads and writes. Returns what is wrong, or nullptr.
 template <typename NumSelectedIteratorT, typename OffsetT, typename... IteratorTs>
-STRATA_RUNTIME_FUNCTION bool ValidArguments(void* d_temp_storage, NumSelectedIteratorT d_num_selected_out,
-                                            OffsetT num_items, const IteratorTs&... iterators)
+STRATA_RUNTIME_FUNCTION const char* ArgumentProblem(void* d_temp_storage, NumSelectedIteratorT d_num_selected_out,
+                                                    OffsetT num_items, const IteratorTs&... iterators)
 {
   if (!IsValidCount(num_items))
   {
-    return false;
+    return "num_items is negative";
   }
   if (d_temp_storage == nullptr)
   {
-    return true;
+    return nullptr;
   }
   if (IsNullPointer(d_num_selected_out))
   {
-    return false;
+    return "d_num_selected_out or d_num_runs_out is null";
   }
-  return num_items == 0 || !(IsNullPointer(iterators) || ...);
+  if (num_items != 0 && (IsNullPointer(iterators) || ...))
+  {
+    return "an input or output iterator is a null pointer";
+  }
+  return nullptr;
 }
 
 //! Sizes or runs a single-pass compaction with the agent AgentT and the launch `launch`
@@ -182,36 +184,34 @@ STRATA_RUNTIME_FUNCTION cudaError_t InvokeCompaction(void* d_temp_storage, size_
   if (block_storage_bytes == 0)
   {
     error = scan::SinglePassInvoke<TileStateT>(
-      d_temp_storage, temp_storage_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version, stream,
-      [&](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic) {
-        return launch(tile_state, d_tile_counter, num_tiles, programmatic, static_cast<void*>(nullptr));
-      });
+        d_temp_storage, temp_storage_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version, stream,
+        [&](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
+        { return launch(tile_state, d_tile_counter, num_tiles, programmatic, static_cast<void*>(nullptr)); });
   }
   else
   {
     size_t pass_bytes = 0;
-    error             = scan::SinglePassInvoke<TileStateT>(nullptr, pass_bytes, num_items, UnsignedOffsetT(tile_items),
-                                                           ptx_version, stream, [](auto...) { return cudaSuccess; });
+    error = scan::SinglePassInvoke<TileStateT>(nullptr, pass_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version,
+                                               stream, [](auto...) { return cudaSuccess; });
     if (error != cudaSuccess)
     {
       return error;
     }
     const UnsignedOffsetT tiles =
-      num_items / UnsignedOffsetT(tile_items) + (num_items % UnsignedOffsetT(tile_items) != 0);
+        num_items / UnsignedOffsetT(tile_items) + (num_items % UnsignedOffsetT(tile_items) != 0);
     unsigned char* d_block_storage = nullptr;
     unsigned char* d_pass_storage  = nullptr;
-    error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
-                                  Slot(d_block_storage, static_cast<size_t>(tiles) * block_storage_bytes),
-                                  Slot(d_pass_storage, pass_bytes));
+    error                          = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
+                                                           Slot(d_block_storage, static_cast<size_t>(tiles) * block_storage_bytes),
+                                                           Slot(d_pass_storage, pass_bytes));
     if (error != cudaSuccess || d_temp_storage == nullptr)
     {
       return error;
     }
     error = scan::SinglePassInvoke<TileStateT>(
-      d_pass_storage, pass_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version, stream,
-      [&](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic) {
-        return launch(tile_state, d_tile_counter, num_tiles, programmatic, static_cast<void*>(d_block_storage));
-      });
+        d_pass_storage, pass_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version, stream,
+        [&](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
+        { return launch(tile_state, d_tile_counter, num_tiles, programmatic, static_cast<void*>(d_block_storage)); });
   }
   if (error != cudaSuccess || d_temp_storage == nullptr || num_items != 0)
   {
@@ -258,8 +258,8 @@ struct DispatchSelectIf
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
     using FamilyT =
-      detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
-                                         NumSelectedIteratorT, SelectOpT, EqualityOpT, UnsignedOffsetT, KEEP_REJECTS>;
+        detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
+                                           NumSelectedIteratorT, SelectOpT, EqualityOpT, UnsignedOffsetT, KEEP_REJECTS>;
     using AgentT = detail::fitted_agent_t<FamilyT, typename ActivePolicyT::SelectIfPolicyT>;
     return detail::select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 1,
@@ -286,14 +286,18 @@ struct DispatchSelectIf
                                                       NumSelectedIteratorT d_num_selected_out, SelectOpT select_op,
                                                       EqualityOpT equality_op, OffsetT num_items, cudaStream_t stream)
   {
-    bool valid = detail::select::ValidArguments(d_temp_storage, d_num_selected_out, num_items, d_in, d_selected_out);
+    const char* problem =
+        detail::select::ArgumentProblem(d_temp_storage, d_num_selected_out, num_items, d_in, d_selected_out);
     if constexpr (!detail::select::is_null_iterator_v<FlagsInputIteratorT>)
     {
-      valid = valid && detail::select::ValidArguments(d_temp_storage, d_num_selected_out, num_items, d_flags);
+      if (problem == nullptr && d_temp_storage != nullptr && num_items != 0 && detail::IsNullPointer(d_flags))
+      {
+        problem = "d_flags is null";
+      }
     }
-    if (!valid)
+    if (problem != nullptr)
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT(problem);
     }
     return detail::InvokeForCurrentDevice<MaxPolicyT>(
         [&](int ptx_version)
@@ -335,11 +339,10 @@ struct DispatchUniqueByKey
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using FamilyT =
-      detail::select::sweep_agent_family<KeyInputIteratorT, NullType*, KeyOutputIteratorT, NumSelectedIteratorT,
-                                         NullType, EqualityOpT, UnsignedOffsetT, false, ValueInputIteratorT,
-                                         ValueOutputIteratorT>;
-    using AgentT = detail::fitted_agent_t<FamilyT, typename ActivePolicyT::SelectIfPolicyT>;
+    using FamilyT = detail::select::sweep_agent_family<KeyInputIteratorT, NullType*, KeyOutputIteratorT,
+                                                       NumSelectedIteratorT, NullType, EqualityOpT, UnsignedOffsetT,
+                                                       false, ValueInputIteratorT, ValueOutputIteratorT>;
+    using AgentT  = detail::fitted_agent_t<FamilyT, typename ActivePolicyT::SelectIfPolicyT>;
     return detail::select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 1,
         detail::block_storage_bytes_v<FamilyT, typename ActivePolicyT::SelectIfPolicyT>,
@@ -364,10 +367,10 @@ struct DispatchUniqueByKey
                                                       NumSelectedIteratorT d_num_selected_out, EqualityOpT equality_op,
                                                       OffsetT num_items, cudaStream_t stream)
   {
-    if (!detail::select::ValidArguments(d_temp_storage, d_num_selected_out, num_items, d_keys_in, d_values_in,
-                                        d_keys_out, d_values_out))
+    if (const char* problem = detail::select::ArgumentProblem(d_temp_storage, d_num_selected_out, num_items, d_keys_in,
+                                                              d_values_in, d_keys_out, d_values_out))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT(problem);
     }
     return detail::InvokeForCurrentDevice<MaxPolicyT>(
         [&](int ptx_version)
@@ -415,9 +418,8 @@ struct dispatch_t
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using FamilyT = agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
-                                 UnselectedOutputIteratorT, NumSelectedIteratorT, SelectFirstPartOp,
-                                 SelectSecondPartOp, UnsignedOffsetT>;
+    using FamilyT = agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
+                                 NumSelectedIteratorT, SelectFirstPartOp, SelectSecondPartOp, UnsignedOffsetT>;
     using AgentT  = fitted_agent_t<FamilyT, typename ActivePolicyT::ThreeWayPartitionPolicy>;
     return select::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 2,
@@ -461,10 +463,10 @@ struct DispatchThreeWayPartitionIf
            NumSelectedIteratorT d_num_selected_out, SelectFirstPartOp select_first_part_op,
            SelectSecondPartOp select_second_part_op, OffsetT num_items, cudaStream_t stream)
   {
-    if (!detail::select::ValidArguments(d_temp_storage, d_num_selected_out, num_items, d_in, d_first_part_out,
-                                        d_second_part_out, d_unselected_out))
+    if (const char* problem = detail::select::ArgumentProblem(d_temp_storage, d_num_selected_out, num_items, d_in,
+                                                              d_first_part_out, d_second_part_out, d_unselected_out))
     {
-      return cudaErrorInvalidValue;
+      return STRATA_INVALID_ARGUMENT(problem);
     }
     auto run = [&](auto offset)
     {

@@ -22,12 +22,12 @@ STRATA_KERNELS_BEGIN
 //! Block b transforms tile b: items [b * TILE_ITEMS, min((b + 1) * TILE_ITEMS, num_items)).
 template <typename MaxPolicyT, typename OffsetT, typename TransformOpT, typename OutputIteratorT,
           typename... InputIteratorTs>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::TransformPolicy::BLOCK_THREADS) void
-DeviceTransformKernel(OffsetT num_items, TransformOpT transform_op, OutputIteratorT out, InputIteratorTs... ins)
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::TransformPolicy::BLOCK_THREADS) void DeviceTransformKernel(
+    OffsetT num_items, TransformOpT transform_op, OutputIteratorT out, InputIteratorTs... ins)
 {
-  using AgentT =
-      AgentTransform<typename MaxPolicyT::ActivePolicy::TransformPolicy, OffsetT, TransformOpT, OutputIteratorT,
-                     InputIteratorTs...>;
+  using AgentT              = AgentTransform<typename MaxPolicyT::ActivePolicy::TransformPolicy, OffsetT, TransformOpT,
+                                OutputIteratorT, InputIteratorTs...>;
   const OffsetT tile_offset = OffsetT(blockIdx.x) * OffsetT(AgentT::TILE_ITEMS);
   const int tile_items      = detail::tile::ValidItems<AgentT::TILE_ITEMS>(num_items, tile_offset);
   __shared__ typename AgentT::TempStorage temp_storage;
@@ -62,24 +62,26 @@ struct DispatchTransform
     const OffsetT tiles = num_items / OffsetT(AgentT::TILE_ITEMS) + (num_items % OffsetT(AgentT::TILE_ITEMS) != 0);
     if (tiles > OffsetT(0x7FFFFFFF))
     {
-      return cudaErrorInvalidValue; // more tiles than a grid holds
+      // More tiles than a grid holds.
+      return STRATA_INVALID_ARGUMENT("num_items is too large: more than 2^31 - 1 tiles");
     }
-    return detail::LaunchKernel(false, DeviceTransformKernel<MaxPolicyT, OffsetT, TransformOpT, OutputIteratorT, InputIteratorTs...>,
-                                int(tiles), ActivePolicyT::TransformPolicy::BLOCK_THREADS, stream, num_items,
-                                transform_op, out, ::cuda::std::get<Is>(ins)...);
+    return detail::LaunchKernel(
+        false, DeviceTransformKernel<MaxPolicyT, OffsetT, TransformOpT, OutputIteratorT, InputIteratorTs...>,
+        int(tiles), ActivePolicyT::TransformPolicy::BLOCK_THREADS, stream, num_items, transform_op, out,
+        ::cuda::std::get<Is>(ins)...);
   }
 
-  STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(::cuda::std::tuple<InputIteratorTs...> ins,
-                                                      OutputIteratorT out, OffsetT num_items,
-                                                      TransformOpT transform_op, cudaStream_t stream)
+  STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(::cuda::std::tuple<InputIteratorTs...> ins, OutputIteratorT out,
+                                                      OffsetT num_items, TransformOpT transform_op, cudaStream_t stream)
   {
     if (num_items == 0)
     {
       return cudaSuccess;
     }
-    return detail::InvokeForCurrentDevice<MaxPolicyT>([&](int) {
-      return DispatchTransform{num_items, transform_op, out, ins, stream};
-    });
+    return detail::InvokeForCurrentDevice<MaxPolicyT>(
+        [&](int) {
+          return DispatchTransform{num_items, transform_op, out, ins, stream};
+        });
   }
 };
 

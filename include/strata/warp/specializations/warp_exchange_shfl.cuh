@@ -4,11 +4,11 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/detail/copy_bytes.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
-#include <cuda/std/cstring>
 
 STRATA_NAMESPACE_BEGIN
 
@@ -98,7 +98,7 @@ public:
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
       InputT item;
-      ::cuda::std::memcpy(static_cast<void*>(&item), words[i], sizeof(InputT));
+      ::strata::detail::CopyBytes(static_cast<void*>(&item), words[i], sizeof(InputT));
       output_items[i] = item;
     }
   }

@@ -36,7 +36,7 @@ struct policy_hub
     using ForPolicy = for_each::ForPolicy<256, 2, 1>;
   };
   using Policy1000 = Policy900; // sm_90's tuning (an alias: a link would only add host code)
-  using MaxPolicy = Policy1000;
+  using MaxPolicy  = Policy1000;
 };
 } // namespace for_each
 } // namespace detail

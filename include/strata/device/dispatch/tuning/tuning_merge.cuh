@@ -39,9 +39,8 @@ struct policy_hub
 
 //! A hub's tile for KeyT keys and ValueT values, fitted to shared memory.
 template <typename ActivePolicyT, typename KeyT, typename ValueT>
-using fitted_merge_policy_t =
-  typename merge_sort::fitted_policy<typename ActivePolicyT::merge_policy,
-                                     merge_sort::merge_tile_family<KeyT, ValueT>>::type;
+using fitted_merge_policy_t = typename merge_sort::fitted_policy<typename ActivePolicyT::merge_policy,
+                                                                 merge_sort::merge_tile_family<KeyT, ValueT>>::type;
 } // namespace merge
 } // namespace detail
 STRATA_NAMESPACE_END

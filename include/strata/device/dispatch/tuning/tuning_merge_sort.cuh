@@ -40,8 +40,8 @@ template <typename KeyT, typename ValueT>
 struct block_sort_family
 {
   template <typename PolicyT>
-  using agent_t = AgentBlockSort<PolicyT, KeyT*, ValueT*, KeyT*, ValueT*, unsigned int, ::cuda::std::less<KeyT>,
-                                 KeyT, ValueT>;
+  using agent_t =
+      AgentBlockSort<PolicyT, KeyT*, ValueT*, KeyT*, ValueT*, unsigned int, ::cuda::std::less<KeyT>, KeyT, ValueT>;
 };
 
 //! The larger of both passes' shared memory: DeviceMergeSort's merge tile also serves as the
@@ -53,9 +53,9 @@ struct merge_sort_family
   struct agent_t
   {
     static constexpr ::cuda::std::size_t MERGE_BYTES =
-      sizeof(typename merge_tile_family<KeyT, ValueT>::template agent_t<PolicyT>::TempStorage);
+        sizeof(typename merge_tile_family<KeyT, ValueT>::template agent_t<PolicyT>::TempStorage);
     static constexpr ::cuda::std::size_t SORT_BYTES =
-      sizeof(typename block_sort_family<KeyT, ValueT>::template agent_t<PolicyT>::TempStorage);
+        sizeof(typename block_sort_family<KeyT, ValueT>::template agent_t<PolicyT>::TempStorage);
     struct TempStorage
     {
       unsigned char bytes[MERGE_BYTES > SORT_BYTES ? MERGE_BYTES : SORT_BYTES];
@@ -106,19 +106,20 @@ STRATA_DETAIL_POLICY_MEMBER_OR(min_blocks_v, int, MIN_BLOCKS_PER_SM, 1)
 template <typename ActivePolicyT, typename KeyT, typename ValueT>
 struct agent_policies
 {
-  using merge_t = typename fitted_policy<typename ActivePolicyT::MergeSortPolicy, merge_sort_family<KeyT, ValueT>>::type;
-  using sort_fit_t =
-    typename fitted_policy<typename hub_block_sort_policy<ActivePolicyT>::type, block_sort_family<KeyT, ValueT>>::type;
+  using merge_t =
+      typename fitted_policy<typename ActivePolicyT::MergeSortPolicy, merge_sort_family<KeyT, ValueT>>::type;
+  using sort_fit_t = typename fitted_policy<typename hub_block_sort_policy<ActivePolicyT>::type,
+                                            block_sort_family<KeyT, ValueT>>::type;
   using block_sort_t =
-    ::cuda::std::conditional_t<sort_fit_t::ITEMS_PER_TILE % merge_t::ITEMS_PER_TILE == 0, sort_fit_t, merge_t>;
+      ::cuda::std::conditional_t<sort_fit_t::ITEMS_PER_TILE % merge_t::ITEMS_PER_TILE == 0, sort_fit_t, merge_t>;
   //! The register bounds of the hub's unfitted tiles (a fitted tile keeps the compiler's choice).
   static constexpr int MERGE_MIN_BLOCKS = ::cuda::std::is_same_v<merge_t, typename ActivePolicyT::MergeSortPolicy>
-                                          ? min_blocks_v<typename ActivePolicyT::MergeSortPolicy>
-                                          : 1;
+                                              ? min_blocks_v<typename ActivePolicyT::MergeSortPolicy>
+                                              : 1;
   static constexpr int SORT_MIN_BLOCKS =
-    ::cuda::std::is_same_v<block_sort_t, typename hub_block_sort_policy<ActivePolicyT>::type>
-      ? min_blocks_v<typename hub_block_sort_policy<ActivePolicyT>::type>
-      : 1;
+      ::cuda::std::is_same_v<block_sort_t, typename hub_block_sort_policy<ActivePolicyT>::type>
+          ? min_blocks_v<typename hub_block_sort_policy<ActivePolicyT>::type>
+          : 1;
 };
 
 //! Policies for sorting the keys of KeyIteratorT with the values of ValueIteratorT (NullType*: keys
@@ -136,7 +137,7 @@ struct policy_hub
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
     using MergeSortPolicy =
-      AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
+        AgentMergeSortPolicy<256, 17, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE>;
     static constexpr long long PARTITION_MIN_TILES = default_partition_min_tiles;
   };
 

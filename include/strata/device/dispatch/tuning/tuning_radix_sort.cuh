@@ -47,13 +47,13 @@ STRATA_DETAIL_POLICY_MEMBER_OR(portion_tiles_v, int, PORTION_TILES,
 template <typename ActivePolicyT, typename = void>
 struct onesweep_small_policy
 {
-  using type                              = typename ActivePolicyT::OnesweepPolicy;
+  using type                             = typename ActivePolicyT::OnesweepPolicy;
   static constexpr long long small_below = 0;
 };
 template <typename ActivePolicyT>
 struct onesweep_small_policy<ActivePolicyT, ::cuda::std::void_t<typename ActivePolicyT::OnesweepSmallPolicy>>
 {
-  using type                              = typename ActivePolicyT::OnesweepSmallPolicy;
+  using type                             = typename ActivePolicyT::OnesweepSmallPolicy;
   static constexpr long long small_below = ActivePolicyT::ONESWEEP_SMALL_BELOW;
   static_assert(type::RADIX_BITS == ActivePolicyT::OnesweepPolicy::RADIX_BITS,
                 "OnesweepSmallPolicy and OnesweepPolicy must sort by digits of the same width");
@@ -82,10 +82,10 @@ struct onesweep_tile
   // Keys of up to 4 bytes, fewer than 2^22 of them: 384 x 19, two blocks an SM (three spill u32
   // keys with 64-bit offsets); the larger tile leaves SMs idle there. (8-byte keys keep 384 x 15:
   // smaller tiles would need more look-back words than CUB's temporary storage holds.)
-  static constexpr bool SMALL_TILE          = KEYS_ONLY && DOMINANT <= 4;
-  static constexpr int SMALL_NOMINAL_ITEMS  = SMALL_TILE ? 19 : NOMINAL_ITEMS;
-  static constexpr int SMALL_MIN_BLOCKS     = SMALL_TILE ? 2 : MIN_BLOCKS;
-  static constexpr long long SMALL_BELOW    = SMALL_TILE ? 1ll << 22 : 0;
+  static constexpr bool SMALL_TILE         = KEYS_ONLY && DOMINANT <= 4;
+  static constexpr int SMALL_NOMINAL_ITEMS = SMALL_TILE ? 19 : NOMINAL_ITEMS;
+  static constexpr int SMALL_MIN_BLOCKS    = SMALL_TILE ? 2 : MIN_BLOCKS;
+  static constexpr long long SMALL_BELOW   = SMALL_TILE ? 1ll << 22 : 0;
 };
 
 //! Policies for sorting KeyT keys with ValueT values (NullType: keys only). Tiles scale with
@@ -139,15 +139,13 @@ struct policy_hub
   };
 
   //! Turing runs at most 1024 threads an SM: sm_90's tuning with 8 histogram blocks of 128.
-  struct Policy750
-      : ChainedPolicy<750, Policy750, Policy750>
-      , tuning<8>
-  {};
+  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>, tuning<8>
+  {
+  };
   //! sm_90's tuning (measured on the H100); sm_80 to sm_120 reuse it until they are measured.
-  struct Policy800
-      : ChainedPolicy<800, Policy800, Policy750>
-      , tuning<12>
-  {};
+  struct Policy800 : ChainedPolicy<800, Policy800, Policy750>, tuning<12>
+  {
+  };
   using Policy900  = Policy800;
   using Policy1000 = Policy800;
   using MaxPolicy  = Policy800;

@@ -63,9 +63,9 @@ struct policy_hub
   //! than 1 KiB take a block of 256 threads, whose 8 warps' partials fit shared memory.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
   {
-    using ReducePolicy     = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    using SingleTilePolicy = AgentReducePolicy<sizeof(AccumT) <= 1024 ? 1024 : 256, 16, ScaleT, 4,
-                                               BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    using ReducePolicy = AgentReducePolicy<256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
+    using SingleTilePolicy =
+        AgentReducePolicy<sizeof(AccumT) <= 1024 ? 1024 : 256, 16, ScaleT, 4, BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
     static constexpr int SINGLE_BLOCK_MAX_ITEMS =
         sizeof(AccumT) <= 8 ? (sizeof(ScaleT) <= 4 ? 65536 : 262144 / int(sizeof(ScaleT))) : 16384;
     static constexpr int BLOCKS_PER_SM                = 4;

@@ -35,8 +35,8 @@ constexpr int ItemsPerThread(int key_bytes, int value_bytes)
 //! The policy of BLOCK_THREADS threads for runs of KeyT with values of ValueT, loading LOAD_ALGORITHM's
 //! way (AgentReduceByKey: BLOCK_LOAD_DIRECT holds a thread's items consecutively, others stripe
 //! 16-byte vectors over each warp).
-template <int BLOCK_THREADS, BlockLoadAlgorithm LOAD_ALGORITHM, typename KeyT, typename ValueT, typename LookbackPolicyT,
-          int MIN_BLOCKS, int PREFETCH_BYTES>
+template <int BLOCK_THREADS, BlockLoadAlgorithm LOAD_ALGORITHM, typename KeyT, typename ValueT,
+          typename LookbackPolicyT, int MIN_BLOCKS, int PREFETCH_BYTES>
 using policy_t =
     AgentReduceByKeyPolicy<BLOCK_THREADS, ItemsPerThread(int(sizeof(KeyT)), int(sizeof(ValueT))), LOAD_ALGORITHM,
                            LOAD_DEFAULT, BLOCK_SCAN_WARP_SCANS, LookbackPolicyT, MIN_BLOCKS, PREFETCH_BYTES>;

@@ -19,7 +19,9 @@ namespace rle
 //! Items per thread for items of T: 64 bytes of items (four 16-byte vectors of 4-byte items), at
 //! least 4 and at most 16 (a tile of 256 threads then stages 32 KiB of run starts and ends).
 template <typename T>
-inline constexpr int items_per_thread_v = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : 4;
+inline constexpr int items_per_thread_v = sizeof(T) <= 4   ? 16
+                                          : sizeof(T) <= 8 ? 8
+                                                           : 4;
 
 //! Policies for encoding runs of KeyT (CUB's template parameters: LengthT, KeyT). RleSweepPolicyT
 //! sizes the tiles.

@@ -29,7 +29,6 @@ struct policy_hub
     using ScanPolicy = scan::tuning_policy_t<256, scan::nominal_items_v<ScaleT, 12>, ScaleT, LOAD_DEFAULT>;
   };
 
-
   //! H100 (tune_scan.cu, docs/tuning.md): 320 x 16 at 3 blocks per SM (4-byte), 128 x 12 at 8 (8-byte,
   //! look-back after 100 ns), L2 prefetch 2 MiB ahead.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy750>
@@ -38,8 +37,8 @@ struct policy_hub
     static constexpr int PREFETCH_BYTES = sizeof(AccumT) == 4 || sizeof(AccumT) == 8 ? 2 << 20 : 0;
     using LookbackT =
         ::cuda::std::conditional_t<sizeof(AccumT) == 8, LookbackPolicy<100, 200, 200>, LookbackPolicy<1200, 600, 600>>;
-    using ScanPolicy = scan::tuning_policy_t<WIDE ? 128 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>,
-                                             ScaleT, LOAD_DEFAULT, LookbackT, MIN_BLOCKS, PREFETCH_BYTES>;
+    using ScanPolicy = scan::tuning_policy_t<WIDE ? 128 : 320, scan::nominal_items_v<ScaleT, WIDE ? 24 : 16>, ScaleT,
+                                             LOAD_DEFAULT, LookbackT, MIN_BLOCKS, PREFETCH_BYTES>;
   };
 
   // Later generations keep sm_90's tuning; sm_80 keeps sm_75's (aliases, not links: a link of

@@ -37,29 +37,28 @@ inline constexpr int max_sorted_value_bytes = 32;
 template <typename KeyT, typename ValueT>
 struct policy_hub
 {
-  static constexpr int DOMINANT =
-    int(sizeof(KeyT)) > int(::cuda::std::is_same_v<ValueT, NullType> ? 0 : sizeof(ValueT))
-      ? int(sizeof(KeyT))
-      : int(sizeof(ValueT));
+  static constexpr int DOMINANT = int(sizeof(KeyT)) > int(::cuda::std::is_same_v<ValueT, NullType> ? 0 : sizeof(ValueT))
+                                      ? int(sizeof(KeyT))
+                                      : int(sizeof(ValueT));
   static_assert(DOMINANT <= max_sorted_value_bytes,
                 "the sorters stage keys and values of at most max_sorted_value_bytes; the segmented sorts sort "
                 "indices of wider values and gather them");
-  static constexpr int LARGE_THREADS = DOMINANT <= 4 ? 512 : 256;
+  static constexpr int LARGE_THREADS   = DOMINANT <= 4 ? 512 : 256;
   static constexpr int LARGE_ITEMS_RAW = 32768 / (LARGE_THREADS * DOMINANT);
-  static constexpr int LARGE_ITEMS   = LARGE_ITEMS_RAW > 16 ? 16 : (LARGE_ITEMS_RAW < 2 ? 2 : LARGE_ITEMS_RAW);
-  static constexpr int MEDIUM_ITEMS  = LARGE_ITEMS / 2 > 8 ? 8 : LARGE_ITEMS / 2;
+  static constexpr int LARGE_ITEMS     = LARGE_ITEMS_RAW > 16 ? 16 : (LARGE_ITEMS_RAW < 2 ? 2 : LARGE_ITEMS_RAW);
+  static constexpr int MEDIUM_ITEMS    = LARGE_ITEMS / 2 > 8 ? 8 : LARGE_ITEMS / 2;
 
   struct Policy900 : ChainedPolicy<900, Policy900, Policy900>
   {
-    using TinyPolicy        = sorter_policy<1, 32>;
-    using SmallPolicy       = sorter_policy<32, DOMINANT <= 8 ? 8 : 4>;
-    using MediumPolicy      = sorter_policy<256, MEDIUM_ITEMS>;
-    using LargePolicy       = sorter_policy<LARGE_THREADS, LARGE_ITEMS>;
-    using radix_hub         = radix::policy_hub<KeyT, ValueT, ::cuda::std::uint64_t>;
-    using OnesweepPolicy    = typename radix_hub::Policy900::OnesweepPolicy;
-    using HistogramPolicy   = typename radix_hub::Policy900::HistogramPolicy;
+    using TinyPolicy      = sorter_policy<1, 32>;
+    using SmallPolicy     = sorter_policy<32, DOMINANT <= 8 ? 8 : 4>;
+    using MediumPolicy    = sorter_policy<256, MEDIUM_ITEMS>;
+    using LargePolicy     = sorter_policy<LARGE_THREADS, LARGE_ITEMS>;
+    using radix_hub       = radix::policy_hub<KeyT, ValueT, ::cuda::std::uint64_t>;
+    using OnesweepPolicy  = typename radix_hub::Policy900::OnesweepPolicy;
+    using HistogramPolicy = typename radix_hub::Policy900::HistogramPolicy;
     static_assert(TinyPolicy::MAX_ITEMS < SmallPolicy::MAX_ITEMS && SmallPolicy::MAX_ITEMS < MediumPolicy::MAX_ITEMS
-                    && MediumPolicy::MAX_ITEMS < LargePolicy::MAX_ITEMS,
+                      && MediumPolicy::MAX_ITEMS < LargePolicy::MAX_ITEMS,
                   "the bins grow");
   };
   using MaxPolicy = Policy900;

@@ -46,7 +46,7 @@ struct policy_hub
                                    transform::TransformPolicy<256, 4, 8>>;
   };
   using Policy1000 = Policy900; // sm_90's tuning (an alias: a link would only add host code)
-  using MaxPolicy = Policy1000;
+  using MaxPolicy  = Policy1000;
 };
 } // namespace transform
 } // namespace detail

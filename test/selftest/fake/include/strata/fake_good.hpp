@@ -1,3 +1,6 @@
 // A header only fake_good includes: a change here changes fake_good's inputs alone.
 #pragma once
-inline int fake_good_value() { return 2; }
+inline int fake_good_value()
+{
+  return 2;
+}
