@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace
@@ -232,4 +233,92 @@ TEST_CASE("traits_t's conversion and inversion policies under CUB's names", "[ra
         == strata::Traits<float>::TwiddleIn(bits));
   CHECK(fundamental::bit_ordered_inversion_policy::inverse(strata::detail::identity_decomposer_t{}, bits)
         == std::uint32_t(~bits));
+}
+
+namespace
+{
+// The key of CUB's custom-type radix example: a 16-bit integer, two bytes of padding, a float.
+struct padded_key
+{
+  std::uint16_t i;
+  float f;
+};
+
+struct padded_key_decomposer
+{
+  __host__ __device__ cuda::std::tuple<std::uint16_t&, float&> operator()(padded_key& key) const
+  {
+    return {key.i, key.f};
+  }
+};
+
+// The order radix sort gives padded_key: by i, then by f, with -0.0 before +0.0.
+bool padded_key_less(const padded_key& a, const padded_key& b)
+{
+  if (a.i != b.i)
+  {
+    return a.i < b.i;
+  }
+  if (a.f == b.f)
+  {
+    return sign_bit(a.f) && !sign_bit(b.f);
+  }
+  return a.f < b.f;
+}
+} // namespace
+
+TEST_CASE("CUB's custom-type radix example holds for a padded key", "[radix][host]")
+{
+  // What example_device_radix_sort_custom.cu shows through traits_t: the ordered bits of each
+  // member compare like the keys, convert back, invert for descending order; the extreme keys;
+  // the end bit counts the members' bits, not the padding.
+  using traits     = strata::detail::radix::traits_t<padded_key>;
+  using conversion = traits::bit_ordered_conversion_policy;
+  using inversion  = traits::bit_ordered_inversion_policy;
+  const padded_key_decomposer decomposer{};
+  auto ordered_bits = [&](padded_key key)
+  {
+    const padded_key ordered = conversion::to_bit_ordered(decomposer, key);
+    return std::make_pair(ordered.i, raw_bits(ordered.f));
+  };
+
+  // The example's pair: in raw bits {42, -4.2f} looks larger than {42, 4.2f}; ordered it is not.
+  const padded_key l{42, -4.2f};
+  const padded_key g{42, 4.2f};
+  CHECK(raw_bits(l.f) > raw_bits(g.f));
+  CHECK(ordered_bits(l) < ordered_bits(g));
+
+  const std::uint64_t seed = strata_test::seed(69);
+  INFO("seed " << seed);
+  std::mt19937_64 engine(seed);
+  auto random_key = [&]
+  {
+    float f = 0.0f;
+    do
+    {
+      f = from_bits<float>(static_cast<std::uint32_t>(engine()));
+    } while (std::isnan(f));
+    // Few distinct integers, so that many pairs are ordered by their floats.
+    return padded_key{static_cast<std::uint16_t>(engine() % 4), engine() % 8 == 0 ? -f * 0.0f : f};
+  };
+  for (int n = 0; n < 2000; ++n)
+  {
+    const padded_key a = random_key();
+    const padded_key b = random_key();
+    INFO("a = {" << a.i << ", " << a.f << "}, b = {" << b.i << ", " << b.f << "}");
+    CHECK((ordered_bits(a) < ordered_bits(b)) == padded_key_less(a, b));
+    const padded_key back = conversion::from_bit_ordered(decomposer, conversion::to_bit_ordered(decomposer, a));
+    CHECK(back.i == a.i);
+    CHECK(raw_bits(back.f) == raw_bits(a.f));
+    const padded_key inverted = inversion::inverse(decomposer, conversion::to_bit_ordered(decomposer, a));
+    CHECK(inverted.i == std::uint16_t(~ordered_bits(a).first));
+    CHECK(raw_bits(inverted.f) == std::uint32_t(~ordered_bits(a).second));
+  }
+
+  // The extreme keys are those whose ordered bits are all zeros and all ones.
+  CHECK(ordered_bits(traits::min_raw_binary_key(decomposer)) == std::make_pair(std::uint16_t(0), std::uint32_t(0)));
+  CHECK(ordered_bits(traits::max_raw_binary_key(decomposer))
+        == std::make_pair(std::uint16_t(0xFFFF), std::uint32_t(0xFFFFFFFF)));
+  CHECK(traits::default_end_bit(decomposer) == 48);
+  CHECK(sizeof(padded_key) * 8 == 64);
 }
