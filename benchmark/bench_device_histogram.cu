@@ -150,7 +150,9 @@ void register_both(const std::string& algorithm, const std::string& type, int bi
 
 [[maybe_unused]] const bool registered = []
 {
-  const std::vector<std::int64_t> samples = {std::int64_t(1) << 20, std::int64_t(1) << 28};
+  // The sizes of the summary in docs/performance.md.
+  const std::vector<std::int64_t> samples = {std::int64_t(1) << 16, std::int64_t(1) << 20, std::int64_t(1) << 24,
+                                             std::int64_t(1) << 28};
   for (const int bins : {1, 32, 256, 4096})
   {
     register_both<form::even_u32>("DeviceHistogram::HistogramEven(" + std::to_string(bins)
