@@ -1,7 +1,7 @@
 // DeviceMergeSort (SortKeysCopy of u32 and u64, SortPairsCopy of u32/u32, StableSortKeysCopy of
 // 16-byte records by a 16-bit key, SortKeys in place of u32), strata and CUB side by side on the
-// same device buffers, at 2^16, 2^20 and 2^24 items (SortKeysCopy of u32 also at 2^26; the in-place
-// sort at 2^24 only). Built-in keys are random bits ordered by cuda::std::less<>. Inputs rotate
+// same device buffers, at 2^16, 2^20, 2^24 and 2^28 items (SortKeysCopy of u32 also at 2^26).
+// Built-in keys are random bits ordered by cuda::std::less<>. Inputs rotate
 // through copies filling 256 MiB, so that no run finds them in the 50 MB L2. Bytes count the keys
 // and values read once and written once; the temp_bytes counter is each library's temporary storage.
 #include <strata/device/device_merge_sort.cuh>
@@ -306,14 +306,16 @@ bool register_rows(const std::string& function, const std::string& type, std::in
   return true;
 }
 
+// Every row at the sizes of the summary in docs/performance.md (2^16, 2^20, 2^24, 2^28 items).
 [[maybe_unused]] const bool registered =
-    register_rows<sort_keys_copy<u32>>("DeviceMergeSort::SortKeysCopy", "u32", {1 << 16, 1 << 20, 1 << 24, 1 << 26})
-    && register_rows<sort_keys_copy<u64>>("DeviceMergeSort::SortKeysCopy", "u64", {1 << 16, 1 << 20, 1 << 24})
+    register_rows<sort_keys_copy<u32>>("DeviceMergeSort::SortKeysCopy", "u32",
+                                       {1 << 16, 1 << 20, 1 << 24, 1 << 26, 1 << 28})
+    && register_rows<sort_keys_copy<u64>>("DeviceMergeSort::SortKeysCopy", "u64", {1 << 16, 1 << 20, 1 << 24, 1 << 28})
     && register_rows<sort_pairs_copy<u32, u32>>("DeviceMergeSort::SortPairsCopy", "u32_u32",
-                                                {1 << 16, 1 << 20, 1 << 24})
+                                                {1 << 16, 1 << 20, 1 << 24, 1 << 28})
     && register_rows<stable_sort_records_copy>("DeviceMergeSort::StableSortKeysCopy", "record",
-                                               {1 << 16, 1 << 20, 1 << 24})
-    && register_rows<sort_keys_in_place<u32>>("DeviceMergeSort::SortKeys", "u32", {1 << 24});
+                                               {1 << 16, 1 << 20, 1 << 24, 1 << 28})
+    && register_rows<sort_keys_in_place<u32>>("DeviceMergeSort::SortKeys", "u32", {1 << 16, 1 << 20, 1 << 24, 1 << 28});
 } // namespace
 
 STRATA_BENCH_MAIN()
