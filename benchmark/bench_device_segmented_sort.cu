@@ -7,6 +7,8 @@
 //   powerlaw   Pareto lengths of exponent 1 (P(length >= x) = 1/x), at most 2^22: 4.4 million
 //              segments, 97% of them of at most 32 items (a fifth of the items), 69 of more than
 //              2^16 (a third of the items), the longest 2^22
+// and, for the summary in docs/performance.md, 2^16, 2^20, 2^24 and 2^28 items (the row's last
+// part) in segments of lengths uniform in [0, 2048], one per 1024 items.
 // Lengths come from fixed seeds; uniform ones are then moved one item at a time until they sum to
 // 2^26, and the last power-law one is cut to fit. The offsets are one int array of
 // num_segments + 1 (begin offsets, and the same array + 1 as end offsets).
@@ -48,23 +50,25 @@ using u32 = std::uint32_t;
 
 constexpr std::int64_t total_items = std::int64_t(1) << 26;
 
-//! The segment shapes; shape_labels names them in the rows.
+//! The segment shapes; shape_labels names them in the rows (the sized ones by their item count).
 enum shape_id : int
 {
   SHORT_SEGMENTS,
   MEDIUM_SEGMENTS,
   LONG_SEGMENTS,
-  POWER_LAW_SEGMENTS
+  POWER_LAW_SEGMENTS,
+  SIZED_SEGMENTS
 };
 const char* const shape_labels[] = {"2^22x16", "2^16x1024", "64x2^20", "powerlaw"};
 
 //! num_segments lengths uniform in [0, max_length], then moved by one item at a time (in a random
-//! segment, within [0, max_length]) until they sum to total_items.
-std::vector<std::int64_t> uniform_lengths(std::int64_t num_segments, std::int64_t max_length, std::mt19937_64& rng)
+//! segment, within [0, max_length]) until they sum to `items`.
+std::vector<std::int64_t> uniform_lengths(std::int64_t num_segments, std::int64_t max_length, std::int64_t items,
+                                          std::mt19937_64& rng)
 {
   std::uniform_int_distribution<std::int64_t> length(0, max_length);
   std::vector<std::int64_t> lengths(num_segments);
-  std::int64_t excess = -total_items;
+  std::int64_t excess = -items;
   for (auto& l : lengths)
   {
     l = length(rng);
@@ -125,22 +129,30 @@ struct segments
   {
     return static_cast<std::int64_t>(h_offsets.size()) - 1;
   }
+  std::int64_t items() const
+  {
+    return h_offsets.back();
+  }
 };
 
-segments& shape_segments(int shape)
+//! The segments of `shape`; `items` is the item count of SIZED_SEGMENTS (the others have total_items).
+segments& shape_segments(int shape, std::int64_t items)
 {
-  static std::map<int, std::unique_ptr<segments>> made;
-  auto& slot = made[shape];
+  static std::map<std::pair<int, std::int64_t>, std::unique_ptr<segments>> made;
+  auto& slot = made[{shape, items}];
   if (!slot)
   {
     std::mt19937_64 rng(7001 + shape);
     switch (shape)
     {
     case SHORT_SEGMENTS:
-      slot = std::make_unique<segments>(uniform_lengths(std::int64_t(1) << 22, 32, rng));
+      slot = std::make_unique<segments>(uniform_lengths(std::int64_t(1) << 22, 32, total_items, rng));
       break;
     case MEDIUM_SEGMENTS:
-      slot = std::make_unique<segments>(uniform_lengths(std::int64_t(1) << 16, 2048, rng));
+      slot = std::make_unique<segments>(uniform_lengths(std::int64_t(1) << 16, 2048, total_items, rng));
+      break;
+    case SIZED_SEGMENTS:
+      slot = std::make_unique<segments>(uniform_lengths(items / 1024, 2048, items, rng));
       break;
     case LONG_SEGMENTS:
       slot = std::make_unique<segments>(std::vector<std::int64_t>(64, std::int64_t(1) << 20));
@@ -153,22 +165,35 @@ segments& shape_segments(int shape)
   return *slot;
 }
 
-//! The 2^26 random keys and values every row sorts.
+//! The random keys and values the rows of `items` items sort (2^26 for the shapes).
 struct sort_inputs
 {
-  bench::device_buffer<u32> keys{std::size_t(total_items)};
-  bench::device_buffer<u32> values{std::size_t(total_items)};
-  sort_inputs()
+  bench::device_buffer<u32> keys;
+  bench::device_buffer<u32> values;
+  explicit sort_inputs(std::int64_t items)
+      : keys(std::size_t(items))
+      , values(std::size_t(items))
   {
     bench::fill_random(keys, 1201);
     bench::fill_random(values, 1301);
   }
 };
 
-sort_inputs& inputs()
+sort_inputs& inputs(std::int64_t items)
 {
-  static sort_inputs made;
-  return made;
+  static std::map<std::int64_t, std::unique_ptr<sort_inputs>> made;
+  auto& slot = made[items];
+  if (!slot)
+  {
+    slot = std::make_unique<sort_inputs>(items);
+  }
+  return *slot;
+}
+
+//! The items a row sorts: its segments', or total_items for the plain radix sort.
+std::int64_t items_of(const segments* segs)
+{
+  return segs ? segs->items() : total_items;
 }
 
 //! The rows' functions.
@@ -195,9 +220,10 @@ cudaError_t run(void* d_temp, std::size_t& bytes, const segments* segs, u32* d_k
   using SegmentedSortT = std::conditional_t<STRATA, strata::DeviceSegmentedSort, cub::DeviceSegmentedSort>;
   using SegmentedRadixSortT =
       std::conditional_t<STRATA, strata::DeviceSegmentedRadixSort, cub::DeviceSegmentedRadixSort>;
-  using RadixSortT    = std::conditional_t<STRATA, strata::DeviceRadixSort, cub::DeviceRadixSort>;
-  const u32* d_keys   = inputs().keys.data();
-  const u32* d_values = inputs().values.data();
+  using RadixSortT         = std::conditional_t<STRATA, strata::DeviceRadixSort, cub::DeviceRadixSort>;
+  const std::int64_t items = items_of(segs);
+  const u32* d_keys        = inputs(items).keys.data();
+  const u32* d_values      = inputs(items).values.data();
   if constexpr (FUNCTION == RADIX_SORT_KEYS)
   {
     return RadixSortT::SortKeys(d_temp, bytes, d_keys, d_keys_out, total_items, 0, 32, stream);
@@ -208,22 +234,21 @@ cudaError_t run(void* d_temp, std::size_t& bytes, const segments* segs, u32* d_k
     const auto n         = segs->count();
     if constexpr (FUNCTION == SEGMENTED_SORT_KEYS)
     {
-      return SegmentedSortT::SortKeys(d_temp, bytes, d_keys, d_keys_out, total_items, n, d_offsets, d_offsets + 1,
-                                      stream);
+      return SegmentedSortT::SortKeys(d_temp, bytes, d_keys, d_keys_out, items, n, d_offsets, d_offsets + 1, stream);
     }
     else if constexpr (FUNCTION == SEGMENTED_SORT_PAIRS)
     {
-      return SegmentedSortT::SortPairs(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, total_items, n,
-                                       d_offsets, d_offsets + 1, stream);
+      return SegmentedSortT::SortPairs(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, items, n, d_offsets,
+                                       d_offsets + 1, stream);
     }
     else if constexpr (FUNCTION == SEGMENTED_RADIX_SORT_KEYS)
     {
-      return SegmentedRadixSortT::SortKeys(d_temp, bytes, d_keys, d_keys_out, total_items, n, d_offsets, d_offsets + 1,
-                                           0, 32, stream);
+      return SegmentedRadixSortT::SortKeys(d_temp, bytes, d_keys, d_keys_out, items, n, d_offsets, d_offsets + 1, 0, 32,
+                                           stream);
     }
     else
     {
-      return SegmentedRadixSortT::SortPairs(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, total_items, n,
+      return SegmentedRadixSortT::SortPairs(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, items, n,
                                             d_offsets, d_offsets + 1, 0, 32, stream);
     }
   }
@@ -233,16 +258,17 @@ cudaError_t run(void* d_temp, std::size_t& bytes, const segments* segs, u32* d_k
 template <bool STRATA, int FUNCTION>
 std::pair<std::vector<u32>, std::vector<u32>> sort_once(const segments* segs)
 {
-  u32* d_keys_out   = static_cast<u32*>(bench::scratch(0, total_items * sizeof(u32)));
-  u32* d_values_out = static_cast<u32*>(bench::scratch(1, total_items * sizeof(u32)));
-  bench::poison(d_keys_out, total_items);
-  bench::poison(d_values_out, total_items);
+  const std::int64_t items = items_of(segs);
+  u32* d_keys_out          = static_cast<u32*>(bench::scratch(0, items * sizeof(u32)));
+  u32* d_values_out        = static_cast<u32*>(bench::scratch(1, items * sizeof(u32)));
+  bench::poison(d_keys_out, items);
+  bench::poison(d_values_out, items);
   std::size_t bytes = 0;
   bench::check(run<STRATA, FUNCTION>(nullptr, bytes, segs, d_keys_out, d_values_out, 0), "size query");
   bench::check(run<STRATA, FUNCTION>(bench::scratch(2, bytes), bytes, segs, d_keys_out, d_values_out, 0), "sort");
   bench::check(cudaDeviceSynchronize(), "sort");
-  return {bench::download(d_keys_out, total_items),
-          sorts_pairs(FUNCTION) ? bench::download(d_values_out, total_items) : std::vector<u32>{}};
+  return {bench::download(d_keys_out, items),
+          sorts_pairs(FUNCTION) ? bench::download(d_values_out, items) : std::vector<u32>{}};
 }
 
 //! Comparison of the values two sorts of pairs wrote with the same `keys` into the segments of
@@ -283,10 +309,10 @@ std::string compare_runs(const std::vector<u32>& keys, const std::vector<int>& o
 //! before each call. strata's row first checks, once per configuration, that both libraries write
 //! the same keys and values.
 template <bool STRATA, int FUNCTION>
-void segmented_sort(benchmark::State& state, const std::string& configuration, int shape)
+void segmented_sort(benchmark::State& state, const std::string& configuration, int shape, std::int64_t items)
 {
   constexpr bool PAIRS = sorts_pairs(FUNCTION);
-  const segments* segs = FUNCTION == RADIX_SORT_KEYS ? nullptr : &shape_segments(shape);
+  const segments* segs = FUNCTION == RADIX_SORT_KEYS ? nullptr : &shape_segments(shape, items);
   if constexpr (STRATA)
   {
     if (bench::first_run(configuration))
@@ -306,9 +332,10 @@ void segmented_sort(benchmark::State& state, const std::string& configuration, i
       }
     }
   }
-  u32* d_keys_out   = static_cast<u32*>(bench::scratch(0, total_items * sizeof(u32)));
-  u32* d_values_out = static_cast<u32*>(bench::scratch(1, total_items * sizeof(u32)));
-  std::size_t bytes = 0;
+  const std::int64_t n = items_of(segs);
+  u32* d_keys_out      = static_cast<u32*>(bench::scratch(0, n * sizeof(u32)));
+  u32* d_values_out    = static_cast<u32*>(bench::scratch(1, n * sizeof(u32)));
+  std::size_t bytes    = 0;
   bench::check(run<STRATA, FUNCTION>(nullptr, bytes, segs, d_keys_out, d_values_out, 0), "size query");
   void* d_temp = bench::scratch(2, bytes);
   bench::time_iterations(
@@ -317,19 +344,20 @@ void segmented_sort(benchmark::State& state, const std::string& configuration, i
       { bench::check(run<STRATA, FUNCTION>(d_temp, bytes, segs, d_keys_out, d_values_out, stream), "sort"); },
       [](cudaStream_t stream) { bench::flush_l2(stream); });
   const std::size_t offset_bytes = segs ? segs->h_offsets.size() * sizeof(int) : 0;
-  bench::set_throughput(state, total_items, 2 * total_items * sizeof(u32) * (PAIRS ? 2 : 1) + offset_bytes);
+  bench::set_throughput(state, n, 2 * n * sizeof(u32) * (PAIRS ? 2 : 1) + offset_bytes);
   state.counters["temp_bytes"] = double(bytes);
 }
 
 //! Registers the row '<function>/<library>/<type>/<last>' (library strata or cub, in this run's
 //! mode, bench::mode_name), with manual time in microseconds.
 template <bool STRATA, int FUNCTION>
-void register_row(const std::string& function, const std::string& type, const std::string& last, int shape)
+void register_row(const std::string& function, const std::string& type, const std::string& last, int shape,
+                  std::int64_t items = total_items)
 {
   const std::string configuration = function + "/" + type + "/" + last;
   const std::string name          = bench::mode_name(function + (STRATA ? "/strata/" : "/cub/") + type + "/" + last);
-  benchmark::RegisterBenchmark(name.c_str(), [configuration, shape](benchmark::State& state)
-                               { segmented_sort<STRATA, FUNCTION>(state, configuration, shape); })
+  benchmark::RegisterBenchmark(name.c_str(), [configuration, shape, items](benchmark::State& state)
+                               { segmented_sort<STRATA, FUNCTION>(state, configuration, shape, items); })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
 }
@@ -343,6 +371,12 @@ void register_shapes(const std::string& function, const std::string& type)
   {
     register_row<true, FUNCTION>(function, type, shape_labels[shape], shape);
     register_row<false, FUNCTION>(function, type, shape_labels[shape], shape);
+  }
+  for (int log2_items : {16, 20, 24, 28})
+  {
+    const std::int64_t items = std::int64_t(1) << log2_items;
+    register_row<true, FUNCTION>(function, type, std::to_string(items), SIZED_SEGMENTS, items);
+    register_row<false, FUNCTION>(function, type, std::to_string(items), SIZED_SEGMENTS, items);
   }
 }
 
