@@ -183,7 +183,11 @@ inline cudaError_t other_algorithms(void* d_temp, size_t& bytes, unsigned char* 
 }
 
 template cudaError_t device_algorithms<int>(void*, size_t&, int*, int*, int*, int*);
+// 64-bit values too where STRATA_ARCH_TEST_WIDE is defined (the oldest generation): elsewhere the
+// double collectives cover the 64-bit warp and block paths, and int keeps the check cheap.
+#ifdef STRATA_ARCH_TEST_WIDE
 template cudaError_t device_algorithms<double>(void*, size_t&, double*, double*, int*, int*);
+#endif
 template __global__ void collectives<int>(const int*, int*);
 template __global__ void collectives<double>(const double*, double*);
 } // namespace strata_arch
