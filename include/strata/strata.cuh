@@ -82,4 +82,5 @@
 #include <strata/device/device_segmented_reduce.cuh>
 #include <strata/device/device_segmented_sort.cuh>
 #include <strata/device/device_select.cuh>
+#include <strata/device/device_topk.cuh>
 #include <strata/device/device_transform.cuh>

@@ -1,0 +1,488 @@
+// strata/agent/agent_topk.cuh: the radix selection of DeviceTopK. Items are ordered by their key's
+// bits (as DeviceRadixSort orders them; inverted to take the smallest) and then by their index,
+// the earlier first, so every item has a distinct rank and the k best form one set whatever the
+// order the blocks run in. Each pass decides one digit of the k-th best item's rank from the top:
+// AgentTopK counts the digit among the items that match the digits decided so far and emits those
+// a decided digit puts above the k-th; AgentTopKSelectDigit picks the next digit from the counts.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/block/radix_rank_sort_operations.cuh>
+#include <strata/tile/tile_io.cuh>
+#include <strata/tile/tile_vector.cuh>
+#include <strata/util_ptx.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! The passes of DeviceTopK: BLOCK_THREADS threads of ITEMS_PER_THREAD keys, digits of RADIX_BITS
+//! bits (the counts of a digit fit the shared memory of one block).
+template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, int _RADIX_BITS>
+struct AgentTopKPolicy
+{
+  static constexpr int BLOCK_THREADS    = _BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = _ITEMS_PER_THREAD;
+  static constexpr int RADIX_BITS       = _RADIX_BITS;
+};
+
+namespace detail
+{
+namespace topk
+{
+//! Which end of the order DeviceTopK takes.
+enum class select
+{
+  min,
+  max
+};
+
+//! An item as the selection sees it: its key's bits ordered so that the better key is the larger,
+//! and its index inverted (`~index`), so that the earlier item is the larger too.
+template <typename UnsignedBitsT, typename OffsetT>
+struct Candidate
+{
+  UnsignedBitsT key;
+  OffsetT inverted_index;
+};
+
+//! Orders candidates for DeviceRadixSort: the key's bits, then the inverted index.
+struct CandidateDecomposer
+{
+  template <typename UnsignedBitsT, typename OffsetT>
+  STRATA_HOST_DEVICE ::cuda::std::tuple<UnsignedBitsT&, OffsetT&>
+  operator()(Candidate<UnsignedBitsT, OffsetT>& candidate) const
+  {
+    return {candidate.key, candidate.inverted_index};
+  }
+};
+
+//! The digits of the k-th best rank decided so far: the bits under each mask are known.
+template <typename UnsignedBitsT, typename OffsetT>
+struct RankPrefix
+{
+  UnsignedBitsT key;
+  UnsignedBitsT key_mask;
+  OffsetT index;
+  OffsetT index_mask;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE bool Matches(UnsignedBitsT k, OffsetT inverted_index) const
+  {
+    return (k & key_mask) == key && (inverted_index & index_mask) == index;
+  }
+};
+
+//! One digit of the rank: `bits` bits at `shift` of the key (part 0) or of the inverted index.
+struct RankDigit
+{
+  int part;
+  int shift;
+  int bits;
+
+  template <typename UnsignedBitsT, typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t Of(UnsignedBitsT key, OffsetT inverted_index) const
+  {
+    const ::cuda::std::uint32_t mask = (1u << bits) - 1u;
+    return part == 0 ? ::cuda::std::uint32_t(key >> shift) & mask : ::cuda::std::uint32_t(inverted_index >> shift) & mask;
+  }
+};
+
+//! Where the candidates of a pass are read: the input, or one of two buffers in temporary storage.
+enum : int
+{
+  SOURCE_INPUT   = 0,
+  SOURCE_BUFFER0 = 1,
+  SOURCE_BUFFER1 = 2
+};
+
+//! The selection's state between its kernels, in temporary storage; all zeros at the start.
+template <typename UnsignedBitsT, typename OffsetT>
+struct State
+{
+  RankPrefix<UnsignedBitsT, OffsetT> prefix; //!< digits decided, the last selected one included
+  RankPrefix<UnsignedBitsT, OffsetT> before; //!< digits decided before the last selected one
+  OffsetT taken;                             //!< items of a rank above `prefix`'s (emitted or to emit)
+  OffsetT matching;                          //!< items that match `prefix`
+  OffsetT emitted;                           //!< winners written so far
+  OffsetT buffered[2];                       //!< candidates written to each buffer
+  int source;                                //!< where the next pass reads (SOURCE_*)
+  int fill;                                  //!< whether the next pass writes its candidates to a buffer
+  int done;                                  //!< every item that matches `prefix` is a winner
+  int finished;                              //!< every winner is written
+};
+
+//! Adds `count` to a 4- or 8-byte counter in global memory; returns the old value.
+template <typename OffsetT>
+STRATA_DEVICE STRATA_FORCEINLINE OffsetT AtomicAddOffset(OffsetT* counter, OffsetT count)
+{
+  static_assert(sizeof(OffsetT) == 4 || sizeof(OffsetT) == 8, "offsets of 4 or 8 bytes");
+  if constexpr (sizeof(OffsetT) == 8)
+  {
+    return OffsetT(atomicAdd(reinterpret_cast<unsigned long long*>(counter), static_cast<unsigned long long>(count)));
+  }
+  else
+  {
+    return OffsetT(atomicAdd(reinterpret_cast<unsigned int*>(counter), static_cast<unsigned int>(count)));
+  }
+}
+
+//! Appends the items of the warp for which `append` holds to `d_out` at positions taken from
+//! `*counter` (one atomic per warp). Every lane of the warp calls it.
+template <typename OffsetT, typename ItemT>
+STRATA_DEVICE STRATA_FORCEINLINE void WarpAppend(bool append, const ItemT& item, OffsetT* counter, ItemT* d_out)
+{
+  const unsigned int lanes = __ballot_sync(0xffffffffu, append);
+  if (lanes == 0)
+  {
+    return;
+  }
+  const int leader = __ffs(lanes) - 1;
+  OffsetT base     = 0;
+  if (int(LaneId()) == leader)
+  {
+    base = AtomicAddOffset(counter, OffsetT(__popc(lanes)));
+  }
+  base = ShuffleIndex<32>(base, leader, 0xffffffffu);
+  if (append)
+  {
+    d_out[base + OffsetT(__popc(lanes & LaneMaskLt()))] = item;
+  }
+}
+} // namespace topk
+} // namespace detail
+
+//! One pass of DeviceTopK over the candidates (the input's keys, or a buffer of candidates an
+//! earlier pass wrote): for the digit the previous pass decided, it emits the candidates whose
+//! digit is above the chosen one (or all that match the decided digits, once they are exactly the
+//! winners left); for the digit `digit`, it counts the candidates that match every decided digit
+//! into `d_bins` and, where the state says they fit, writes them to the other buffer.
+template <typename PolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
+struct AgentTopK
+{
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int RADIX_DIGITS     = 1 << PolicyT::RADIX_BITS;
+
+  using traits           = detail::radix::traits_t<KeyT>;
+  using bit_ordered_type = typename traits::bit_ordered_type;
+  using TwiddleT         = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
+  using CandidateT       = detail::topk::Candidate<bit_ordered_type, OffsetT>;
+  using StateT           = detail::topk::State<bit_ordered_type, OffsetT>;
+  static constexpr int VEC = detail::tile::VectorItems<ITEMS_PER_THREAD, detail::tile::max_vector_bytes, KeyInputIteratorT>();
+  using InputIoT           = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VEC>;
+  using BufferIoT          = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD>;
+
+  struct TempStorage
+  {
+    ::cuda::std::uint32_t bins[RADIX_DIGITS];
+  };
+
+  TempStorage& storage;
+  KeyInputIteratorT d_keys_in;
+  OffsetT num_items;
+  StateT state; // as the kernel found it: no block changes it but through its counters
+  OffsetT* d_bins;
+  CandidateT* d_buffers[2];
+  CandidateT* d_winners;
+  StateT* d_state;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentTopK(TempStorage& storage, KeyInputIteratorT d_keys_in, OffsetT num_items,
+                                             const StateT& state, StateT* d_state, OffsetT* d_bins,
+                                             CandidateT* d_buffer0, CandidateT* d_buffer1, CandidateT* d_winners)
+      : storage(storage)
+      , d_keys_in(d_keys_in)
+      , num_items(num_items)
+      , state(state)
+      , d_bins(d_bins)
+      , d_buffers{d_buffer0, d_buffer1}
+      , d_winners(d_winners)
+      , d_state(d_state)
+  {
+  }
+
+  //! Emits, counts and buffers the candidates of one thread's items (`valid`: whether each is one).
+  template <bool EMIT, bool COUNT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeItems(const CandidateT (&items)[ITEMS_PER_THREAD],
+                                                     const bool (&valid)[ITEMS_PER_THREAD],
+                                                     detail::topk::RankDigit previous, detail::topk::RankDigit digit)
+  {
+    const ::cuda::std::uint32_t chosen = previous.Of(state.prefix.key, state.prefix.index);
+    const int fill_buffer              = state.source == detail::topk::SOURCE_BUFFER0 ? 1 : 0;
+    ::cuda::std::uint32_t run_digit    = 0;
+    ::cuda::std::uint32_t run          = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      const CandidateT& c = items[k];
+      const bool matches  = valid[k] && state.prefix.Matches(c.key, c.inverted_index);
+      if constexpr (EMIT)
+      {
+        const bool above = valid[k] && state.before.Matches(c.key, c.inverted_index)
+                        && previous.Of(c.key, c.inverted_index) > chosen;
+        detail::topk::WarpAppend(above || (state.done && matches), c, &d_state->emitted, d_winners);
+      }
+      if constexpr (COUNT)
+      {
+        if (matches)
+        {
+          // A run of equal digits among the thread's candidates is counted with one atomic.
+          const ::cuda::std::uint32_t d = digit.Of(c.key, c.inverted_index);
+          if (d != run_digit && run != 0)
+          {
+            atomicAdd(&storage.bins[run_digit], run);
+            run = 0;
+          }
+          run_digit = d;
+          ++run;
+        }
+        if (state.fill)
+        {
+          detail::topk::WarpAppend(matches, c, &d_state->buffered[fill_buffer], d_buffers[fill_buffer]);
+        }
+      }
+    }
+    if (COUNT && run != 0)
+    {
+      atomicAdd(&storage.bins[run_digit], run);
+    }
+  }
+
+  //! This block's share of the candidates: tiles `blockIdx.x`, `blockIdx.x + gridDim.x`, ...
+  template <bool EMIT, bool COUNT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTiles(detail::topk::RankDigit previous, detail::topk::RankDigit digit)
+  {
+    const int tid = int(threadIdx.x);
+    if (state.source == detail::topk::SOURCE_INPUT)
+    {
+      const bool vectors = InputIoT::VectorAligned(d_keys_in);
+      for (OffsetT tile = OffsetT(blockIdx.x) * TILE_ITEMS; tile < num_items; tile += OffsetT(gridDim.x) * TILE_ITEMS)
+      {
+        const int valid_items = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile);
+        KeyT keys[ITEMS_PER_THREAD];
+        if (valid_items == TILE_ITEMS)
+        {
+          InputIoT::LoadFull(d_keys_in + tile, tid, vectors, keys);
+        }
+        else
+        {
+          InputIoT::LoadPartial(d_keys_in + tile, tid, valid_items, keys);
+        }
+        CandidateT items[ITEMS_PER_THREAD];
+        bool valid[ITEMS_PER_THREAD];
+#pragma unroll
+        for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+        {
+          const int index         = InputIoT::ItemIndex(tid, k);
+          valid[k]                = index < valid_items;
+          items[k].key            = TwiddleT::In(::cuda::std::bit_cast<bit_ordered_type>(keys[k]));
+          items[k].inverted_index = OffsetT(~(tile + OffsetT(index)));
+        }
+        ConsumeItems<EMIT, COUNT>(items, valid, previous, digit);
+      }
+    }
+    else
+    {
+      const int buffer           = state.source == detail::topk::SOURCE_BUFFER0 ? 0 : 1;
+      const OffsetT count        = state.buffered[buffer];
+      const CandidateT* d_source = d_buffers[buffer];
+      for (OffsetT tile = OffsetT(blockIdx.x) * TILE_ITEMS; tile < count; tile += OffsetT(gridDim.x) * TILE_ITEMS)
+      {
+        const int valid_items = detail::tile::ValidItems<TILE_ITEMS>(count, tile);
+        CandidateT items[ITEMS_PER_THREAD];
+        BufferIoT::LoadPartial(d_source + tile, tid, valid_items, items, CandidateT{});
+        bool valid[ITEMS_PER_THREAD];
+#pragma unroll
+        for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+        {
+          valid[k] = BufferIoT::ItemIndex(tid, k) < valid_items;
+        }
+        ConsumeItems<EMIT, COUNT>(items, valid, previous, digit);
+      }
+    }
+  }
+
+  //! The pass: `emit` for the digit `previous` (every pass but the first), `count` for `digit`
+  //! (every pass but the last).
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(bool emit, detail::topk::RankDigit previous, bool count,
+                                                detail::topk::RankDigit digit)
+  {
+    if (state.finished)
+    {
+      return;
+    }
+    count = count && !state.done;
+    if (count)
+    {
+      for (int i = int(threadIdx.x); i < RADIX_DIGITS; i += BLOCK_THREADS)
+      {
+        storage.bins[i] = 0;
+      }
+      __syncthreads();
+    }
+    if (emit && count)
+    {
+      ConsumeTiles<true, true>(previous, digit);
+    }
+    else if (emit)
+    {
+      ConsumeTiles<true, false>(previous, digit);
+    }
+    else if (count)
+    {
+      ConsumeTiles<false, true>(previous, digit);
+    }
+    if (count)
+    {
+      __syncthreads();
+      for (int i = int(threadIdx.x); i < RADIX_DIGITS; i += BLOCK_THREADS)
+      {
+        if (storage.bins[i] != 0)
+        {
+          detail::topk::AtomicAddOffset(d_bins + i, OffsetT(storage.bins[i]));
+        }
+      }
+    }
+  }
+};
+
+//! Picks the digit of the k-th best rank from a pass's counts (one block): the digit d where the
+//! candidates of higher digits are fewer than the winners still to find and those of d and higher
+//! are not. Updates the state for the next pass and clears the counts.
+template <int BLOCK_THREADS, int RADIX_BITS, typename UnsignedBitsT, typename OffsetT>
+struct AgentTopKSelectDigit
+{
+  static constexpr int RADIX_DIGITS      = 1 << RADIX_BITS;
+  static constexpr int DIGITS_PER_THREAD = RADIX_DIGITS / BLOCK_THREADS;
+  static_assert(RADIX_DIGITS % BLOCK_THREADS == 0, "the digits spread evenly over the threads");
+  using BlockScanT = BlockScan<OffsetT, BLOCK_THREADS>;
+  using StateT     = detail::topk::State<UnsignedBitsT, OffsetT>;
+
+  struct TempStorage
+  {
+    typename BlockScanT::TempStorage scan;
+    ::cuda::std::uint32_t chosen;
+    OffsetT above;
+  };
+
+  TempStorage& storage;
+
+  STRATA_DEVICE STRATA_FORCEINLINE explicit AgentTopKSelectDigit(TempStorage& storage)
+      : storage(storage)
+  {
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(StateT* d_state, OffsetT* d_bins, OffsetT k, OffsetT buffer_capacity,
+                                                detail::topk::RankDigit digit)
+  {
+    const int tid = int(threadIdx.x);
+    StateT state  = *d_state;
+    if (state.finished)
+    {
+      return;
+    }
+    if (state.done)
+    {
+      // The pass just ended wrote every winner left.
+      if (tid == 0)
+      {
+        d_state->finished = 1;
+      }
+      return;
+    }
+    // Thread t holds the digits RADIX_DIGITS - 1 - t * DIGITS_PER_THREAD downwards.
+    OffsetT counts[DIGITS_PER_THREAD];
+    OffsetT total = 0;
+#pragma unroll
+    for (int i = 0; i < DIGITS_PER_THREAD; ++i)
+    {
+      counts[i] = d_bins[RADIX_DIGITS - 1 - (tid * DIGITS_PER_THREAD + i)];
+      total += counts[i];
+    }
+    OffsetT above = 0;
+    BlockScanT(storage.scan).ExclusiveSum(total, above);
+    const OffsetT wanted = k - state.taken;
+#pragma unroll
+    for (int i = 0; i < DIGITS_PER_THREAD; ++i)
+    {
+      if (above < wanted && wanted <= above + counts[i])
+      {
+        storage.chosen = ::cuda::std::uint32_t(RADIX_DIGITS - 1 - (tid * DIGITS_PER_THREAD + i));
+        storage.above  = above;
+      }
+      above += counts[i];
+    }
+    __syncthreads();
+    const ::cuda::std::uint32_t chosen = storage.chosen;
+    if (tid == 0)
+    {
+      const OffsetT matching = d_bins[chosen];
+      state.before           = state.prefix;
+      if (digit.part == 0)
+      {
+        state.prefix.key |= UnsignedBitsT(UnsignedBitsT(chosen) << digit.shift);
+        state.prefix.key_mask |= UnsignedBitsT(UnsignedBitsT((1u << digit.bits) - 1u) << digit.shift);
+      }
+      else
+      {
+        state.prefix.index |= OffsetT(OffsetT(chosen) << digit.shift);
+        state.prefix.index_mask |= OffsetT(OffsetT((1u << digit.bits) - 1u) << digit.shift);
+      }
+      state.taken += storage.above;
+      state.matching = matching;
+      state.done     = matching == k - state.taken;
+      // The pass just ended filled a buffer if the state asked it to: the next reads that one.
+      if (state.fill)
+      {
+        state.source = state.source == detail::topk::SOURCE_BUFFER0 ? detail::topk::SOURCE_BUFFER1
+                                                                    : detail::topk::SOURCE_BUFFER0;
+      }
+      state.fill = !state.done && matching <= buffer_capacity;
+      if (state.fill)
+      {
+        state.buffered[state.source == detail::topk::SOURCE_BUFFER0 ? 1 : 0] = 0;
+      }
+      *d_state = state;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < DIGITS_PER_THREAD; ++i)
+    {
+      d_bins[tid * DIGITS_PER_THREAD + i] = 0;
+    }
+  }
+};
+
+//! Writes the sorted winners: item i's key (its bits turned back) to `d_keys_out[i]` and, for
+//! pairs, the value of its input index to `d_values_out[i]`.
+template <detail::topk::select SELECT, typename KeyT, typename OffsetT, typename KeyOutputIteratorT,
+          typename ValueInputIteratorT, typename ValueOutputIteratorT>
+struct AgentTopKWrite
+{
+  using traits           = detail::radix::traits_t<KeyT>;
+  using bit_ordered_type = typename traits::bit_ordered_type;
+  using TwiddleT         = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
+  using CandidateT       = detail::topk::Candidate<bit_ordered_type, OffsetT>;
+  static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorT, NullType*>;
+
+  STRATA_DEVICE STRATA_FORCEINLINE static void Process(const CandidateT* d_winners, OffsetT k,
+                                                       KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
+                                                       ValueOutputIteratorT d_values_out)
+  {
+    for (OffsetT i = OffsetT(blockIdx.x) * blockDim.x + threadIdx.x; i < k; i += OffsetT(gridDim.x) * blockDim.x)
+    {
+      const CandidateT winner = d_winners[i];
+      d_keys_out[i]           = ::cuda::std::bit_cast<KeyT>(TwiddleT::Out(winner.key));
+      if constexpr (!KEYS_ONLY)
+      {
+        d_values_out[i] = d_values_in[OffsetT(~winner.inverted_index)];
+      }
+    }
+  }
+};
+
+STRATA_NAMESPACE_END

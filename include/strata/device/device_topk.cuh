@@ -1,0 +1,185 @@
+// strata/device/device_topk.cuh: DeviceTopK, the k largest or smallest keys of an input (with
+// their values, for pairs), in order, with CUB 3.5's two-phase temporary-storage convention and
+// its single-call forms.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/detail/device_arguments.cuh>
+#include <strata/detail/nvtx.cuh>
+#include <strata/device/dispatch/dispatch_topk.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace topk
+{
+//! The single-call forms: sizes the temporary storage, allocates it stream-ordered
+//! (cudaMallocAsync on `stream`), runs `call(d_temp_storage, temp_storage_bytes)` and frees it.
+template <typename CallT>
+STRATA_RUNTIME_FUNCTION cudaError_t WithTemporaryStorage(cudaStream_t stream, CallT call)
+{
+  size_t bytes      = 0;
+  cudaError_t error = call(nullptr, bytes);
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  void* d_temp_storage = nullptr;
+  error                = cudaMallocAsync(&d_temp_storage, bytes, stream);
+  if (error != cudaSuccess)
+  {
+    return error;
+  }
+  error                       = call(d_temp_storage, bytes);
+  const cudaError_t free_error = cudaFreeAsync(d_temp_storage, stream);
+  return error != cudaSuccess ? error : free_error;
+}
+
+template <select SELECT, typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+          typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+STRATA_RUNTIME_FUNCTION cudaError_t TopK(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
+                                         KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
+                                         ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k,
+                                         cudaStream_t stream)
+{
+  using OffsetT = offset_t<NumItemsT>;
+  return DispatchTopK<SELECT, KeyInputIteratorT, KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT,
+                      OffsetT>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                                         d_values_out, num_items, k, stream);
+}
+} // namespace topk
+} // namespace detail
+
+//! The k largest (Max*) or smallest (Min*) of `num_items` keys, in order: the best first and,
+//! among equal keys, the earlier item first, so the result is the same on every run and every
+//! GPU (CUB 3.5's default contract, which CUB itself compiles only without these guarantees).
+//! Keys are ordered as DeviceRadixSort orders them: -0.0 before +0.0, NaNs with the sign bit
+//! clear above +infinity and those with it set below -infinity. Pairs move each key's value
+//! with it. `0 <= k <= num_items`; k = 0 or no items write nothing.
+//!
+//! The environment is a stream: the toolkit's libcu++ (CUDA 13.0) has no execution environments.
+//! The forms without temporary storage allocate it stream-ordered (cudaMallocAsync).
+//!
+//! Bad input (a negative count, k < 0 or k > num_items, a null buffer, too little temporary
+//! storage) returns cudaErrorInvalidValue before anything is written.
+//!
+//! \code
+//! // d_keys: float[num_items] on the device; the 10 largest, largest first
+//! size_t bytes = 0;
+//! strata::DeviceTopK::MaxKeys(nullptr, bytes, d_keys, d_top, num_items, 10);
+//! cudaMalloc(&d_temp, bytes);
+//! strata::DeviceTopK::MaxKeys(d_temp, bytes, d_keys, d_top, num_items, 10);
+//! \endcode
+struct DeviceTopK
+{
+  //! The k largest keys, each with its value.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+            typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  MaxPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
+           KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out,
+           NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MaxPairs");
+    return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                         d_values_in, d_values_out, num_items, k, stream);
+  }
+
+  //! MaxPairs with its temporary storage allocated and freed on `stream`.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+            typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  MaxPairs(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
+           ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxPairs");
+    return detail::topk::WithTemporaryStorage(stream, [&](void* d_temp_storage, size_t& temp_storage_bytes) {
+      return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                           d_keys_out, d_values_in, d_values_out, num_items, k, stream);
+    });
+  }
+
+  //! The k largest keys.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  MaxKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
+          KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MaxKeys");
+    return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                         static_cast<NullType*>(nullptr),
+                                                         static_cast<NullType*>(nullptr), num_items, k, stream);
+  }
+
+  //! MaxKeys with its temporary storage allocated and freed on `stream`.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  MaxKeys(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k,
+          cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxKeys");
+    return detail::topk::WithTemporaryStorage(stream, [&](void* d_temp_storage, size_t& temp_storage_bytes) {
+      return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                           d_keys_out, static_cast<NullType*>(nullptr),
+                                                           static_cast<NullType*>(nullptr), num_items, k, stream);
+    });
+  }
+
+  //! The k smallest keys, each with its value.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+            typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  MinPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
+           KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out,
+           NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MinPairs");
+    return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                         d_values_in, d_values_out, num_items, k, stream);
+  }
+
+  //! MinPairs with its temporary storage allocated and freed on `stream`.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+            typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  MinPairs(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
+           ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinPairs");
+    return detail::topk::WithTemporaryStorage(stream, [&](void* d_temp_storage, size_t& temp_storage_bytes) {
+      return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                           d_keys_out, d_values_in, d_values_out, num_items, k, stream);
+    });
+  }
+
+  //! The k smallest keys.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  MinKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
+          KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MinKeys");
+    return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                         static_cast<NullType*>(nullptr),
+                                                         static_cast<NullType*>(nullptr), num_items, k, stream);
+  }
+
+  //! MinKeys with its temporary storage allocated and freed on `stream`.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  MinKeys(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k,
+          cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinKeys");
+    return detail::topk::WithTemporaryStorage(stream, [&](void* d_temp_storage, size_t& temp_storage_bytes) {
+      return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                           d_keys_out, static_cast<NullType*>(nullptr),
+                                                           static_cast<NullType*>(nullptr), num_items, k, stream);
+    });
+  }
+};
+
+STRATA_NAMESPACE_END

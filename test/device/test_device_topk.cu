@@ -1,0 +1,343 @@
+// Tests of strata/device/device_topk.cuh: DeviceTopK::{Max,Min}{Keys,Pairs} against a host stable
+// sort of the indices by key (keys ordered by their bits as DeviceRadixSort orders them, the
+// earlier item first among equal keys) cut after k. Keys of float, double, __half, uint32, int64
+// and int8, from random bit patterns (NaNs, infinities and both zeros among them), from a few
+// distinct values (long runs of ties) and all equal; sizes from 0 through both sides of a tile to
+// 2^20 + 123 and 3 * 10^6 + 17 (candidates that overflow the on-device buffers); k from 0 to
+// num_items. Outputs past k must keep their poison. Also: pairs (values follow keys, ties go to
+// the earlier item), the single-call forms, iterator inputs, a stream, and bad arguments.
+#include <strata/device/device_topk.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+
+#include "common/test_common.cuh"
+#include "common/two_phase.cuh"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace
+{
+using strata_test::device_buffer;
+
+using key_types = std::tuple<float, double, __half, std::uint32_t, std::int64_t, std::int8_t>;
+
+//! Items the passes of a tile hold (256 threads of 16 four-byte keys).
+constexpr std::size_t tile = 4096;
+//! Outputs past k that must keep their poison.
+constexpr std::size_t slack = 7;
+
+//! The unsigned integer of T's width.
+template <typename T>
+using bits_t = std::conditional_t<
+    sizeof(T) == 1, std::uint8_t,
+    std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+
+template <typename T>
+bits_t<T> bits_of(const T& key)
+{
+  bits_t<T> bits;
+  std::memcpy(&bits, static_cast<const void*>(&key), sizeof(T));
+  return bits;
+}
+
+template <typename T>
+T from_bits(bits_t<T> bits)
+{
+  T key;
+  std::memcpy(static_cast<void*>(&key), &bits, sizeof(T));
+  return key;
+}
+
+//! The host's own order of keys (that of DeviceRadixSort): an unsigned integer that grows with the
+//! key. Floating point: negative keys (sign bit set) in reverse bit order below the positive ones.
+template <typename T>
+bits_t<T> order_of(const T& key)
+{
+  using U            = bits_t<T>;
+  const U bits       = bits_of(key);
+  constexpr U sign   = U(U(1) << (sizeof(T) * 8 - 1));
+  if constexpr (std::is_unsigned_v<T>)
+  {
+    return bits;
+  }
+  else if constexpr (std::is_integral_v<T>)
+  {
+    return U(bits ^ sign);
+  }
+  else
+  {
+    return (bits & sign) != 0 ? U(~bits) : U(bits | sign);
+  }
+}
+
+enum class shape
+{
+  random_bits, // any bit pattern
+  few_values,  // four distinct keys
+  all_equal
+};
+
+const char* shape_name(shape s)
+{
+  return s == shape::random_bits ? "random bits" : s == shape::few_values ? "four distinct keys" : "all equal";
+}
+
+template <typename T>
+std::vector<T> make_keys(std::size_t n, shape s, std::uint64_t seed)
+{
+  std::mt19937_64 engine(seed);
+  std::vector<T> keys(n);
+  std::vector<T> values;
+  for (int i = 0; i < 4; ++i)
+  {
+    values.push_back(from_bits<T>(bits_t<T>(engine())));
+  }
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    keys[i] = s == shape::random_bits ? from_bits<T>(bits_t<T>(engine()))
+            : s == shape::few_values  ? values[engine() % 4]
+                                      : values[0];
+  }
+  return keys;
+}
+
+//! The indices of the items in the order DeviceTopK returns them: the best key first (largest
+//! for Max, smallest for Min), the earlier item first among equal keys.
+template <typename T>
+std::vector<std::size_t> reference_order(const std::vector<T>& keys, bool max)
+{
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b)
+                   { return max ? order_of(keys[a]) > order_of(keys[b]) : order_of(keys[a]) < order_of(keys[b]); });
+  return order;
+}
+
+//! The values of k to try with n items.
+std::vector<std::size_t> ks_for(std::size_t n)
+{
+  std::vector<std::size_t> ks;
+  for (std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(32),
+                        std::size_t(33), tile - 1, tile + 1, std::size_t(65536), n / 2, n - 1, n})
+  {
+    if (k <= n && std::find(ks.begin(), ks.end(), k) == ks.end() && (k != n - 1 || n > 0))
+    {
+      ks.push_back(k);
+    }
+  }
+  return ks;
+}
+
+std::vector<std::size_t> sizes()
+{
+  if (strata_test::under_sanitizer())
+  {
+    return {0, 1, 33, tile + 1, 70001};
+  }
+  return {0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 70001, (std::size_t(1) << 20) + 123};
+}
+
+//! Checks that the keys (and values) of `out` are the first k of `order`, and that the slack
+//! past them kept its poison.
+template <typename T>
+void check_keys(const std::vector<T>& keys, const std::vector<std::size_t>& order, std::size_t k,
+                const std::vector<T>& out)
+{
+  REQUIRE(out.size() == k + slack);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < k; ++i)
+  {
+    if (bits_of(out[i]) != bits_of(keys[order[i]]))
+    {
+      if (wrong++ == 0)
+      {
+        FAIL_CHECK("key " << i << " of " << k << ": expected bits " << std::uint64_t(bits_of(keys[order[i]]))
+                          << ", got " << std::uint64_t(bits_of(out[i])));
+      }
+    }
+  }
+  CHECK(wrong == 0);
+  const T poison = strata_test::poison_value<T>();
+  for (std::size_t i = k; i < k + slack; ++i)
+  {
+    CHECK(bits_of(out[i]) == bits_of(poison));
+  }
+}
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("DeviceTopK::MaxKeys and MinKeys return the k best keys, best first", "[device][topk]",
+                        key_types)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using T                  = TestType;
+  const std::uint64_t seed = strata_test::seed(811);
+  INFO("seed " << seed);
+  for (std::size_t n : sizes())
+  {
+    for (shape s : {shape::random_bits, shape::few_values, shape::all_equal})
+    {
+      INFO("num_items " << n << ", " << shape_name(s));
+      const std::vector<T> keys = make_keys<T>(n, s, seed + n + std::uint64_t(s));
+      device_buffer<T> d_keys(keys);
+      for (bool max : {true, false})
+      {
+        INFO((max ? "MaxKeys" : "MinKeys"));
+        const std::vector<std::size_t> order = reference_order(keys, max);
+        for (std::size_t k : ks_for(n))
+        {
+          INFO("k " << k);
+          device_buffer<T> d_out(k + slack);
+          d_out.poison();
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return max ? strata::DeviceTopK::MaxKeys(d_temp, bytes, static_cast<const T*>(d_keys.data()),
+                                                         d_out.data(), n, k)
+                           : strata::DeviceTopK::MinKeys(d_temp, bytes, static_cast<const T*>(d_keys.data()),
+                                                         d_out.data(), n, k);
+              });
+          check_keys(keys, order, k, d_out.download());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("DeviceTopK::MaxPairs and MinPairs move each key's value and give ties to the earlier item",
+          "[device][topk]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(813);
+  INFO("seed " << seed);
+  std::vector<std::size_t> pair_sizes = {1, 33, tile + 1, 70001};
+  if (!strata_test::under_sanitizer())
+  {
+    pair_sizes.push_back(3000017); // more candidates than a buffer holds: passes read the input again
+  }
+  for (std::size_t n : pair_sizes)
+  {
+    for (shape s : {shape::random_bits, shape::few_values, shape::all_equal})
+    {
+      INFO("num_items " << n << ", " << shape_name(s));
+      const std::vector<float> keys = make_keys<float>(n, s, seed + n + std::uint64_t(s));
+      std::vector<std::uint32_t> values(n);
+      std::iota(values.begin(), values.end(), std::uint32_t(0));
+      device_buffer<float> d_keys(keys);
+      device_buffer<std::uint32_t> d_values(values);
+      for (bool max : {true, false})
+      {
+        INFO((max ? "MaxPairs" : "MinPairs"));
+        const std::vector<std::size_t> order = reference_order(keys, max);
+        for (std::size_t k : ks_for(n))
+        {
+          INFO("k " << k);
+          device_buffer<float> d_keys_out(k + slack);
+          device_buffer<std::uint32_t> d_values_out(k + slack);
+          d_keys_out.poison();
+          d_values_out.poison();
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return max ? strata::DeviceTopK::MaxPairs(d_temp, bytes, static_cast<const float*>(d_keys.data()),
+                                                          d_keys_out.data(), static_cast<const std::uint32_t*>(d_values.data()),
+                                                          d_values_out.data(), std::int64_t(n), std::int64_t(k))
+                           : strata::DeviceTopK::MinPairs(d_temp, bytes, static_cast<const float*>(d_keys.data()),
+                                                          d_keys_out.data(), static_cast<const std::uint32_t*>(d_values.data()),
+                                                          d_values_out.data(), std::int64_t(n), std::int64_t(k));
+              });
+          check_keys(keys, order, k, d_keys_out.download());
+          const std::vector<std::uint32_t> got = d_values_out.download();
+          std::size_t wrong                    = 0;
+          for (std::size_t i = 0; i < k; ++i)
+          {
+            wrong += got[i] != std::uint32_t(order[i]);
+          }
+          CHECK(wrong == 0);
+          for (std::size_t i = k; i < k + slack; ++i)
+          {
+            CHECK(got[i] == strata_test::poison_value<std::uint32_t>());
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("DeviceTopK's single-call forms take iterators and a stream", "[device][topk]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  cudaStream_t stream = nullptr;
+  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const int n = 100000;
+  const int k = 100;
+  // The keys 0, 1, ..., n - 1 from an iterator: the largest are n - 1 downwards, the smallest 0 up.
+  strata::CountingInputIterator<int> keys(0);
+  device_buffer<int> d_keys_out(k);
+  device_buffer<long long> d_values_out(k);
+  strata::CountingInputIterator<long long> values(1000);
+  STRATA_TEST_CUDA(strata::DeviceTopK::MaxPairs(keys, d_keys_out.data(), values, d_values_out.data(), n, k, stream));
+  STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+  std::vector<int> got_keys             = d_keys_out.download();
+  std::vector<long long> got_values     = d_values_out.download();
+  for (int i = 0; i < k; ++i)
+  {
+    CHECK(got_keys[i] == n - 1 - i);
+    CHECK(got_values[i] == 1000 + n - 1 - i);
+  }
+  STRATA_TEST_CUDA(strata::DeviceTopK::MinKeys(keys, d_keys_out.data(), n, k, stream));
+  STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+  got_keys = d_keys_out.download();
+  for (int i = 0; i < k; ++i)
+  {
+    CHECK(got_keys[i] == i);
+  }
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("DeviceTopK rejects bad arguments before writing anything", "[device][topk]")
+{
+  std::size_t bytes = 0;
+  float* d_in       = reinterpret_cast<float*>(std::uintptr_t(256));
+  float* d_out      = reinterpret_cast<float*>(std::uintptr_t(512));
+  void* d_temp      = reinterpret_cast<void*>(std::uintptr_t(1024));
+  std::size_t big   = 1 << 20;
+  CHECK(strata::DeviceTopK::MaxKeys(nullptr, bytes, d_in, d_out, -1, 0) == cudaErrorInvalidValue);
+  CHECK(strata::DeviceTopK::MaxKeys(nullptr, bytes, d_in, d_out, 10, -1) == cudaErrorInvalidValue);
+  CHECK(strata::DeviceTopK::MinKeys(nullptr, bytes, d_in, d_out, 10, 11) == cudaErrorInvalidValue);
+  CHECK(strata::DeviceTopK::MaxKeys(d_temp, big, static_cast<const float*>(nullptr), d_out, 10, 3)
+        == cudaErrorInvalidValue);
+  CHECK(strata::DeviceTopK::MaxKeys(d_temp, big, d_in, static_cast<float*>(nullptr), 10, 3) == cudaErrorInvalidValue);
+  CHECK(strata::DeviceTopK::MaxPairs(d_temp, big, d_in, d_out, static_cast<const int*>(nullptr),
+                                     reinterpret_cast<int*>(d_out), 10, 3)
+        == cudaErrorInvalidValue);
+  if (strata_test::gpu_available())
+  {
+    // Too little temporary storage: refused, and the output keeps its poison.
+    device_buffer<float> d_keys(std::vector<float>(1000, 1.0f));
+    device_buffer<float> d_top(10);
+    d_top.poison();
+    std::size_t need = 0;
+    STRATA_TEST_CUDA(strata::DeviceTopK::MaxKeys(nullptr, need, static_cast<const float*>(d_keys.data()),
+                                                 d_top.data(), 1000, 10));
+    device_buffer<unsigned char> d_small(need);
+    std::size_t less = need - 1;
+    CHECK(strata::DeviceTopK::MaxKeys(d_small.data(), less, static_cast<const float*>(d_keys.data()), d_top.data(),
+                                      1000, 10)
+          == cudaErrorInvalidValue);
+    STRATA_TEST_CUDA(cudaDeviceSynchronize());
+    for (float x : d_top.download())
+    {
+      CHECK(bits_of(x) == bits_of(strata_test::poison_value<float>()));
+    }
+  }
+}
