@@ -283,13 +283,13 @@ void poison(T* d_items, std::size_t n)
   check(cudaDeviceSynchronize(), "poison");
 }
 
-//! Device memory of slot `slot` (0-3: e.g. keys out, values out, temporary storage) of at least
+//! Device memory of slot `slot` (0-5: e.g. keys out, values out, temporary storage) of at least
 //! `bytes`, grown as needed and kept for the program's life: outputs and temporary storage that
 //! every row of a benchmark reuses.
 inline void* scratch(int slot, std::size_t bytes)
 {
-  static std::size_t sizes[4] = {0, 0, 0, 0};
-  static void* ptrs[4]        = {nullptr, nullptr, nullptr, nullptr};
+  static std::size_t sizes[6] = {};
+  static void* ptrs[6]        = {};
   if (bytes > sizes[slot])
   {
     cudaFree(ptrs[slot]);

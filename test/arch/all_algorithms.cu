@@ -155,6 +155,8 @@ cudaError_t device_algorithms(void* d_temp, size_t& bytes, T* d_a, T* d_b, int* 
   keep(strata::DeviceAdjacentDifference::SubtractRight(d_temp, bytes, d_a, n));
   keep(strata::DeviceRunLengthEncode::Encode(d_temp, bytes, d_a, d_b, d_keys, d_count, n));
   keep(strata::DeviceRunLengthEncode::NonTrivialRuns(d_temp, bytes, d_a, d_keys, d_keys, d_count, n));
+  keep(strata::DeviceTopK::MaxPairs(d_temp, bytes, d_a, d_b, d_keys, d_keys, n, 10));
+  keep(strata::DeviceTopK::MinKeys(d_temp, bytes, d_a, d_b, n, 10));
   keep(strata::DeviceFor::ForEachN(d_a, n, twice{}));
   keep(strata::DeviceTransform::Transform(d_a, d_b, n, twice{}));
   return e;

@@ -37,9 +37,9 @@ constexpr std::size_t slack = 7;
 
 //! The unsigned integer of T's width.
 template <typename T>
-using bits_t = std::conditional_t<
-    sizeof(T) == 1, std::uint8_t,
-    std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+using bits_t = std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                                  std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                     std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
 template <typename T>
 bits_t<T> bits_of(const T& key)
@@ -62,9 +62,9 @@ T from_bits(bits_t<T> bits)
 template <typename T>
 bits_t<T> order_of(const T& key)
 {
-  using U            = bits_t<T>;
-  const U bits       = bits_of(key);
-  constexpr U sign   = U(U(1) << (sizeof(T) * 8 - 1));
+  using U          = bits_t<T>;
+  const U bits     = bits_of(key);
+  constexpr U sign = U(U(1) << (sizeof(T) * 8 - 1));
   if constexpr (std::is_unsigned_v<T>)
   {
     return bits;
@@ -103,9 +103,9 @@ std::vector<T> make_keys(std::size_t n, shape s, std::uint64_t seed)
   }
   for (std::size_t i = 0; i < n; ++i)
   {
-    keys[i] = s == shape::random_bits ? from_bits<T>(bits_t<T>(engine()))
-            : s == shape::few_values  ? values[engine() % 4]
-                                      : values[0];
+    keys[i] = s == shape::random_bits  ? from_bits<T>(bits_t<T>(engine()))
+              : s == shape::few_values ? values[engine() % 4]
+                                       : values[0];
   }
   return keys;
 }
@@ -213,8 +213,7 @@ TEMPLATE_LIST_TEST_CASE("DeviceTopK::MaxKeys and MinKeys return the k best keys,
   }
 }
 
-TEST_CASE("DeviceTopK::MaxPairs and MinPairs move each key's value and give ties to the earlier item",
-          "[device][topk]")
+TEST_CASE("DeviceTopK::MaxPairs and MinPairs move each key's value and give ties to the earlier item", "[device][topk]")
 {
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(813);
@@ -249,10 +248,12 @@ TEST_CASE("DeviceTopK::MaxPairs and MinPairs move each key's value and give ties
               [&](void* d_temp, std::size_t& bytes)
               {
                 return max ? strata::DeviceTopK::MaxPairs(d_temp, bytes, static_cast<const float*>(d_keys.data()),
-                                                          d_keys_out.data(), static_cast<const std::uint32_t*>(d_values.data()),
+                                                          d_keys_out.data(),
+                                                          static_cast<const std::uint32_t*>(d_values.data()),
                                                           d_values_out.data(), std::int64_t(n), std::int64_t(k))
                            : strata::DeviceTopK::MinPairs(d_temp, bytes, static_cast<const float*>(d_keys.data()),
-                                                          d_keys_out.data(), static_cast<const std::uint32_t*>(d_values.data()),
+                                                          d_keys_out.data(),
+                                                          static_cast<const std::uint32_t*>(d_values.data()),
                                                           d_values_out.data(), std::int64_t(n), std::int64_t(k));
               });
           check_keys(keys, order, k, d_keys_out.download());
@@ -287,8 +288,8 @@ TEST_CASE("DeviceTopK's single-call forms take iterators and a stream", "[device
   strata::CountingInputIterator<long long> values(1000);
   STRATA_TEST_CUDA(strata::DeviceTopK::MaxPairs(keys, d_keys_out.data(), values, d_values_out.data(), n, k, stream));
   STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
-  std::vector<int> got_keys             = d_keys_out.download();
-  std::vector<long long> got_values     = d_values_out.download();
+  std::vector<int> got_keys         = d_keys_out.download();
+  std::vector<long long> got_values = d_values_out.download();
   for (int i = 0; i < k; ++i)
   {
     CHECK(got_keys[i] == n - 1 - i);
@@ -327,8 +328,8 @@ TEST_CASE("DeviceTopK rejects bad arguments before writing anything", "[device][
     device_buffer<float> d_top(10);
     d_top.poison();
     std::size_t need = 0;
-    STRATA_TEST_CUDA(strata::DeviceTopK::MaxKeys(nullptr, need, static_cast<const float*>(d_keys.data()),
-                                                 d_top.data(), 1000, 10));
+    STRATA_TEST_CUDA(
+        strata::DeviceTopK::MaxKeys(nullptr, need, static_cast<const float*>(d_keys.data()), d_top.data(), 1000, 10));
     device_buffer<unsigned char> d_small(need);
     std::size_t less = need - 1;
     CHECK(strata::DeviceTopK::MaxKeys(d_small.data(), less, static_cast<const float*>(d_keys.data()), d_top.data(),

@@ -87,7 +87,8 @@ struct RankDigit
   STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t Of(UnsignedBitsT key, OffsetT inverted_index) const
   {
     const ::cuda::std::uint32_t mask = (1u << bits) - 1u;
-    return part == 0 ? ::cuda::std::uint32_t(key >> shift) & mask : ::cuda::std::uint32_t(inverted_index >> shift) & mask;
+    return part == 0 ? ::cuda::std::uint32_t(key >> shift) & mask
+                     : ::cuda::std::uint32_t(inverted_index >> shift) & mask;
   }
 };
 
@@ -173,9 +174,10 @@ struct AgentTopK
   using TwiddleT         = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
   using CandidateT       = detail::topk::Candidate<bit_ordered_type, OffsetT>;
   using StateT           = detail::topk::State<bit_ordered_type, OffsetT>;
-  static constexpr int VEC = detail::tile::VectorItems<ITEMS_PER_THREAD, detail::tile::max_vector_bytes, KeyInputIteratorT>();
-  using InputIoT           = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VEC>;
-  using BufferIoT          = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD>;
+  static constexpr int VEC =
+      detail::tile::VectorItems<ITEMS_PER_THREAD, detail::tile::max_vector_bytes, KeyInputIteratorT>();
+  using InputIoT  = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VEC>;
+  using BufferIoT = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD>;
 
   struct TempStorage
   {
@@ -222,8 +224,8 @@ struct AgentTopK
       const bool matches  = valid[k] && state.prefix.Matches(c.key, c.inverted_index);
       if constexpr (EMIT)
       {
-        const bool above = valid[k] && state.before.Matches(c.key, c.inverted_index)
-                        && previous.Of(c.key, c.inverted_index) > chosen;
+        const bool above =
+            valid[k] && state.before.Matches(c.key, c.inverted_index) && previous.Of(c.key, c.inverted_index) > chosen;
         detail::topk::WarpAppend(above || (state.done && matches), c, &d_state->emitted, d_winners);
       }
       if constexpr (COUNT)
@@ -438,8 +440,8 @@ struct AgentTopKSelectDigit
       // The pass just ended filled a buffer if the state asked it to: the next reads that one.
       if (state.fill)
       {
-        state.source = state.source == detail::topk::SOURCE_BUFFER0 ? detail::topk::SOURCE_BUFFER1
-                                                                    : detail::topk::SOURCE_BUFFER0;
+        state.source =
+            state.source == detail::topk::SOURCE_BUFFER0 ? detail::topk::SOURCE_BUFFER1 : detail::topk::SOURCE_BUFFER0;
       }
       state.fill = !state.done && matching <= buffer_capacity;
       if (state.fill)
@@ -463,10 +465,10 @@ template <detail::topk::select SELECT, typename KeyT, typename OffsetT, typename
           typename ValueInputIteratorT, typename ValueOutputIteratorT>
 struct AgentTopKWrite
 {
-  using traits           = detail::radix::traits_t<KeyT>;
-  using bit_ordered_type = typename traits::bit_ordered_type;
-  using TwiddleT         = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
-  using CandidateT       = detail::topk::Candidate<bit_ordered_type, OffsetT>;
+  using traits                    = detail::radix::traits_t<KeyT>;
+  using bit_ordered_type          = typename traits::bit_ordered_type;
+  using TwiddleT                  = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
+  using CandidateT                = detail::topk::Candidate<bit_ordered_type, OffsetT>;
   static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorT, NullType*>;
 
   STRATA_DEVICE STRATA_FORCEINLINE static void Process(const CandidateT* d_winners, OffsetT k,

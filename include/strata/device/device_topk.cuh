@@ -33,7 +33,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t WithTemporaryStorage(cudaStream_t stream, Ca
   {
     return error;
   }
-  error                       = call(d_temp_storage, bytes);
+  error                        = call(d_temp_storage, bytes);
   const cudaError_t free_error = cudaFreeAsync(d_temp_storage, stream);
   return error != cudaSuccess ? error : free_error;
 }
@@ -79,9 +79,9 @@ struct DeviceTopK
   template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
             typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
   STRATA_RUNTIME_FUNCTION static cudaError_t
-  MaxPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
-           KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out,
-           NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  MaxPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+           ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k,
+           cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MaxPairs");
     return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
@@ -96,17 +96,20 @@ struct DeviceTopK
            ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxPairs");
-    return detail::topk::WithTemporaryStorage(stream, [&](void* d_temp_storage, size_t& temp_storage_bytes) {
-      return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in,
-                                                           d_keys_out, d_values_in, d_values_out, num_items, k, stream);
-    });
+    return detail::topk::WithTemporaryStorage(stream,
+                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                              {
+                                                return detail::topk::TopK<detail::topk::select::max>(
+                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                    d_values_in, d_values_out, num_items, k, stream);
+                                              });
   }
 
   //! The k largest keys.
   template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  MaxKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
-          KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  STRATA_RUNTIME_FUNCTION static cudaError_t MaxKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                     KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+                                                     NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MaxKeys");
     return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
@@ -116,25 +119,28 @@ struct DeviceTopK
 
   //! MaxKeys with its temporary storage allocated and freed on `stream`.
   template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
-  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
-  MaxKeys(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k,
-          cudaStream_t stream = nullptr)
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t MaxKeys(KeyInputIteratorT d_keys_in,
+                                                                   KeyOutputIteratorT d_keys_out, NumItemsT num_items,
+                                                                   NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxKeys");
-    return detail::topk::WithTemporaryStorage(stream, [&](void* d_temp_storage, size_t& temp_storage_bytes) {
-      return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in,
-                                                           d_keys_out, static_cast<NullType*>(nullptr),
-                                                           static_cast<NullType*>(nullptr), num_items, k, stream);
-    });
+    return detail::topk::WithTemporaryStorage(stream,
+                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                              {
+                                                return detail::topk::TopK<detail::topk::select::max>(
+                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                    static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
+                                                    num_items, k, stream);
+                                              });
   }
 
   //! The k smallest keys, each with its value.
   template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
             typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
   STRATA_RUNTIME_FUNCTION static cudaError_t
-  MinPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
-           KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out,
-           NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  MinPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+           ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k,
+           cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MinPairs");
     return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
@@ -149,17 +155,20 @@ struct DeviceTopK
            ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinPairs");
-    return detail::topk::WithTemporaryStorage(stream, [&](void* d_temp_storage, size_t& temp_storage_bytes) {
-      return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in,
-                                                           d_keys_out, d_values_in, d_values_out, num_items, k, stream);
-    });
+    return detail::topk::WithTemporaryStorage(stream,
+                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                              {
+                                                return detail::topk::TopK<detail::topk::select::min>(
+                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                    d_values_in, d_values_out, num_items, k, stream);
+                                              });
   }
 
   //! The k smallest keys.
   template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  MinKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
-          KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
+  STRATA_RUNTIME_FUNCTION static cudaError_t MinKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                     KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+                                                     NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MinKeys");
     return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
@@ -169,16 +178,19 @@ struct DeviceTopK
 
   //! MinKeys with its temporary storage allocated and freed on `stream`.
   template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
-  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
-  MinKeys(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k,
-          cudaStream_t stream = nullptr)
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t MinKeys(KeyInputIteratorT d_keys_in,
+                                                                   KeyOutputIteratorT d_keys_out, NumItemsT num_items,
+                                                                   NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinKeys");
-    return detail::topk::WithTemporaryStorage(stream, [&](void* d_temp_storage, size_t& temp_storage_bytes) {
-      return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in,
-                                                           d_keys_out, static_cast<NullType*>(nullptr),
-                                                           static_cast<NullType*>(nullptr), num_items, k, stream);
-    });
+    return detail::topk::WithTemporaryStorage(stream,
+                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                              {
+                                                return detail::topk::TopK<detail::topk::select::min>(
+                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                    static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
+                                                    num_items, k, stream);
+                                              });
   }
 };
 

@@ -30,7 +30,8 @@ STRATA_KERNELS_BEGIN
 //! One pass over the candidates (AgentTopK): emits for the digit `previous` where `emit`, counts
 //! the digit `digit` where `count`.
 template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void DeviceTopKPassKernel(
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void DeviceTopKPassKernel(
     KeyInputIteratorT d_keys_in, OffsetT num_items,
     detail::topk::State<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_state, OffsetT* d_bins,
     detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_buffer0,
@@ -85,7 +86,7 @@ struct DispatchTopK
   using bit_ordered_type = typename radix::traits_t<KeyT>::bit_ordered_type;
   using CandidateT       = Candidate<bit_ordered_type, OffsetT>;
   using StateT           = State<bit_ordered_type, OffsetT>;
-  using SortT = DispatchRadixSort<SortOrder::Descending, CandidateT, NullType, OffsetT, CandidateDecomposer>;
+  using SortT            = DispatchRadixSort<SortOrder::Descending, CandidateT, NullType, OffsetT, CandidateDecomposer>;
   static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorT, NullType*>;
   static constexpr int KEY_BITS   = int(sizeof(bit_ordered_type)) * 8;
   static constexpr int MAX_DIGITS = 2 * int(sizeof(bit_ordered_type) * 8 + sizeof(OffsetT) * 8);
@@ -114,29 +115,32 @@ struct DispatchTopK
   STRATA_RUNTIME_FUNCTION static int RankDigits(OffsetT num_items, RankDigit (&digits)[MAX_DIGITS])
   {
     int count      = 0;
-    auto add_range = [&](int part, int bits_total) {
+    auto add_range = [&](int part, int bits_total)
+    {
       for (int top = bits_total; top > 0; top -= RADIX_BITS)
       {
-        const int bits    = top < RADIX_BITS ? top : RADIX_BITS;
+        const int bits  = top < RADIX_BITS ? top : RADIX_BITS;
         digits[count++] = RankDigit{part, top - bits, bits};
       }
     };
     add_range(0, KEY_BITS);
-    add_range(1, num_items > 1 ? int(::cuda::std::bit_width(static_cast<::cuda::std::make_unsigned_t<OffsetT>>(num_items - 1))) : 0);
+    add_range(1, num_items > 1
+                     ? int(::cuda::std::bit_width(static_cast<::cuda::std::make_unsigned_t<OffsetT>>(num_items - 1)))
+                     : 0);
     return count;
   }
 
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using PassPolicyT            = typename ActivePolicyT::TopKPolicy;
-    constexpr int RADIX_DIGITS   = 1 << PassPolicyT::RADIX_BITS;
-    constexpr int TILE_ITEMS     = PassPolicyT::BLOCK_THREADS * PassPolicyT::ITEMS_PER_THREAD;
-    const bool work              = k > 0;
-    const OffsetT capacity       = work ? BufferCapacity(num_items) : OffsetT(0);
-    const OffsetT winners        = work ? k : OffsetT(0);
-    size_t sort_bytes            = 0;
-    cudaError_t error            = cudaSuccess;
+    using PassPolicyT          = typename ActivePolicyT::TopKPolicy;
+    constexpr int RADIX_DIGITS = 1 << PassPolicyT::RADIX_BITS;
+    constexpr int TILE_ITEMS   = PassPolicyT::BLOCK_THREADS * PassPolicyT::ITEMS_PER_THREAD;
+    const bool work            = k > 0;
+    const OffsetT capacity     = work ? BufferCapacity(num_items) : OffsetT(0);
+    const OffsetT winners      = work ? k : OffsetT(0);
+    size_t sort_bytes          = 0;
+    cudaError_t error          = cudaSuccess;
     if (work)
     {
       DoubleBuffer<CandidateT> sort_keys;
@@ -149,17 +153,17 @@ struct DispatchTopK
         return error;
       }
     }
-    StateT* d_state          = nullptr;
-    OffsetT* d_bins          = nullptr;
-    CandidateT* d_buffer0    = nullptr;
-    CandidateT* d_buffer1    = nullptr;
-    CandidateT* d_winners    = nullptr;
-    CandidateT* d_winners2   = nullptr;
-    char* d_sort_storage     = nullptr;
-    error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_state, work ? 1 : 0),
-                                  Slot(d_bins, work ? RADIX_DIGITS : 0), Slot(d_buffer0, capacity),
-                                  Slot(d_buffer1, capacity), Slot(d_winners, winners), Slot(d_winners2, winners),
-                                  Slot(d_sort_storage, sort_bytes));
+    StateT* d_state        = nullptr;
+    OffsetT* d_bins        = nullptr;
+    CandidateT* d_buffer0  = nullptr;
+    CandidateT* d_buffer1  = nullptr;
+    CandidateT* d_winners  = nullptr;
+    CandidateT* d_winners2 = nullptr;
+    char* d_sort_storage   = nullptr;
+    error                  = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_state, work ? 1 : 0),
+                                                   Slot(d_bins, work ? RADIX_DIGITS : 0), Slot(d_buffer0, capacity),
+                                                   Slot(d_buffer1, capacity), Slot(d_winners, winners), Slot(d_winners2, winners),
+                                                   Slot(d_sort_storage, sort_bytes));
     if (error != cudaSuccess || d_temp_storage == nullptr || !work)
     {
       return error;
@@ -171,7 +175,7 @@ struct DispatchTopK
     {
       error = cudaMemsetAsync(d_bins, 0, sizeof(OffsetT) * RADIX_DIGITS, stream);
     }
-    int device = 0;
+    int device   = 0;
     int sm_count = 0;
     if (error == cudaSuccess)
     {
@@ -185,19 +189,19 @@ struct DispatchTopK
     {
       return error;
     }
-    const OffsetT tiles   = num_items / TILE_ITEMS + (num_items % TILE_ITEMS != 0);
-    const OffsetT most    = OffsetT(sm_count) * OffsetT(ActivePolicyT::BLOCKS_PER_SM);
-    const int grid        = int(tiles < most ? tiles : most);
+    const OffsetT tiles = num_items / TILE_ITEMS + (num_items % TILE_ITEMS != 0);
+    const OffsetT most  = OffsetT(sm_count) * OffsetT(ActivePolicyT::BLOCKS_PER_SM);
+    const int grid      = int(tiles < most ? tiles : most);
     RankDigit digits[MAX_DIGITS];
-    const int num_digits  = RankDigits<PassPolicyT::RADIX_BITS>(num_items, digits);
-    auto pass_kernel      = DeviceTopKPassKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
-    auto select_kernel    = DeviceTopKSelectDigitKernel<max_policy_t, bit_ordered_type, OffsetT>;
+    const int num_digits = RankDigits<PassPolicyT::RADIX_BITS>(num_items, digits);
+    auto pass_kernel     = DeviceTopKPassKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
+    auto select_kernel   = DeviceTopKSelectDigitKernel<max_policy_t, bit_ordered_type, OffsetT>;
     for (int p = 0; p <= num_digits && error == cudaSuccess; ++p)
     {
       const bool count = p < num_digits;
       error = LaunchKernel(false, pass_kernel, grid, PassPolicyT::BLOCK_THREADS, stream, d_keys_in, num_items, d_state,
-                           d_bins, d_buffer0, d_buffer1, d_winners, p > 0, p > 0 ? digits[p - 1] : RankDigit{},
-                           count, count ? digits[p] : RankDigit{});
+                           d_bins, d_buffer0, d_buffer1, d_winners, p > 0, p > 0 ? digits[p - 1] : RankDigit{}, count,
+                           count ? digits[p] : RankDigit{});
       if (error == cudaSuccess && count)
       {
         error = LaunchKernel(false, select_kernel, 1, ActivePolicyT::SELECT_THREADS, stream, d_state, d_bins, k,
@@ -221,22 +225,20 @@ struct DispatchTopK
     }
     constexpr int WRITE_THREADS = 256;
     const OffsetT write_blocks  = k / WRITE_THREADS + (k % WRITE_THREADS != 0);
-    return LaunchKernel(false,
-                        DeviceTopKWriteKernel<SELECT, KeyT, OffsetT, KeyOutputIteratorT, ValueInputIteratorT,
-                                              ValueOutputIteratorT>,
-                        int(write_blocks < OffsetT(4096) ? write_blocks : OffsetT(4096)), WRITE_THREADS, stream,
-                        static_cast<const CandidateT*>(sort_keys.Current()), k, d_keys_out, d_values_in,
-                        d_values_out);
+    return LaunchKernel(
+        false,
+        DeviceTopKWriteKernel<SELECT, KeyT, OffsetT, KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT>,
+        int(write_blocks < OffsetT(4096) ? write_blocks : OffsetT(4096)), WRITE_THREADS, stream,
+        static_cast<const CandidateT*>(sort_keys.Current()), k, d_keys_out, d_values_in, d_values_out);
   }
 
   //! Validates the arguments (counts, k within them, buffers present), picks the policy for the
   //! current device and runs (or sizes) the top-k.
   template <typename NumItemsT, typename NumOutItemsT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
-                                                      KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
-                                                      ValueInputIteratorT d_values_in,
-                                                      ValueOutputIteratorT d_values_out, NumItemsT num_items,
-                                                      NumOutItemsT k, cudaStream_t stream)
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+           ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k,
+           cudaStream_t stream)
   {
     static_assert(::cuda::std::is_integral_v<NumItemsT> && ::cuda::std::is_integral_v<NumOutItemsT>,
                   "num_items and k are integers");
@@ -261,8 +263,15 @@ struct DispatchTopK
     return InvokeForCurrentDevice<max_policy_t>(
         [&](int)
         {
-          return DispatchTopK{d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                              static_cast<OffsetT>(num_items), static_cast<OffsetT>(k), stream};
+          return DispatchTopK{d_temp_storage,
+                              temp_storage_bytes,
+                              d_keys_in,
+                              d_keys_out,
+                              d_values_in,
+                              d_values_out,
+                              static_cast<OffsetT>(num_items),
+                              static_cast<OffsetT>(k),
+                              stream};
         });
   }
 };

@@ -97,8 +97,9 @@ struct policy_hub
   using DominantT = ::cuda::std::conditional_t<(sizeof(ValueT) > sizeof(KeyT)), ValueT, KeyT>;
   using tile_t    = onesweep_tile<KeyT, ValueT>;
 
-  //! The policies strata runs, with at most MAX_HISTOGRAM_BLOCKS histogram blocks an SM.
-  template <int MAX_HISTOGRAM_BLOCKS>
+  //! The policies strata runs, with at most MAX_HISTOGRAM_BLOCKS histogram blocks an SM and at most
+  //! MAX_SM_THREADS threads of onesweep blocks that must fit on an SM at once.
+  template <int MAX_HISTOGRAM_BLOCKS, int MAX_SM_THREADS>
   struct tuning
   {
     using OnesweepTileT = AgentRadixSortOnesweepPolicy<tile_t::THREADS, tile_t::NOMINAL_ITEMS, DominantT, 1,
@@ -109,15 +110,22 @@ struct policy_hub
                                                     RADIX_SORT_STORE_DIRECT, 8>;
     //! The tile of onesweep_tile, ranked by shared-memory masks; portions as large as a look-back
     //! word allows.
+    //! Onesweep blocks of `threads` that must fit on an SM: `blocks`, fewer where the SM's threads
+    //! do not hold them.
+    static constexpr int FitBlocks(int blocks, int threads)
+    {
+      return blocks * threads <= MAX_SM_THREADS ? blocks
+                                                : (MAX_SM_THREADS / threads > 0 ? MAX_SM_THREADS / threads : 1);
+    }
     struct OnesweepPolicy : OnesweepTileT
     {
-      static constexpr int MIN_BLOCKS_PER_SM = tile_t::MIN_BLOCKS;
+      static constexpr int MIN_BLOCKS_PER_SM = FitBlocks(tile_t::MIN_BLOCKS, OnesweepTileT::BLOCK_THREADS);
       static constexpr int PORTION_TILES =
           max_portion_tiles_v<OnesweepTileT::BLOCK_THREADS * OnesweepTileT::ITEMS_PER_THREAD>;
     };
     struct SmallTilePolicy : SmallTileT
     {
-      static constexpr int MIN_BLOCKS_PER_SM = tile_t::SMALL_MIN_BLOCKS;
+      static constexpr int MIN_BLOCKS_PER_SM = FitBlocks(tile_t::SMALL_MIN_BLOCKS, SmallTileT::BLOCK_THREADS);
       static constexpr int PORTION_TILES =
           max_portion_tiles_v<SmallTileT::BLOCK_THREADS * SmallTileT::ITEMS_PER_THREAD>;
     };
@@ -138,12 +146,13 @@ struct policy_hub
                                                            RADIX_RANK_MEMOIZE, BLOCK_SCAN_WARP_SCANS, 4>;
   };
 
-  //! Turing runs at most 1024 threads an SM: sm_90's tuning with 8 histogram blocks of 128.
-  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>, tuning<8>
+  //! Turing runs at most 1024 threads an SM: sm_90's tuning with 8 histogram blocks of 128 and at
+  //! most two onesweep blocks of 384 (keys or values of more than 8 bytes ask for three).
+  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>, tuning<8, 1024>
   {
   };
   //! sm_90's tuning (measured on the H100); sm_80 to sm_120 reuse it until they are measured.
-  struct Policy800 : ChainedPolicy<800, Policy800, Policy750>, tuning<12>
+  struct Policy800 : ChainedPolicy<800, Policy800, Policy750>, tuning<12, 1536>
   {
   };
   using Policy900  = Policy800;

@@ -13,7 +13,9 @@ namespace topk
 {
 //! Keys per thread of a pass: 64 bytes of keys, from 1 to 16 keys.
 template <typename KeyT>
-inline constexpr int items_per_thread_v = sizeof(KeyT) >= 64 ? 1 : (64 / int(sizeof(KeyT)) > 16 ? 16 : 64 / int(sizeof(KeyT)));
+inline constexpr int items_per_thread_v = sizeof(KeyT) >= 64
+                                              ? 1
+                                              : (64 / int(sizeof(KeyT)) > 16 ? 16 : 64 / int(sizeof(KeyT)));
 
 //! Policies for top-k of KeyT keys. TopKPolicy sizes the passes' tiles and the digits (11 bits: a
 //! 4-byte key in three passes, the counts of a digit in 8 KiB of shared memory); SELECT_THREADS
@@ -24,7 +26,7 @@ struct policy_hub
   //! Not yet measured: every generation takes the same values.
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using TopKPolicy                     = AgentTopKPolicy<256, items_per_thread_v<KeyT>, 11>;
+    using TopKPolicy                    = AgentTopKPolicy<256, items_per_thread_v<KeyT>, 11>;
     static constexpr int SELECT_THREADS = 256;
     static constexpr int BLOCKS_PER_SM  = 4;
   };
