@@ -40,9 +40,9 @@ cudaError_t baseline_topk(void* d_temp, std::size_t& bytes, const KeyT* d_keys, 
                           cudaStream_t stream)
 {
 #if defined(STRATA_BENCH_CCCL_NEXT)
-  auto env = ::cuda::std::execution::env{
-      ::cuda::stream_ref{stream}, ::cuda::execution::require(::cuda::execution::determinism::not_guaranteed,
-                                                             ::cuda::execution::output_ordering::unsorted)};
+  auto env = ::cuda::std::execution::env{::cuda::stream_ref{stream},
+                                         ::cuda::execution::require(::cuda::execution::determinism::not_guaranteed,
+                                                                    ::cuda::execution::output_ordering::unsorted)};
   if constexpr (PAIRS)
   {
     return cub::DeviceTopK::MaxPairs(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, n, k, env);
@@ -80,9 +80,8 @@ cudaError_t baseline_topk(void* d_temp, std::size_t& bytes, const KeyT* d_keys, 
 }
 
 template <bool PAIRS, typename KeyT, typename ValueT>
-cudaError_t strata_topk(void* d_temp, std::size_t& bytes, const KeyT* d_keys, KeyT* d_keys_out,
-                        const ValueT* d_values, ValueT* d_values_out, std::size_t n, std::size_t k,
-                        cudaStream_t stream)
+cudaError_t strata_topk(void* d_temp, std::size_t& bytes, const KeyT* d_keys, KeyT* d_keys_out, const ValueT* d_values,
+                        ValueT* d_values_out, std::size_t n, std::size_t k, cudaStream_t stream)
 {
   if constexpr (PAIRS)
   {
@@ -106,9 +105,9 @@ std::pair<std::vector<KeyT>, std::vector<ValueT>> topk_once(const KeyT* d_keys, 
   bench::poison(d_values_out, k);
   auto call = [&](void* d_temp, std::size_t& bytes)
   {
-    return STRATA ? strata_topk<PAIRS>(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, n, k, cudaStream_t(0))
-                  : baseline_topk<PAIRS>(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, n, k,
-                                         cudaStream_t(0));
+    return STRATA
+               ? strata_topk<PAIRS>(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, n, k, cudaStream_t(0))
+               : baseline_topk<PAIRS>(d_temp, bytes, d_keys, d_keys_out, d_values, d_values_out, n, k, cudaStream_t(0));
   };
   std::size_t bytes = 0;
   bench::check(call(nullptr, bytes), "size query");
@@ -158,10 +157,10 @@ void time_topk(benchmark::State& state, const std::string& name)
   ValueT* d_values_out = static_cast<ValueT*>(bench::scratch(1, k * sizeof(ValueT)));
   auto call            = [&](void* d_temp, std::size_t& bytes, cudaStream_t stream)
   {
-    return STRATA ? strata_topk<PAIRS>(d_temp, bytes, keys.next(), d_keys_out, values.next(), d_values_out, n, k,
-                                       stream)
-                  : baseline_topk<PAIRS>(d_temp, bytes, keys.next(), d_keys_out, values.next(), d_values_out, n, k,
-                                         stream);
+    return STRATA
+               ? strata_topk<PAIRS>(d_temp, bytes, keys.next(), d_keys_out, values.next(), d_values_out, n, k, stream)
+               : baseline_topk<PAIRS>(d_temp, bytes, keys.next(), d_keys_out, values.next(), d_values_out, n, k,
+                                      stream);
   };
   std::size_t bytes = 0;
   bench::check(call(nullptr, bytes, cudaStream_t(0)), "size query");

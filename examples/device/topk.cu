@@ -42,19 +42,21 @@ int main()
   {
     x = normal(generator);
   }
-  float* d_scores    = nullptr;
-  float* d_top       = nullptr;
-  int* d_positions   = nullptr;
-  void* d_temp       = nullptr;
-  size_t temp_bytes  = 0;
+  float* d_scores   = nullptr;
+  float* d_top      = nullptr;
+  int* d_positions  = nullptr;
+  void* d_temp      = nullptr;
+  size_t temp_bytes = 0;
   EXAMPLE_CHECK(cudaMalloc(&d_scores, num_items * sizeof(float)));
   EXAMPLE_CHECK(cudaMalloc(&d_top, k * sizeof(float)));
   EXAMPLE_CHECK(cudaMalloc(&d_positions, k * sizeof(int)));
   EXAMPLE_CHECK(cudaMemcpy(d_scores, h_scores.data(), num_items * sizeof(float), cudaMemcpyHostToDevice));
   strata::CountingInputIterator<int> positions(0);
-  EXAMPLE_CHECK(strata::DeviceTopK::MaxPairs(d_temp, temp_bytes, d_scores, d_top, positions, d_positions, num_items, k));
+  EXAMPLE_CHECK(
+      strata::DeviceTopK::MaxPairs(d_temp, temp_bytes, d_scores, d_top, positions, d_positions, num_items, k));
   EXAMPLE_CHECK(cudaMalloc(&d_temp, temp_bytes));
-  EXAMPLE_CHECK(strata::DeviceTopK::MaxPairs(d_temp, temp_bytes, d_scores, d_top, positions, d_positions, num_items, k));
+  EXAMPLE_CHECK(
+      strata::DeviceTopK::MaxPairs(d_temp, temp_bytes, d_scores, d_top, positions, d_positions, num_items, k));
   std::vector<float> h_top(k);
   std::vector<int> h_positions(k);
   EXAMPLE_CHECK(cudaMemcpy(h_top.data(), d_top, k * sizeof(float), cudaMemcpyDeviceToHost));
@@ -79,9 +81,9 @@ int main()
   {
     x = 3.0f * normal(generator);
   }
-  float* d_logits    = nullptr;
-  float* d_row_top   = nullptr;
-  int* d_row_tokens  = nullptr;
+  float* d_logits   = nullptr;
+  float* d_row_top  = nullptr;
+  int* d_row_tokens = nullptr;
   EXAMPLE_CHECK(cudaMalloc(&d_logits, h_logits.size() * sizeof(float)));
   EXAMPLE_CHECK(cudaMalloc(&d_row_top, size_t(rows) * top * sizeof(float)));
   EXAMPLE_CHECK(cudaMalloc(&d_row_tokens, size_t(rows) * top * sizeof(int)));
@@ -111,8 +113,9 @@ int main()
     std::vector<double> weights(top);
     for (int i = 0; i < top; ++i)
     {
-      rows_correct = rows_correct && h_row_tokens[r * top + i] == tokens[i] && h_row_top[r * top + i] == logits[tokens[i]];
-      weights[i]   = std::exp(double(h_row_top[r * top + i] - h_row_top[r * top])); // the largest first: no overflow
+      rows_correct =
+          rows_correct && h_row_tokens[r * top + i] == tokens[i] && h_row_top[r * top + i] == logits[tokens[i]];
+      weights[i] = std::exp(double(h_row_top[r * top + i] - h_row_top[r * top])); // the largest first: no overflow
       total += weights[i];
     }
     double draw = uniform(generator) * total;
