@@ -107,7 +107,6 @@ struct State
   RankPrefix<UnsignedBitsT, OffsetT> prefix; //!< digits decided, the last selected one included
   RankPrefix<UnsignedBitsT, OffsetT> before; //!< digits decided before the last selected one
   OffsetT taken;                             //!< items of a rank above `prefix`'s (emitted or to emit)
-  OffsetT matching;                          //!< items that match `prefix`
   OffsetT emitted;                           //!< winners written so far
   OffsetT buffered[2];                       //!< candidates written to each buffer
   int source;                                //!< where the next pass reads (SOURCE_*)
@@ -435,8 +434,7 @@ struct AgentTopKSelectDigit
         state.prefix.index_mask |= OffsetT(OffsetT((1u << digit.bits) - 1u) << digit.shift);
       }
       state.taken += storage.above;
-      state.matching = matching;
-      state.done     = matching == k - state.taken;
+      state.done = matching == k - state.taken;
       // The pass just ended filled a buffer if the state asked it to: the next reads that one.
       if (state.fill)
       {
