@@ -83,13 +83,17 @@ bits_t<T> order_of(const T& key)
 enum class shape
 {
   random_bits, // any bit pattern
+  duplicates,  // about 16 copies of each key: ties at the k-th key, among few candidates
   few_values,  // four distinct keys
   all_equal
 };
 
 const char* shape_name(shape s)
 {
-  return s == shape::random_bits ? "random bits" : s == shape::few_values ? "four distinct keys" : "all equal";
+  return s == shape::random_bits  ? "random bits"
+         : s == shape::duplicates ? "16 copies of each key"
+         : s == shape::few_values ? "four distinct keys"
+                                  : "all equal";
 }
 
 template <typename T>
@@ -98,15 +102,16 @@ std::vector<T> make_keys(std::size_t n, shape s, std::uint64_t seed)
   std::mt19937_64 engine(seed);
   std::vector<T> keys(n);
   std::vector<T> values;
-  for (int i = 0; i < 4; ++i)
+  const std::size_t distinct = s == shape::duplicates ? n / 16 + 1 : 4;
+  for (std::size_t i = 0; i < distinct; ++i)
   {
     values.push_back(from_bits<T>(bits_t<T>(engine())));
   }
   for (std::size_t i = 0; i < n; ++i)
   {
-    keys[i] = s == shape::random_bits  ? from_bits<T>(bits_t<T>(engine()))
-              : s == shape::few_values ? values[engine() % 4]
-                                       : values[0];
+    keys[i] = s == shape::random_bits ? from_bits<T>(bits_t<T>(engine()))
+              : s == shape::all_equal ? values[0]
+                                      : values[engine() % distinct];
   }
   return keys;
 }
@@ -185,7 +190,7 @@ TEMPLATE_LIST_TEST_CASE("DeviceTopK::MaxKeys and MinKeys return the k best keys,
   INFO("seed " << seed);
   for (std::size_t n : sizes())
   {
-    for (shape s : {shape::random_bits, shape::few_values, shape::all_equal})
+    for (shape s : {shape::random_bits, shape::duplicates, shape::few_values, shape::all_equal})
     {
       INFO("num_items " << n << ", " << shape_name(s));
       const std::vector<T> keys = make_keys<T>(n, s, seed + n + std::uint64_t(s));
@@ -226,7 +231,7 @@ TEST_CASE("DeviceTopK::MaxPairs and MinPairs move each key's value and give ties
   }
   for (std::size_t n : pair_sizes)
   {
-    for (shape s : {shape::random_bits, shape::few_values, shape::all_equal})
+    for (shape s : {shape::random_bits, shape::duplicates, shape::few_values, shape::all_equal})
     {
       INFO("num_items " << n << ", " << shape_name(s));
       const std::vector<float> keys = make_keys<float>(n, s, seed + n + std::uint64_t(s));
@@ -425,4 +430,43 @@ TEST_CASE("DeviceTopK of more than 2^31 keys from an iterator", "[device][topk][
     wrong += got[std::size_t(i)] != n - 1 - i;
   }
   CHECK(wrong == 0);
-}
+
+  TEST_CASE("DeviceTopK finds the k best where the sampled threshold keeps fewer than k items", "[device][topk]")
+  {
+    STRATA_TEST_REQUIRE_GPU();
+    // The filter pass of large inputs keeps the items at or above a key of a sample of runs of 32
+    // keys, the run c of 256 starting at (n - 32) * c / 255 for 4-byte keys. Here the sampled keys
+    // are the largest, and fewer than k: the threshold keeps too few items, and the passes must read
+    // the whole input instead.
+    const std::uint64_t seed = strata_test::seed(817);
+    INFO("seed " << seed);
+    const std::size_t n = std::size_t(1) << 20;
+    std::mt19937_64 engine(seed);
+    std::vector<float> keys(n);
+    for (float& x : keys)
+    {
+      x = float(engine() % 1000000) / 1000.0f; // below 1000
+    }
+    for (std::size_t c = 0; c < 256; ++c)
+    {
+      const std::size_t first = (n - 32) * c / 255;
+      for (std::size_t i = 0; i < 32; ++i)
+      {
+        keys[first + i] = 5000.0f + float(engine() % 1000);
+      }
+    }
+    device_buffer<float> d_keys(keys);
+    const std::vector<std::size_t> order = reference_order(keys, true);
+    for (std::size_t k : {std::size_t(8192 + 1000), std::size_t(10000)})
+    {
+      INFO("k " << k);
+      device_buffer<float> d_out(k + slack);
+      d_out.poison();
+      strata_test::run_two_phase(
+          [&](void* d_temp, std::size_t& bytes) {
+            return strata::DeviceTopK::MaxKeys(d_temp, bytes, static_cast<const float*>(d_keys.data()), d_out.data(), n,
+                                               k);
+          });
+      check_keys(keys, order, k, d_out.download());
+    }
+  }

@@ -113,6 +113,8 @@ struct State
   int fill;                                  //!< whether the next pass writes its candidates to a buffer
   int done;                                  //!< every item that matches `prefix` is a winner
   int finished;                              //!< every winner is written
+  UnsignedBitsT threshold;                   //!< the sampled rank below which no item is a candidate
+  unsigned int blocks_done;                  //!< blocks of the filter pass that have ended
 };
 
 //! Adds `count` to a 4- or 8-byte counter in global memory; returns the old value.
@@ -131,9 +133,11 @@ STRATA_DEVICE STRATA_FORCEINLINE OffsetT AtomicAddOffset(OffsetT* counter, Offse
 }
 
 //! Appends the items of the warp for which `append` holds to `d_out` at positions taken from
-//! `*counter` (one atomic per warp). Every lane of the warp calls it.
+//! `*counter` (one atomic per warp); positions from `capacity` on are counted, not written. Every
+//! lane of the warp calls it.
 template <typename OffsetT, typename ItemT>
-STRATA_DEVICE STRATA_FORCEINLINE void WarpAppend(bool append, const ItemT& item, OffsetT* counter, ItemT* d_out)
+STRATA_DEVICE STRATA_FORCEINLINE void WarpAppend(bool append, const ItemT& item, OffsetT* counter, ItemT* d_out,
+                                                 OffsetT capacity)
 {
   const unsigned int lanes = __ballot_sync(0xffffffffu, append);
   if (lanes == 0)
@@ -146,10 +150,11 @@ STRATA_DEVICE STRATA_FORCEINLINE void WarpAppend(bool append, const ItemT& item,
   {
     base = AtomicAddOffset(counter, OffsetT(__popc(lanes)));
   }
-  base = ShuffleIndex<32>(base, leader, 0xffffffffu);
-  if (append)
+  base                   = ShuffleIndex<32>(base, leader, 0xffffffffu);
+  const OffsetT position = base + OffsetT(__popc(lanes & LaneMaskLt()));
+  if (append && position < capacity)
   {
-    d_out[base + OffsetT(__popc(lanes & LaneMaskLt()))] = item;
+    d_out[position] = item;
   }
 }
 } // namespace topk
@@ -159,7 +164,9 @@ STRATA_DEVICE STRATA_FORCEINLINE void WarpAppend(bool append, const ItemT& item,
 //! earlier pass wrote): for the digit the previous pass decided, it emits the candidates whose
 //! digit is above the chosen one (or all that match the decided digits, once they are exactly the
 //! winners left); for the digit `digit`, it counts the candidates that match every decided digit
-//! into `d_bins` and, where the state says they fit, writes them to the other buffer.
+//! into `d_bins` and, where the state says they fit, writes them to the other buffer. The filter
+//! pass (Filter) comes first where a sample gave a threshold: it keeps the input's items at or
+//! above it in buffer 0, and the passes then read those alone.
 template <typename PolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
 struct AgentTopK
 {
@@ -181,23 +188,29 @@ struct AgentTopK
   struct TempStorage
   {
     ::cuda::std::uint32_t bins[RADIX_DIGITS];
+    bool last_block;
   };
 
   TempStorage& storage;
   KeyInputIteratorT d_keys_in;
   OffsetT num_items;
-  StateT state; // as the kernel found it: no block changes it but through its counters
+  OffsetT k;
+  OffsetT capacity; // of each buffer
+  StateT state;     // as the kernel found it: no block changes it but through its counters
   OffsetT* d_bins;
   CandidateT* d_buffers[2];
   CandidateT* d_winners;
   StateT* d_state;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentTopK(TempStorage& storage, KeyInputIteratorT d_keys_in, OffsetT num_items,
-                                             const StateT& state, StateT* d_state, OffsetT* d_bins,
-                                             CandidateT* d_buffer0, CandidateT* d_buffer1, CandidateT* d_winners)
+                                             OffsetT k, OffsetT capacity, const StateT& state, StateT* d_state,
+                                             OffsetT* d_bins, CandidateT* d_buffer0, CandidateT* d_buffer1,
+                                             CandidateT* d_winners)
       : storage(storage)
       , d_keys_in(d_keys_in)
       , num_items(num_items)
+      , k(k)
+      , capacity(capacity)
       , state(state)
       , d_bins(d_bins)
       , d_buffers{d_buffer0, d_buffer1}
@@ -217,15 +230,15 @@ struct AgentTopK
     ::cuda::std::uint32_t run_digit    = 0;
     ::cuda::std::uint32_t run          = 0;
 #pragma unroll
-    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      const CandidateT& c = items[k];
-      const bool matches  = valid[k] && state.prefix.Matches(c.key, c.inverted_index);
+      const CandidateT& c = items[i];
+      const bool matches  = valid[i] && state.prefix.Matches(c.key, c.inverted_index);
       if constexpr (EMIT)
       {
         const bool above =
-            valid[k] && state.before.Matches(c.key, c.inverted_index) && previous.Of(c.key, c.inverted_index) > chosen;
-        detail::topk::WarpAppend(above || (state.done && matches), c, &d_state->emitted, d_winners);
+            valid[i] && state.before.Matches(c.key, c.inverted_index) && previous.Of(c.key, c.inverted_index) > chosen;
+        detail::topk::WarpAppend(above || (state.done && matches), c, &d_state->emitted, d_winners, k);
       }
       if constexpr (COUNT)
       {
@@ -243,7 +256,7 @@ struct AgentTopK
         }
         if (state.fill)
         {
-          detail::topk::WarpAppend(matches, c, &d_state->buffered[fill_buffer], d_buffers[fill_buffer]);
+          detail::topk::WarpAppend(matches, c, &d_state->buffered[fill_buffer], d_buffers[fill_buffer], capacity);
         }
       }
     }
@@ -253,12 +266,13 @@ struct AgentTopK
     }
   }
 
-  //! This block's share of the candidates: tiles `blockIdx.x`, `blockIdx.x + gridDim.x`, ...
-  template <bool EMIT, bool COUNT>
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTiles(detail::topk::RankDigit previous, detail::topk::RankDigit digit)
+  //! Calls `consume(items, valid)` for this block's share of the candidates (`source`: the input,
+  //! or buffer 0 or 1): tiles `blockIdx.x`, `blockIdx.x + gridDim.x`, ...
+  template <typename ConsumeT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTiles(int source, ConsumeT consume)
   {
     const int tid = int(threadIdx.x);
-    if (state.source == detail::topk::SOURCE_INPUT)
+    if (source == detail::topk::SOURCE_INPUT)
     {
       const bool vectors = InputIoT::VectorAligned(d_keys_in);
       for (OffsetT tile = OffsetT(blockIdx.x) * TILE_ITEMS; tile < num_items; tile += OffsetT(gridDim.x) * TILE_ITEMS)
@@ -276,19 +290,19 @@ struct AgentTopK
         CandidateT items[ITEMS_PER_THREAD];
         bool valid[ITEMS_PER_THREAD];
 #pragma unroll
-        for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+        for (int i = 0; i < ITEMS_PER_THREAD; ++i)
         {
-          const int index         = InputIoT::ItemIndex(tid, k);
-          valid[k]                = index < valid_items;
-          items[k].key            = TwiddleT::In(::cuda::std::bit_cast<bit_ordered_type>(keys[k]));
-          items[k].inverted_index = OffsetT(~(tile + OffsetT(index)));
+          const int index         = InputIoT::ItemIndex(tid, i);
+          valid[i]                = index < valid_items;
+          items[i].key            = TwiddleT::In(::cuda::std::bit_cast<bit_ordered_type>(keys[i]));
+          items[i].inverted_index = OffsetT(~(tile + OffsetT(index)));
         }
-        ConsumeItems<EMIT, COUNT>(items, valid, previous, digit);
+        consume(items, valid);
       }
     }
     else
     {
-      const int buffer           = state.source == detail::topk::SOURCE_BUFFER0 ? 0 : 1;
+      const int buffer           = source == detail::topk::SOURCE_BUFFER0 ? 0 : 1;
       const OffsetT count        = state.buffered[buffer];
       const CandidateT* d_source = d_buffers[buffer];
       for (OffsetT tile = OffsetT(blockIdx.x) * TILE_ITEMS; tile < count; tile += OffsetT(gridDim.x) * TILE_ITEMS)
@@ -298,11 +312,11 @@ struct AgentTopK
         BufferIoT::LoadPartial(d_source + tile, tid, valid_items, items, CandidateT{});
         bool valid[ITEMS_PER_THREAD];
 #pragma unroll
-        for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+        for (int i = 0; i < ITEMS_PER_THREAD; ++i)
         {
-          valid[k] = BufferIoT::ItemIndex(tid, k) < valid_items;
+          valid[i] = BufferIoT::ItemIndex(tid, i) < valid_items;
         }
-        ConsumeItems<EMIT, COUNT>(items, valid, previous, digit);
+        consume(items, valid);
       }
     }
   }
@@ -325,17 +339,24 @@ struct AgentTopK
       }
       __syncthreads();
     }
+    auto consume = [&](auto emit_tag, auto count_tag)
+    {
+      ConsumeTiles(state.source,
+                   [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD]) {
+                     ConsumeItems<decltype(emit_tag)::value, decltype(count_tag)::value>(items, valid, previous, digit);
+                   });
+    };
     if (emit && count)
     {
-      ConsumeTiles<true, true>(previous, digit);
+      consume(::cuda::std::true_type{}, ::cuda::std::true_type{});
     }
     else if (emit)
     {
-      ConsumeTiles<true, false>(previous, digit);
+      consume(::cuda::std::true_type{}, ::cuda::std::false_type{});
     }
     else if (count)
     {
-      ConsumeTiles<false, true>(previous, digit);
+      consume(::cuda::std::false_type{}, ::cuda::std::true_type{});
     }
     if (count)
     {
@@ -347,6 +368,129 @@ struct AgentTopK
           detail::topk::AtomicAddOffset(d_bins + i, OffsetT(storage.bins[i]));
         }
       }
+    }
+  }
+
+  //! The filter pass: appends the input's items whose rank's key bits are at least the sampled
+  //! threshold to buffer 0 (counting those past its capacity). The last block to end decides where
+  //! the passes read: buffer 0 where it holds at least k items and all that it counted, else the
+  //! input (the sample misled, or ties at the threshold are too many).
+  STRATA_DEVICE STRATA_FORCEINLINE void Filter()
+  {
+    const bit_ordered_type threshold = state.threshold;
+    ConsumeTiles(detail::topk::SOURCE_INPUT,
+                 [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+                 {
+#pragma unroll
+                   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+                   {
+                     detail::topk::WarpAppend(valid[i] && items[i].key >= threshold, items[i], &d_state->buffered[0],
+                                              d_buffers[0], capacity);
+                   }
+                 });
+    // Every append of this block is done before the block counts itself as ended.
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0)
+    {
+      storage.last_block = atomicAdd(&d_state->blocks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (storage.last_block && threadIdx.x == 0)
+    {
+      __threadfence();
+      const OffsetT kept   = detail::topk::AtomicAddOffset(&d_state->buffered[0], OffsetT(0));
+      const bool use_kept  = kept >= k && kept <= capacity;
+      d_state->source      = use_kept ? detail::topk::SOURCE_BUFFER0 : detail::topk::SOURCE_INPUT;
+      d_state->buffered[0] = use_kept ? kept : OffsetT(0);
+    }
+  }
+};
+
+//! The sample of DeviceTopK's filter pass (one block): SAMPLE_CHUNKS runs of 32 consecutive keys
+//! spread evenly over the input, and the `rank`-th best of them (by their rank's key bits), found
+//! by a radix selection in shared memory. Items at or above it are the candidates: where the
+//! sample holds `rank` items of the best k * SAMPLE / n expected, at least k of the input are.
+template <int BLOCK_THREADS, int SAMPLE_CHUNKS, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT,
+          typename OffsetT>
+struct AgentTopKSample
+{
+  static constexpr int SAMPLES      = SAMPLE_CHUNKS * 32;
+  static constexpr int RADIX_BITS   = 8;
+  static constexpr int RADIX_DIGITS = 1 << RADIX_BITS;
+  static_assert(BLOCK_THREADS == RADIX_DIGITS, "one thread per digit of the selection");
+  using traits           = detail::radix::traits_t<KeyT>;
+  using bit_ordered_type = typename traits::bit_ordered_type;
+  using TwiddleT         = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
+  using StateT           = detail::topk::State<bit_ordered_type, OffsetT>;
+  using BlockScanT       = BlockScan<int, BLOCK_THREADS>;
+
+  struct TempStorage
+  {
+    bit_ordered_type samples[SAMPLES];
+    int bins[RADIX_DIGITS];
+    typename BlockScanT::TempStorage scan;
+    bit_ordered_type prefix;
+    int wanted;
+  };
+
+  TempStorage& storage;
+
+  STRATA_DEVICE STRATA_FORCEINLINE explicit AgentTopKSample(TempStorage& storage)
+      : storage(storage)
+  {
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(KeyInputIteratorT d_keys_in, OffsetT num_items, int rank,
+                                                StateT* d_state)
+  {
+    const int tid  = int(threadIdx.x);
+    const int lane = tid % 32;
+    for (int chunk = tid / 32; chunk < SAMPLE_CHUNKS; chunk += BLOCK_THREADS / 32)
+    {
+      const OffsetT first                = OffsetT(::cuda::std::uint64_t(num_items - 32) * ::cuda::std::uint64_t(chunk)
+                                                   / ::cuda::std::uint64_t(SAMPLE_CHUNKS - 1));
+      const KeyT key                     = d_keys_in[first + OffsetT(lane)];
+      storage.samples[chunk * 32 + lane] = TwiddleT::In(::cuda::std::bit_cast<bit_ordered_type>(key));
+    }
+    if (tid == 0)
+    {
+      storage.prefix = 0;
+      storage.wanted = rank;
+    }
+    bit_ordered_type mask = 0;
+    for (int shift = int(sizeof(bit_ordered_type)) * 8 - RADIX_BITS; shift >= 0; shift -= RADIX_BITS)
+    {
+      storage.bins[tid] = 0;
+      __syncthreads();
+      const bit_ordered_type prefix = storage.prefix;
+      for (int i = tid; i < SAMPLES; i += BLOCK_THREADS)
+      {
+        const bit_ordered_type u = storage.samples[i];
+        if ((u & mask) == prefix)
+        {
+          atomicAdd(&storage.bins[int(u >> shift) & (RADIX_DIGITS - 1)], 1);
+        }
+      }
+      __syncthreads();
+      // Thread t holds the digit RADIX_DIGITS - 1 - t: the counts above it are the exclusive sum.
+      const int digit = RADIX_DIGITS - 1 - tid;
+      const int count = storage.bins[digit];
+      int above       = 0;
+      BlockScanT(storage.scan).ExclusiveSum(count, above);
+      const int wanted = storage.wanted;
+      __syncthreads();
+      if (above < wanted && wanted <= above + count)
+      {
+        storage.prefix = bit_ordered_type(prefix | (bit_ordered_type(digit) << shift));
+        storage.wanted = wanted - above;
+      }
+      mask = bit_ordered_type(mask | (bit_ordered_type(RADIX_DIGITS - 1) << shift));
+      __syncthreads();
+    }
+    if (tid == 0)
+    {
+      d_state->threshold = storage.prefix;
     }
   }
 };

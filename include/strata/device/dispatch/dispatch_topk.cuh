@@ -18,6 +18,7 @@
 #include <strata/util_type.cuh>
 
 #include <cuda/std/bit>
+#include <cuda/std/cmath>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
@@ -36,13 +37,43 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void Devi
     detail::topk::State<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_state, OffsetT* d_bins,
     detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_buffer0,
     detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_buffer1,
-    detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_winners, bool emit,
-    detail::topk::RankDigit previous, bool count, detail::topk::RankDigit digit)
+    detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_winners, OffsetT k,
+    OffsetT capacity, bool emit, detail::topk::RankDigit previous, bool count, detail::topk::RankDigit digit)
 {
   using AgentT = AgentTopK<typename MaxPolicyT::ActivePolicy::TopKPolicy, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
   __shared__ typename AgentT::TempStorage temp_storage;
-  AgentT(temp_storage, d_keys_in, num_items, *d_state, d_state, d_bins, d_buffer0, d_buffer1, d_winners)
+  AgentT(temp_storage, d_keys_in, num_items, k, capacity, *d_state, d_state, d_bins, d_buffer0, d_buffer1, d_winners)
       .Process(emit, previous, count, digit);
+}
+
+//! The filter pass (AgentTopK::Filter): the input's items at or above the sampled threshold to
+//! buffer 0, and the choice of where the passes read.
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void DeviceTopKFilterKernel(
+    KeyInputIteratorT d_keys_in, OffsetT num_items,
+    detail::topk::State<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_state,
+    detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_buffer0, OffsetT k,
+    OffsetT capacity)
+{
+  using AgentT = AgentTopK<typename MaxPolicyT::ActivePolicy::TopKPolicy, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT(temp_storage, d_keys_in, num_items, k, capacity, *d_state, d_state, nullptr, d_buffer0, nullptr, nullptr)
+      .Filter();
+}
+
+//! The sample and its threshold (AgentTopKSample), one block.
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SAMPLE_THREADS) void DeviceTopKSampleKernel(
+    KeyInputIteratorT d_keys_in, OffsetT num_items, int rank,
+    detail::topk::State<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_state)
+{
+  using AgentT =
+      AgentTopKSample<MaxPolicyT::ActivePolicy::SAMPLE_THREADS,
+                      detail::topk::sample_chunks_v<typename detail::radix::traits_t<KeyT>::bit_ordered_type>, SELECT,
+                      KeyInputIteratorT, KeyT, OffsetT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT(temp_storage).Process(d_keys_in, num_items, rank, d_state);
 }
 
 //! The choice of one digit (AgentTopKSelectDigit), one block.
@@ -107,6 +138,23 @@ struct DispatchTopK
   {
     constexpr OffsetT small = OffsetT(1) << 16;
     return num_items <= small ? num_items : (num_items / 32 > small ? num_items / 32 : small);
+  }
+
+  //! The rank in the sample whose key is the filter pass's threshold: the sample's share of the k
+  //! winners plus four standard deviations and four, so that at least k items are at or above it
+  //! unless the sample is very unlucky; 0 (no filter pass) for small inputs, and where the items it
+  //! would keep may not fit a buffer.
+  STRATA_RUNTIME_FUNCTION static int SampleRank(OffsetT num_items, OffsetT k, OffsetT capacity)
+  {
+    constexpr int SAMPLES = sample_chunks_v<bit_ordered_type> * 32;
+    if (num_items < (OffsetT(1) << 16))
+    {
+      return 0;
+    }
+    const double share = double(k) * SAMPLES / double(num_items);
+    const double rank  = ::cuda::std::ceil(share + 4.0 * ::cuda::std::sqrt(share) + 4.0);
+    const double kept  = rank * double(num_items) / SAMPLES;
+    return rank <= SAMPLES / 2 && 4.0 * kept <= double(capacity) ? int(rank) : 0;
   }
 
   //! The digits of the rank, most significant first: the key's bits, then those of the index
@@ -196,12 +244,26 @@ struct DispatchTopK
     const int num_digits = RankDigits<PassPolicyT::RADIX_BITS>(num_items, digits);
     auto pass_kernel     = DeviceTopKPassKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
     auto select_kernel   = DeviceTopKSelectDigitKernel<max_policy_t, bit_ordered_type, OffsetT>;
+    // Where a sample of the keys can tell which few items may be winners, one pass over the input
+    // keeps those alone, and the passes below read them instead of the input.
+    const int rank = SampleRank(num_items, k, capacity);
+    if (rank > 0)
+    {
+      error = LaunchKernel(false, DeviceTopKSampleKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>, 1,
+                           ActivePolicyT::SAMPLE_THREADS, stream, d_keys_in, num_items, rank, d_state);
+      if (error == cudaSuccess)
+      {
+        error =
+            LaunchKernel(false, DeviceTopKFilterKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>, grid,
+                         PassPolicyT::BLOCK_THREADS, stream, d_keys_in, num_items, d_state, d_buffer0, k, capacity);
+      }
+    }
     for (int p = 0; p <= num_digits && error == cudaSuccess; ++p)
     {
       const bool count = p < num_digits;
       error = LaunchKernel(false, pass_kernel, grid, PassPolicyT::BLOCK_THREADS, stream, d_keys_in, num_items, d_state,
-                           d_bins, d_buffer0, d_buffer1, d_winners, p > 0, p > 0 ? digits[p - 1] : RankDigit{}, count,
-                           count ? digits[p] : RankDigit{});
+                           d_bins, d_buffer0, d_buffer1, d_winners, k, capacity, p > 0,
+                           p > 0 ? digits[p - 1] : RankDigit{}, count, count ? digits[p] : RankDigit{});
       if (error == cudaSuccess && count)
       {
         error = LaunchKernel(false, select_kernel, 1, ActivePolicyT::SELECT_THREADS, stream, d_state, d_bins, k,

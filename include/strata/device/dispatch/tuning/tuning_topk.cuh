@@ -17,9 +17,14 @@ inline constexpr int items_per_thread_v = sizeof(KeyT) >= 64
                                               ? 1
                                               : (64 / int(sizeof(KeyT)) > 16 ? 16 : 64 / int(sizeof(KeyT)));
 
+//! Runs of 32 keys in the sample of the filter pass: 32 KiB of samples in shared memory.
+template <typename UnsignedBitsT>
+inline constexpr int sample_chunks_v = int(32768 / (32 * sizeof(UnsignedBitsT)));
+
 //! Policies for top-k of KeyT keys. TopKPolicy sizes the passes' tiles and the digits (11 bits: a
 //! 4-byte key in three passes, the counts of a digit in 8 KiB of shared memory); SELECT_THREADS
-//! is the block that picks each digit; BLOCKS_PER_SM the passes' blocks on each SM.
+//! is the block that picks each digit, SAMPLE_THREADS the one that samples the keys; BLOCKS_PER_SM the passes' blocks
+//! on each SM.
 template <typename KeyT>
 struct policy_hub
 {
@@ -28,6 +33,7 @@ struct policy_hub
   {
     using TopKPolicy                    = AgentTopKPolicy<256, items_per_thread_v<KeyT>, 11>;
     static constexpr int SELECT_THREADS = 256;
+    static constexpr int SAMPLE_THREADS = 256;
     static constexpr int BLOCKS_PER_SM  = 4;
   };
 
