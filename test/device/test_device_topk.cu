@@ -430,43 +430,44 @@ TEST_CASE("DeviceTopK of more than 2^31 keys from an iterator", "[device][topk][
     wrong += got[std::size_t(i)] != n - 1 - i;
   }
   CHECK(wrong == 0);
+}
 
-  TEST_CASE("DeviceTopK finds the k best where the sampled threshold keeps fewer than k items", "[device][topk]")
+TEST_CASE("DeviceTopK finds the k best where the sampled threshold keeps fewer than k items", "[device][topk]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  // The filter pass of large inputs keeps the items at or above a key of a sample of runs of 32
+  // keys, the run c of 256 starting at (n - 32) * c / 255 for 4-byte keys. Here the sampled keys
+  // are the largest, and fewer than k: the threshold keeps too few items, and the passes must read
+  // the whole input instead.
+  const std::uint64_t seed = strata_test::seed(817);
+  INFO("seed " << seed);
+  const std::size_t n = std::size_t(1) << 20;
+  std::mt19937_64 engine(seed);
+  std::vector<float> keys(n);
+  for (float& x : keys)
   {
-    STRATA_TEST_REQUIRE_GPU();
-    // The filter pass of large inputs keeps the items at or above a key of a sample of runs of 32
-    // keys, the run c of 256 starting at (n - 32) * c / 255 for 4-byte keys. Here the sampled keys
-    // are the largest, and fewer than k: the threshold keeps too few items, and the passes must read
-    // the whole input instead.
-    const std::uint64_t seed = strata_test::seed(817);
-    INFO("seed " << seed);
-    const std::size_t n = std::size_t(1) << 20;
-    std::mt19937_64 engine(seed);
-    std::vector<float> keys(n);
-    for (float& x : keys)
+    x = float(engine() % 1000000) / 1000.0f; // below 1000
+  }
+  for (std::size_t c = 0; c < 256; ++c)
+  {
+    const std::size_t first = (n - 32) * c / 255;
+    for (std::size_t i = 0; i < 32; ++i)
     {
-      x = float(engine() % 1000000) / 1000.0f; // below 1000
-    }
-    for (std::size_t c = 0; c < 256; ++c)
-    {
-      const std::size_t first = (n - 32) * c / 255;
-      for (std::size_t i = 0; i < 32; ++i)
-      {
-        keys[first + i] = 5000.0f + float(engine() % 1000);
-      }
-    }
-    device_buffer<float> d_keys(keys);
-    const std::vector<std::size_t> order = reference_order(keys, true);
-    for (std::size_t k : {std::size_t(8192 + 1000), std::size_t(10000)})
-    {
-      INFO("k " << k);
-      device_buffer<float> d_out(k + slack);
-      d_out.poison();
-      strata_test::run_two_phase(
-          [&](void* d_temp, std::size_t& bytes) {
-            return strata::DeviceTopK::MaxKeys(d_temp, bytes, static_cast<const float*>(d_keys.data()), d_out.data(), n,
-                                               k);
-          });
-      check_keys(keys, order, k, d_out.download());
+      keys[first + i] = 5000.0f + float(engine() % 1000);
     }
   }
+  device_buffer<float> d_keys(keys);
+  const std::vector<std::size_t> order = reference_order(keys, true);
+  for (std::size_t k : {std::size_t(8192 + 1000), std::size_t(10000)})
+  {
+    INFO("k " << k);
+    device_buffer<float> d_out(k + slack);
+    d_out.poison();
+    strata_test::run_two_phase(
+        [&](void* d_temp, std::size_t& bytes) {
+          return strata::DeviceTopK::MaxKeys(d_temp, bytes, static_cast<const float*>(d_keys.data()), d_out.data(), n,
+                                             k);
+        });
+    check_keys(keys, order, k, d_out.download());
+  }
+}
