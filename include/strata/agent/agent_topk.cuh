@@ -132,6 +132,26 @@ STRATA_DEVICE STRATA_FORCEINLINE OffsetT AtomicAddOffset(OffsetT* counter, Offse
   }
 }
 
+//! A copy of `*p` read from L2, bypassing L1 (4-byte words): what other blocks of the running grid
+//! wrote before they ended, whatever this block read of it earlier.
+template <typename T>
+STRATA_DEVICE STRATA_FORCEINLINE T LoadFromL2(const T* p)
+{
+  static_assert(sizeof(T) % 4 == 0 && alignof(T) >= 4, "whole 4-byte words");
+  union
+  {
+    T value;
+    unsigned int words[sizeof(T) / 4];
+  } copy;
+  const unsigned int* source = reinterpret_cast<const unsigned int*>(p);
+#pragma unroll
+  for (int i = 0; i < int(sizeof(T) / 4); ++i)
+  {
+    copy.words[i] = __ldcg(source + i);
+  }
+  return copy.value;
+}
+
 //! Appends the items of the warp for which `append` holds to `d_out` at positions taken from
 //! `*counter` (one atomic per warp); positions from `capacity` on are counted, not written. Every
 //! lane of the warp calls it.
@@ -371,6 +391,24 @@ struct AgentTopK
     }
   }
 
+  //! Whether this block is the last of the grid to end (every block calls it once, at its end):
+  //! the writes and atomics of every other block are then visible to it.
+  STRATA_DEVICE STRATA_FORCEINLINE bool LastBlock()
+  {
+    __threadfence(); // this thread's appends and counts are done before its block counts as ended
+    __syncthreads();
+    if (threadIdx.x == 0)
+    {
+      storage.last_block = atomicAdd(&d_state->blocks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (storage.last_block)
+    {
+      __threadfence();
+    }
+    return storage.last_block;
+  }
+
   //! The filter pass: appends the input's items whose rank's key bits are at least the sampled
   //! threshold to buffer 0 (counting those past its capacity). The last block to end decides where
   //! the passes read: buffer 0 where it holds at least k items and all that it counted, else the
@@ -388,21 +426,13 @@ struct AgentTopK
                                               d_buffers[0], capacity);
                    }
                  });
-    // Every append of this block is done before the block counts itself as ended.
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0)
+    if (LastBlock() && threadIdx.x == 0)
     {
-      storage.last_block = atomicAdd(&d_state->blocks_done, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (storage.last_block && threadIdx.x == 0)
-    {
-      __threadfence();
       const OffsetT kept   = detail::topk::AtomicAddOffset(&d_state->buffered[0], OffsetT(0));
       const bool use_kept  = kept >= k && kept <= capacity;
       d_state->source      = use_kept ? detail::topk::SOURCE_BUFFER0 : detail::topk::SOURCE_INPUT;
       d_state->buffered[0] = use_kept ? kept : OffsetT(0);
+      d_state->blocks_done = 0; // for the passes' own last blocks
     }
   }
 };
@@ -521,11 +551,13 @@ struct AgentTopKSelectDigit
   {
   }
 
+  //! Runs in the last block of a pass, after every other block has ended: the state and the counts
+  //! are read from L2 (this block's L1 may hold the state as the pass found it).
   STRATA_DEVICE STRATA_FORCEINLINE void Process(StateT* d_state, OffsetT* d_bins, OffsetT k, OffsetT buffer_capacity,
                                                 detail::topk::RankDigit digit)
   {
     const int tid = int(threadIdx.x);
-    StateT state  = *d_state;
+    StateT state  = detail::topk::LoadFromL2(d_state);
     if (state.finished)
     {
       return;
@@ -545,7 +577,7 @@ struct AgentTopKSelectDigit
 #pragma unroll
     for (int i = 0; i < DIGITS_PER_THREAD; ++i)
     {
-      counts[i] = d_bins[RADIX_DIGITS - 1 - (tid * DIGITS_PER_THREAD + i)];
+      counts[i] = detail::topk::LoadFromL2(d_bins + (RADIX_DIGITS - 1 - (tid * DIGITS_PER_THREAD + i)));
       total += counts[i];
     }
     OffsetT above = 0;
@@ -565,7 +597,7 @@ struct AgentTopKSelectDigit
     const ::cuda::std::uint32_t chosen = storage.chosen;
     if (tid == 0)
     {
-      const OffsetT matching = d_bins[chosen];
+      const OffsetT matching = detail::topk::LoadFromL2(d_bins + chosen);
       state.before           = state.prefix;
       if (digit.part == 0)
       {

@@ -40,10 +40,30 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void Devi
     detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_winners, OffsetT k,
     OffsetT capacity, bool emit, detail::topk::RankDigit previous, bool count, detail::topk::RankDigit digit)
 {
-  using AgentT = AgentTopK<typename MaxPolicyT::ActivePolicy::TopKPolicy, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
-  AgentT(temp_storage, d_keys_in, num_items, k, capacity, *d_state, d_state, d_bins, d_buffer0, d_buffer1, d_winners)
-      .Process(emit, previous, count, digit);
+  using PolicyT = typename MaxPolicyT::ActivePolicy::TopKPolicy;
+  using AgentT  = AgentTopK<PolicyT, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
+  using SelectT = AgentTopKSelectDigit<PolicyT::BLOCK_THREADS, PolicyT::RADIX_BITS,
+                                       typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>;
+  __shared__ union
+  {
+    typename AgentT::TempStorage pass;
+    typename SelectT::TempStorage select;
+  } temp_storage;
+  const auto state = *d_state;
+  AgentT agent(temp_storage.pass, d_keys_in, num_items, k, capacity, state, d_state, d_bins, d_buffer0, d_buffer1,
+               d_winners);
+  agent.Process(emit, previous, count, digit);
+  // The last block to end picks the digit from every block's counts (or, where this pass emitted
+  // every winner left, marks the selection finished).
+  if (count && !state.finished && agent.LastBlock())
+  {
+    if (threadIdx.x == 0)
+    {
+      d_state->blocks_done = 0;
+    }
+    __syncthreads(); // the pass's shared memory becomes the choice's
+    SelectT(temp_storage.select).Process(d_state, d_bins, k, capacity, digit);
+  }
 }
 
 //! The filter pass (AgentTopK::Filter): the input's items at or above the sampled threshold to
@@ -74,18 +94,6 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SAMPLE_THRE
                       KeyInputIteratorT, KeyT, OffsetT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   AgentT(temp_storage).Process(d_keys_in, num_items, rank, d_state);
-}
-
-//! The choice of one digit (AgentTopKSelectDigit), one block.
-template <typename MaxPolicyT, typename UnsignedBitsT, typename OffsetT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SELECT_THREADS) void DeviceTopKSelectDigitKernel(
-    detail::topk::State<UnsignedBitsT, OffsetT>* d_state, OffsetT* d_bins, OffsetT k, OffsetT buffer_capacity,
-    detail::topk::RankDigit digit)
-{
-  using AgentT = AgentTopKSelectDigit<MaxPolicyT::ActivePolicy::SELECT_THREADS,
-                                      MaxPolicyT::ActivePolicy::TopKPolicy::RADIX_BITS, UnsignedBitsT, OffsetT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
-  AgentT(temp_storage).Process(d_state, d_bins, k, buffer_capacity, digit);
 }
 
 //! Writes the sorted winners' keys and values (AgentTopKWrite).
@@ -243,7 +251,6 @@ struct DispatchTopK
     RankDigit digits[MAX_DIGITS];
     const int num_digits = RankDigits<PassPolicyT::RADIX_BITS>(num_items, digits);
     auto pass_kernel     = DeviceTopKPassKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
-    auto select_kernel   = DeviceTopKSelectDigitKernel<max_policy_t, bit_ordered_type, OffsetT>;
     // Where a sample of the keys can tell which few items may be winners, one pass over the input
     // keeps those alone, and the passes below read them instead of the input.
     const int rank = SampleRank(num_items, k, capacity);
@@ -264,11 +271,6 @@ struct DispatchTopK
       error = LaunchKernel(false, pass_kernel, grid, PassPolicyT::BLOCK_THREADS, stream, d_keys_in, num_items, d_state,
                            d_bins, d_buffer0, d_buffer1, d_winners, k, capacity, p > 0,
                            p > 0 ? digits[p - 1] : RankDigit{}, count, count ? digits[p] : RankDigit{});
-      if (error == cudaSuccess && count)
-      {
-        error = LaunchKernel(false, select_kernel, 1, ActivePolicyT::SELECT_THREADS, stream, d_state, d_bins, k,
-                             capacity, digits[p]);
-      }
     }
     if (error != cudaSuccess)
     {

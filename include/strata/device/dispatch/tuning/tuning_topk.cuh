@@ -22,9 +22,9 @@ template <typename UnsignedBitsT>
 inline constexpr int sample_chunks_v = int(32768 / (32 * sizeof(UnsignedBitsT)));
 
 //! Policies for top-k of KeyT keys. TopKPolicy sizes the passes' tiles and the digits (11 bits: a
-//! 4-byte key in three passes, the counts of a digit in 8 KiB of shared memory); SELECT_THREADS
-//! is the block that picks each digit, SAMPLE_THREADS the one that samples the keys; BLOCKS_PER_SM the passes' blocks
-//! on each SM.
+//! 4-byte key in three passes, the counts of a digit in 8 KiB of shared memory; the last block of
+//! each pass picks the digit); SAMPLE_THREADS is the block that samples the
+//! keys; BLOCKS_PER_SM the passes' blocks on each SM.
 template <typename KeyT>
 struct policy_hub
 {
@@ -32,7 +32,6 @@ struct policy_hub
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
     using TopKPolicy                    = AgentTopKPolicy<256, items_per_thread_v<KeyT>, 11>;
-    static constexpr int SELECT_THREADS = 256;
     static constexpr int SAMPLE_THREADS = 256;
     static constexpr int BLOCKS_PER_SM  = 4;
   };
