@@ -41,6 +41,86 @@ enum class select
   max
 };
 
+//! The bits that order keys for the selection, the better key the larger: a key's bits as
+//! DeviceRadixSort orders them (inverted for the Min forms), or, for a user's key type, the bits of
+//! the members its decomposer returns, each so ordered and packed with the first member the most
+//! significant. `Out` turns the bits back into the key.
+template <select SELECT, typename KeyT, typename DecomposerT>
+struct RankBits
+{
+  using MembersT = decltype(::cuda::std::declval<DecomposerT&>()(::cuda::std::declval<KeyT&>()));
+  template <::cuda::std::size_t... Is>
+  static constexpr int MemberBits(::cuda::std::index_sequence<Is...>)
+  {
+    return (0 + ... + int(sizeof(::cuda::std::remove_reference_t<::cuda::std::tuple_element_t<Is, MembersT>>) * 8));
+  }
+  static constexpr int BITS = MemberBits(::cuda::std::make_index_sequence<::cuda::std::tuple_size<MembersT>::value>{});
+  static_assert(BITS <= 128, "the members a decomposer returns have at most 128 bits together");
+  using type                 = ::cuda::std::conditional_t<BITS <= 32, ::cuda::std::uint32_t,
+                                          ::cuda::std::conditional_t<BITS <= 64, ::cuda::std::uint64_t, __uint128_t>>;
+  static constexpr type MASK = BITS == int(sizeof(type) * 8) ? type(~type(0)) : type((type(1) << BITS) - 1);
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE static type In(KeyT key, DecomposerT decomposer)
+  {
+    type bits  = 0;
+    int offset = 0;
+    radix::ForEachMember(decomposer, key,
+                         [&](auto& member)
+                         {
+                           using MemberT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(member)>>;
+                           using UnsignedBits = typename Traits<MemberT>::UnsignedBits;
+                           bits |= type(Traits<MemberT>::TwiddleIn(::cuda::std::bit_cast<UnsignedBits>(member)))
+                                   << offset;
+                           offset += int(sizeof(MemberT) * 8);
+                         });
+    return SELECT == select::min ? type(~bits & MASK) : bits;
+  }
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE static KeyT Out(type bits, DecomposerT decomposer)
+  {
+    bits       = SELECT == select::min ? type(~bits & MASK) : bits;
+    KeyT key   = {};
+    int offset = 0;
+    radix::ForEachMember(decomposer, key,
+                         [&](auto& member)
+                         {
+                           using MemberT = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<decltype(member)>>;
+                           using UnsignedBits = typename Traits<MemberT>::UnsignedBits;
+                           member             = ::cuda::std::bit_cast<MemberT>(
+                               UnsignedBits(Traits<MemberT>::TwiddleOut(UnsignedBits(bits >> offset))));
+                           offset += int(sizeof(MemberT) * 8);
+                         });
+    return key;
+  }
+};
+
+//! Arithmetic keys (and __half, bf16, fp8): their own bits, as DeviceRadixSort orders them.
+template <select SELECT, typename KeyT>
+struct RankBits<SELECT, KeyT, identity_decomposer_t>
+{
+  using type                = typename radix::traits_t<KeyT>::bit_ordered_type;
+  using TwiddleT            = RadixSortTwiddle<SELECT == select::min, KeyT>;
+  static constexpr int BITS = int(sizeof(type) * 8);
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE static type In(const KeyT& key, identity_decomposer_t)
+  {
+    return TwiddleT::In(::cuda::std::bit_cast<type>(key));
+  }
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE static KeyT Out(type bits, identity_decomposer_t)
+  {
+    return ::cuda::std::bit_cast<KeyT>(TwiddleT::Out(bits));
+  }
+};
+
+//! Whether DecomposerT decomposes KeyT (a user's key type) for the decomposer forms.
+template <typename KeyT, typename DecomposerT, typename = void>
+inline constexpr bool is_key_decomposer_v = false;
+template <typename KeyT, typename DecomposerT>
+inline constexpr bool is_key_decomposer_v<
+    KeyT, DecomposerT,
+    ::cuda::std::void_t<decltype(::cuda::std::declval<DecomposerT&>()(::cuda::std::declval<KeyT&>()))>> =
+    !is_radix_fundamental_v<KeyT>;
+
 //! An item as the selection sees it: its key's bits ordered so that the better key is the larger,
 //! and its index inverted (`~index`), so that the earlier item is the larger too.
 template <typename UnsignedBitsT, typename OffsetT>
@@ -187,7 +267,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void WarpAppend(bool append, const ItemT& item,
 //! into `d_bins` and, where the state says they fit, writes them to the other buffer. The filter
 //! pass (Filter) comes first where a sample gave a threshold: it keeps the input's items at or
 //! above it in buffer 0, and the passes then read those alone.
-template <typename PolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
+template <typename PolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT,
+          typename DecomposerT = detail::identity_decomposer_t>
 struct AgentTopK
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
@@ -195,9 +276,8 @@ struct AgentTopK
   static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
   static constexpr int RADIX_DIGITS     = 1 << PolicyT::RADIX_BITS;
 
-  using traits           = detail::radix::traits_t<KeyT>;
-  using bit_ordered_type = typename traits::bit_ordered_type;
-  using TwiddleT         = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
+  using RankBitsT        = detail::topk::RankBits<SELECT, KeyT, DecomposerT>;
+  using bit_ordered_type = typename RankBitsT::type;
   using CandidateT       = detail::topk::Candidate<bit_ordered_type, OffsetT>;
   using StateT           = detail::topk::State<bit_ordered_type, OffsetT>;
   static constexpr int VEC =
@@ -221,11 +301,12 @@ struct AgentTopK
   CandidateT* d_buffers[2];
   CandidateT* d_winners;
   StateT* d_state;
+  DecomposerT decomposer;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentTopK(TempStorage& storage, KeyInputIteratorT d_keys_in, OffsetT num_items,
                                              OffsetT k, OffsetT capacity, const StateT& state, StateT* d_state,
                                              OffsetT* d_bins, CandidateT* d_buffer0, CandidateT* d_buffer1,
-                                             CandidateT* d_winners)
+                                             CandidateT* d_winners, DecomposerT decomposer)
       : storage(storage)
       , d_keys_in(d_keys_in)
       , num_items(num_items)
@@ -236,6 +317,7 @@ struct AgentTopK
       , d_buffers{d_buffer0, d_buffer1}
       , d_winners(d_winners)
       , d_state(d_state)
+      , decomposer(decomposer)
   {
   }
 
@@ -314,7 +396,7 @@ struct AgentTopK
         {
           const int index         = InputIoT::ItemIndex(tid, i);
           valid[i]                = index < valid_items;
-          items[i].key            = TwiddleT::In(::cuda::std::bit_cast<bit_ordered_type>(keys[i]));
+          items[i].key            = RankBitsT::In(keys[i], decomposer);
           items[i].inverted_index = OffsetT(~(tile + OffsetT(index)));
         }
         consume(items, valid);
@@ -442,16 +524,15 @@ struct AgentTopK
 //! by a radix selection in shared memory. Items at or above it are the candidates: where the
 //! sample holds `rank` items of the best k * SAMPLE / n expected, at least k of the input are.
 template <int BLOCK_THREADS, int SAMPLE_CHUNKS, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT,
-          typename OffsetT>
+          typename OffsetT, typename DecomposerT = detail::identity_decomposer_t>
 struct AgentTopKSample
 {
   static constexpr int SAMPLES      = SAMPLE_CHUNKS * 32;
   static constexpr int RADIX_BITS   = 8;
   static constexpr int RADIX_DIGITS = 1 << RADIX_BITS;
   static_assert(BLOCK_THREADS == RADIX_DIGITS, "one thread per digit of the selection");
-  using traits           = detail::radix::traits_t<KeyT>;
-  using bit_ordered_type = typename traits::bit_ordered_type;
-  using TwiddleT         = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
+  using RankBitsT        = detail::topk::RankBits<SELECT, KeyT, DecomposerT>;
+  using bit_ordered_type = typename RankBitsT::type;
   using StateT           = detail::topk::State<bit_ordered_type, OffsetT>;
   using BlockScanT       = BlockScan<int, BLOCK_THREADS>;
 
@@ -472,7 +553,7 @@ struct AgentTopKSample
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE void Process(KeyInputIteratorT d_keys_in, OffsetT num_items, int rank,
-                                                StateT* d_state)
+                                                StateT* d_state, DecomposerT decomposer)
   {
     const int tid  = int(threadIdx.x);
     const int lane = tid % 32;
@@ -481,7 +562,7 @@ struct AgentTopKSample
       const OffsetT first                = OffsetT(::cuda::std::uint64_t(num_items - 32) * ::cuda::std::uint64_t(chunk)
                                                    / ::cuda::std::uint64_t(SAMPLE_CHUNKS - 1));
       const KeyT key                     = d_keys_in[first + OffsetT(lane)];
-      storage.samples[chunk * 32 + lane] = TwiddleT::In(::cuda::std::bit_cast<bit_ordered_type>(key));
+      storage.samples[chunk * 32 + lane] = RankBitsT::In(key, decomposer);
     }
     if (tid == 0)
     {
@@ -489,7 +570,7 @@ struct AgentTopKSample
       storage.wanted = rank;
     }
     bit_ordered_type mask = 0;
-    for (int shift = int(sizeof(bit_ordered_type)) * 8 - RADIX_BITS; shift >= 0; shift -= RADIX_BITS)
+    for (int shift = RankBitsT::BITS - RADIX_BITS; shift >= 0; shift -= RADIX_BITS)
     {
       storage.bins[tid] = 0;
       __syncthreads();
@@ -636,23 +717,22 @@ struct AgentTopKSelectDigit
 //! Writes the sorted winners: item i's key (its bits turned back) to `d_keys_out[i]` and, for
 //! pairs, the value of its input index to `d_values_out[i]`.
 template <detail::topk::select SELECT, typename KeyT, typename OffsetT, typename KeyOutputIteratorT,
-          typename ValueInputIteratorT, typename ValueOutputIteratorT>
+          typename ValueInputIteratorT, typename ValueOutputIteratorT,
+          typename DecomposerT = detail::identity_decomposer_t>
 struct AgentTopKWrite
 {
-  using traits                    = detail::radix::traits_t<KeyT>;
-  using bit_ordered_type          = typename traits::bit_ordered_type;
-  using TwiddleT                  = RadixSortTwiddle<SELECT == detail::topk::select::min, KeyT>;
-  using CandidateT                = detail::topk::Candidate<bit_ordered_type, OffsetT>;
+  using RankBitsT                 = detail::topk::RankBits<SELECT, KeyT, DecomposerT>;
+  using CandidateT                = detail::topk::Candidate<typename RankBitsT::type, OffsetT>;
   static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorT, NullType*>;
 
   STRATA_DEVICE STRATA_FORCEINLINE static void Process(const CandidateT* d_winners, OffsetT k,
                                                        KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
-                                                       ValueOutputIteratorT d_values_out)
+                                                       ValueOutputIteratorT d_values_out, DecomposerT decomposer)
   {
     for (OffsetT i = OffsetT(blockIdx.x) * blockDim.x + threadIdx.x; i < k; i += OffsetT(gridDim.x) * blockDim.x)
     {
       const CandidateT winner = d_winners[i];
-      d_keys_out[i]           = ::cuda::std::bit_cast<KeyT>(TwiddleT::Out(winner.key));
+      d_keys_out[i]           = RankBitsT::Out(winner.key, decomposer);
       if constexpr (!KEYS_ONLY)
       {
         d_values_out[i] = d_values_in[OffsetT(~winner.inverted_index)];

@@ -39,16 +39,17 @@ STRATA_RUNTIME_FUNCTION cudaError_t WithTemporaryStorage(cudaStream_t stream, Ca
 }
 
 template <select SELECT, typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
-          typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT>
+          typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT,
+          typename DecomposerT = identity_decomposer_t>
 STRATA_RUNTIME_FUNCTION cudaError_t TopK(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
                                          KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
                                          ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k,
-                                         cudaStream_t stream)
+                                         cudaStream_t stream, DecomposerT decomposer = {})
 {
   using OffsetT = offset_t<NumItemsT>;
-  return DispatchTopK<SELECT, KeyInputIteratorT, KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT,
-                      OffsetT>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
-                                         d_values_out, num_items, k, stream);
+  return DispatchTopK<SELECT, KeyInputIteratorT, KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT, OffsetT,
+                      DecomposerT>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                                             d_values_out, num_items, k, stream, decomposer);
 }
 } // namespace topk
 } // namespace detail
@@ -62,6 +63,10 @@ STRATA_RUNTIME_FUNCTION cudaError_t TopK(void* d_temp_storage, size_t& temp_stor
 //!
 //! The environment is a stream: the toolkit's libcu++ (CUDA 13.0) has no execution environments.
 //! The forms without temporary storage allocate it stream-ordered (cudaMallocAsync).
+//!
+//! Keys of a user's type take a decomposer (CUB's): a functor that returns a cuda::std::tuple of
+//! references to the key's arithmetic members, the most significant first, of at most 128 bits
+//! together; keys are ordered by those members as DeviceRadixSort orders each.
 //!
 //! Bad input (a negative count, k < 0 or k > num_items, a null buffer, too little temporary
 //! storage) returns cudaErrorInvalidValue before anything is written.
@@ -190,6 +195,138 @@ struct DeviceTopK
                                                     d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                                     static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
                                                     num_items, k, stream);
+                                              });
+  }
+
+  //! The k largest keys of a user's type (ordered through `decomposer`), each with its value.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+            typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT, typename DecomposerT>
+  STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<
+      detail::topk::is_key_decomposer_v<detail::it_value_t<KeyInputIteratorT>, DecomposerT>, cudaError_t>
+  MaxPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+           ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k,
+           DecomposerT decomposer, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MaxPairs");
+    return detail::topk::TopK<detail::topk::select::max>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                         d_values_in, d_values_out, num_items, k, stream, decomposer);
+  }
+
+  //! MaxPairs of a user's key type with its temporary storage allocated and freed on `stream`.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+            typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT, typename DecomposerT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<
+      detail::topk::is_key_decomposer_v<detail::it_value_t<KeyInputIteratorT>, DecomposerT>, cudaError_t>
+  MaxPairs(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
+           ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k, DecomposerT decomposer,
+           cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxPairs");
+    return detail::topk::WithTemporaryStorage(stream,
+                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                              {
+                                                return detail::topk::TopK<detail::topk::select::max>(
+                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                    d_values_in, d_values_out, num_items, k, stream, decomposer);
+                                              });
+  }
+
+  //! The k largest keys of a user's type (ordered through `decomposer`).
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT,
+            typename DecomposerT>
+  STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<
+      detail::topk::is_key_decomposer_v<detail::it_value_t<KeyInputIteratorT>, DecomposerT>, cudaError_t>
+  MaxKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+          NumItemsT num_items, NumOutItemsT k, DecomposerT decomposer, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MaxKeys");
+    return detail::topk::TopK<detail::topk::select::max>(
+        d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, static_cast<NullType*>(nullptr),
+        static_cast<NullType*>(nullptr), num_items, k, stream, decomposer);
+  }
+
+  //! MaxKeys of a user's key type with its temporary storage allocated and freed on `stream`.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT,
+            typename DecomposerT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<
+      detail::topk::is_key_decomposer_v<detail::it_value_t<KeyInputIteratorT>, DecomposerT>, cudaError_t>
+  MaxKeys(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k,
+          DecomposerT decomposer, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxKeys");
+    return detail::topk::WithTemporaryStorage(stream,
+                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                              {
+                                                return detail::topk::TopK<detail::topk::select::max>(
+                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                    static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
+                                                    num_items, k, stream, decomposer);
+                                              });
+  }
+
+  //! The k smallest keys of a user's type (ordered through `decomposer`), each with its value.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+            typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT, typename DecomposerT>
+  STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<
+      detail::topk::is_key_decomposer_v<detail::it_value_t<KeyInputIteratorT>, DecomposerT>, cudaError_t>
+  MinPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+           ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k,
+           DecomposerT decomposer, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MinPairs");
+    return detail::topk::TopK<detail::topk::select::min>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                         d_values_in, d_values_out, num_items, k, stream, decomposer);
+  }
+
+  //! MinPairs of a user's key type with its temporary storage allocated and freed on `stream`.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
+            typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT, typename DecomposerT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<
+      detail::topk::is_key_decomposer_v<detail::it_value_t<KeyInputIteratorT>, DecomposerT>, cudaError_t>
+  MinPairs(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
+           ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k, DecomposerT decomposer,
+           cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinPairs");
+    return detail::topk::WithTemporaryStorage(stream,
+                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                              {
+                                                return detail::topk::TopK<detail::topk::select::min>(
+                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                    d_values_in, d_values_out, num_items, k, stream, decomposer);
+                                              });
+  }
+
+  //! The k smallest keys of a user's type (ordered through `decomposer`).
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT,
+            typename DecomposerT>
+  STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<
+      detail::topk::is_key_decomposer_v<detail::it_value_t<KeyInputIteratorT>, DecomposerT>, cudaError_t>
+  MinKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
+          NumItemsT num_items, NumOutItemsT k, DecomposerT decomposer, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceTopK::MinKeys");
+    return detail::topk::TopK<detail::topk::select::min>(
+        d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, static_cast<NullType*>(nullptr),
+        static_cast<NullType*>(nullptr), num_items, k, stream, decomposer);
+  }
+
+  //! MinKeys of a user's key type with its temporary storage allocated and freed on `stream`.
+  template <typename KeyInputIteratorT, typename KeyOutputIteratorT, typename NumItemsT, typename NumOutItemsT,
+            typename DecomposerT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static ::cuda::std::enable_if_t<
+      detail::topk::is_key_decomposer_v<detail::it_value_t<KeyInputIteratorT>, DecomposerT>, cudaError_t>
+  MinKeys(KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out, NumItemsT num_items, NumOutItemsT k,
+          DecomposerT decomposer, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinKeys");
+    return detail::topk::WithTemporaryStorage(stream,
+                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                              {
+                                                return detail::topk::TopK<detail::topk::select::min>(
+                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                                    static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
+                                                    num_items, k, stream, decomposer);
                                               });
   }
 };

@@ -30,20 +30,23 @@ STRATA_KERNELS_BEGIN
 
 //! One pass over the candidates (AgentTopK): emits for the digit `previous` where `emit`, counts
 //! the digit `digit` where `count`.
-template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT,
+          typename DecomposerT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void DeviceTopKPassKernel(
     KeyInputIteratorT d_keys_in, OffsetT num_items,
-    detail::topk::State<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_state, OffsetT* d_bins,
-    detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_buffer0,
-    detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_buffer1,
-    detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_winners, OffsetT k,
-    OffsetT capacity, bool emit, detail::topk::RankDigit previous, bool count, detail::topk::RankDigit digit)
+    detail::topk::State<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_state,
+    OffsetT* d_bins,
+    detail::topk::Candidate<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_buffer0,
+    detail::topk::Candidate<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_buffer1,
+    detail::topk::Candidate<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_winners,
+    OffsetT k, OffsetT capacity, bool emit, detail::topk::RankDigit previous, bool count, detail::topk::RankDigit digit,
+    DecomposerT decomposer)
 {
   using PolicyT = typename MaxPolicyT::ActivePolicy::TopKPolicy;
-  using AgentT  = AgentTopK<PolicyT, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
+  using AgentT  = AgentTopK<PolicyT, SELECT, KeyInputIteratorT, KeyT, OffsetT, DecomposerT>;
   using SelectT = AgentTopKSelectDigit<PolicyT::BLOCK_THREADS, PolicyT::RADIX_BITS,
-                                       typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>;
+                                       typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>;
   __shared__ union
   {
     typename AgentT::TempStorage pass;
@@ -51,7 +54,7 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void Devi
   } temp_storage;
   const auto state = *d_state;
   AgentT agent(temp_storage.pass, d_keys_in, num_items, k, capacity, state, d_state, d_bins, d_buffer0, d_buffer1,
-               d_winners);
+               d_winners, decomposer);
   agent.Process(emit, previous, count, digit);
   // The last block to end picks the digit from every block's counts (or, where this pass emitted
   // every winner left, marks the selection finished).
@@ -68,43 +71,49 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void Devi
 
 //! The filter pass (AgentTopK::Filter): the input's items at or above the sampled threshold to
 //! buffer 0, and the choice of where the passes read.
-template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT,
+          typename DecomposerT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::TopKPolicy::BLOCK_THREADS) void DeviceTopKFilterKernel(
     KeyInputIteratorT d_keys_in, OffsetT num_items,
-    detail::topk::State<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_state,
-    detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_buffer0, OffsetT k,
-    OffsetT capacity)
+    detail::topk::State<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_state,
+    detail::topk::Candidate<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_buffer0,
+    OffsetT k, OffsetT capacity, DecomposerT decomposer)
 {
-  using AgentT = AgentTopK<typename MaxPolicyT::ActivePolicy::TopKPolicy, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
+  using AgentT =
+      AgentTopK<typename MaxPolicyT::ActivePolicy::TopKPolicy, SELECT, KeyInputIteratorT, KeyT, OffsetT, DecomposerT>;
   __shared__ typename AgentT::TempStorage temp_storage;
-  AgentT(temp_storage, d_keys_in, num_items, k, capacity, *d_state, d_state, nullptr, d_buffer0, nullptr, nullptr)
+  AgentT(temp_storage, d_keys_in, num_items, k, capacity, *d_state, d_state, nullptr, d_buffer0, nullptr, nullptr,
+         decomposer)
       .Filter();
 }
 
 //! The sample and its threshold (AgentTopKSample), one block.
-template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT>
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyT, typename OffsetT,
+          typename DecomposerT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SAMPLE_THREADS) void DeviceTopKSampleKernel(
     KeyInputIteratorT d_keys_in, OffsetT num_items, int rank,
-    detail::topk::State<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_state)
+    detail::topk::State<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_state,
+    DecomposerT decomposer)
 {
   using AgentT =
       AgentTopKSample<MaxPolicyT::ActivePolicy::SAMPLE_THREADS,
-                      detail::topk::sample_chunks_v<typename detail::radix::traits_t<KeyT>::bit_ordered_type>, SELECT,
-                      KeyInputIteratorT, KeyT, OffsetT>;
+                      detail::topk::sample_chunks_v<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type>,
+                      SELECT, KeyInputIteratorT, KeyT, OffsetT, DecomposerT>;
   __shared__ typename AgentT::TempStorage temp_storage;
-  AgentT(temp_storage).Process(d_keys_in, num_items, rank, d_state);
+  AgentT(temp_storage).Process(d_keys_in, num_items, rank, d_state, decomposer);
 }
 
 //! Writes the sorted winners' keys and values (AgentTopKWrite).
-template <detail::topk::select SELECT, typename KeyT, typename OffsetT, typename KeyOutputIteratorT,
-          typename ValueInputIteratorT, typename ValueOutputIteratorT>
+template <detail::topk::select SELECT, typename KeyT, typename OffsetT, typename DecomposerT,
+          typename KeyOutputIteratorT, typename ValueInputIteratorT, typename ValueOutputIteratorT>
 STRATA_KERNEL_ATTRIBUTES void DeviceTopKWriteKernel(
-    const detail::topk::Candidate<typename detail::radix::traits_t<KeyT>::bit_ordered_type, OffsetT>* d_winners,
-    OffsetT k, KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out)
+    const detail::topk::Candidate<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_winners,
+    OffsetT k, KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out,
+    DecomposerT decomposer)
 {
-  AgentTopKWrite<SELECT, KeyT, OffsetT, KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT>::Process(
-      d_winners, k, d_keys_out, d_values_in, d_values_out);
+  AgentTopKWrite<SELECT, KeyT, OffsetT, KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT,
+                 DecomposerT>::Process(d_winners, k, d_keys_out, d_values_in, d_values_out, decomposer);
 }
 
 STRATA_KERNELS_END
@@ -116,18 +125,19 @@ namespace topk
 //! Runs (or sizes) a top-k: the k best of `num_items` keys in order, best first, ties to the
 //! earlier item; values (NullType* iterators for keys only) follow their keys.
 template <select SELECT, typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
-          typename ValueOutputIteratorT, typename OffsetT,
+          typename ValueOutputIteratorT, typename OffsetT, typename DecomposerT = identity_decomposer_t,
           typename PolicyHub = policy_hub<it_value_t<KeyInputIteratorT>>>
 struct DispatchTopK
 {
   using KeyT             = it_value_t<KeyInputIteratorT>;
   using max_policy_t     = typename PolicyHub::MaxPolicy;
-  using bit_ordered_type = typename radix::traits_t<KeyT>::bit_ordered_type;
+  using RankBitsT        = RankBits<SELECT, KeyT, DecomposerT>;
+  using bit_ordered_type = typename RankBitsT::type;
   using CandidateT       = Candidate<bit_ordered_type, OffsetT>;
   using StateT           = State<bit_ordered_type, OffsetT>;
   using SortT            = DispatchRadixSort<SortOrder::Descending, CandidateT, NullType, OffsetT, CandidateDecomposer>;
   static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorT, NullType*>;
-  static constexpr int KEY_BITS   = int(sizeof(bit_ordered_type)) * 8;
+  static constexpr int KEY_BITS   = RankBitsT::BITS;
   static constexpr int MAX_DIGITS = 2 * int(sizeof(bit_ordered_type) * 8 + sizeof(OffsetT) * 8);
 
   void* d_temp_storage;
@@ -139,6 +149,7 @@ struct DispatchTopK
   OffsetT num_items;
   OffsetT k;
   cudaStream_t stream;
+  DecomposerT decomposer;
 
   //! Candidates a buffer holds: all of a small input, else a 32nd of it (at least 2^16). A pass
   //! whose candidates are more reads the input again.
@@ -250,19 +261,20 @@ struct DispatchTopK
     const int grid      = int(tiles < most ? tiles : most);
     RankDigit digits[MAX_DIGITS];
     const int num_digits = RankDigits<PassPolicyT::RADIX_BITS>(num_items, digits);
-    auto pass_kernel     = DeviceTopKPassKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>;
+    auto pass_kernel     = DeviceTopKPassKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT, DecomposerT>;
     // Where a sample of the keys can tell which few items may be winners, one pass over the input
     // keeps those alone, and the passes below read them instead of the input.
     const int rank = SampleRank(num_items, k, capacity);
     if (rank > 0)
     {
-      error = LaunchKernel(false, DeviceTopKSampleKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>, 1,
-                           ActivePolicyT::SAMPLE_THREADS, stream, d_keys_in, num_items, rank, d_state);
+      error = LaunchKernel(false,
+                           DeviceTopKSampleKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT, DecomposerT>,
+                           1, ActivePolicyT::SAMPLE_THREADS, stream, d_keys_in, num_items, rank, d_state, decomposer);
       if (error == cudaSuccess)
       {
-        error =
-            LaunchKernel(false, DeviceTopKFilterKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT>, grid,
-                         PassPolicyT::BLOCK_THREADS, stream, d_keys_in, num_items, d_state, d_buffer0, k, capacity);
+        error = LaunchKernel(
+            false, DeviceTopKFilterKernel<max_policy_t, SELECT, KeyInputIteratorT, KeyT, OffsetT, DecomposerT>, grid,
+            PassPolicyT::BLOCK_THREADS, stream, d_keys_in, num_items, d_state, d_buffer0, k, capacity, decomposer);
       }
     }
     for (int p = 0; p <= num_digits && error == cudaSuccess; ++p)
@@ -270,7 +282,7 @@ struct DispatchTopK
       const bool count = p < num_digits;
       error = LaunchKernel(false, pass_kernel, grid, PassPolicyT::BLOCK_THREADS, stream, d_keys_in, num_items, d_state,
                            d_bins, d_buffer0, d_buffer1, d_winners, k, capacity, p > 0,
-                           p > 0 ? digits[p - 1] : RankDigit{}, count, count ? digits[p] : RankDigit{});
+                           p > 0 ? digits[p - 1] : RankDigit{}, count, count ? digits[p] : RankDigit{}, decomposer);
     }
     if (error != cudaSuccess)
     {
@@ -289,11 +301,12 @@ struct DispatchTopK
     }
     constexpr int WRITE_THREADS = 256;
     const OffsetT write_blocks  = k / WRITE_THREADS + (k % WRITE_THREADS != 0);
-    return LaunchKernel(
-        false,
-        DeviceTopKWriteKernel<SELECT, KeyT, OffsetT, KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT>,
-        int(write_blocks < OffsetT(4096) ? write_blocks : OffsetT(4096)), WRITE_THREADS, stream,
-        static_cast<const CandidateT*>(sort_keys.Current()), k, d_keys_out, d_values_in, d_values_out);
+    return LaunchKernel(false,
+                        DeviceTopKWriteKernel<SELECT, KeyT, OffsetT, DecomposerT, KeyOutputIteratorT,
+                                              ValueInputIteratorT, ValueOutputIteratorT>,
+                        int(write_blocks < OffsetT(4096) ? write_blocks : OffsetT(4096)), WRITE_THREADS, stream,
+                        static_cast<const CandidateT*>(sort_keys.Current()), k, d_keys_out, d_values_in, d_values_out,
+                        decomposer);
   }
 
   //! Validates the arguments (counts, k within them, buffers present), picks the policy for the
@@ -302,7 +315,7 @@ struct DispatchTopK
   STRATA_RUNTIME_FUNCTION static cudaError_t
   Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in, KeyOutputIteratorT d_keys_out,
            ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k,
-           cudaStream_t stream)
+           cudaStream_t stream, DecomposerT decomposer = {})
   {
     static_assert(::cuda::std::is_integral_v<NumItemsT> && ::cuda::std::is_integral_v<NumOutItemsT>,
                   "num_items and k are integers");
@@ -335,7 +348,8 @@ struct DispatchTopK
                               d_values_out,
                               static_cast<OffsetT>(num_items),
                               static_cast<OffsetT>(k),
-                              stream};
+                              stream,
+                              decomposer};
         });
   }
 };
