@@ -7,6 +7,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_merge_sort.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/tile/tile_io.cuh>
@@ -232,31 +233,57 @@ STRATA_DEVICE STRATA_FORCEINLINE T LoadFromL2(const T* p)
   return copy.value;
 }
 
-//! Appends the items of the warp for which `append` holds to `d_out` at positions taken from
-//! `*counter` (one atomic per warp); positions from `capacity` on are counted, not written. Every
-//! lane of the warp calls it.
-template <typename OffsetT, typename ItemT>
-STRATA_DEVICE STRATA_FORCEINLINE void WarpAppend(bool append, const ItemT& item, OffsetT* counter, ItemT* d_out,
-                                                 OffsetT capacity)
+//! Appends a tile's items for which `flags` hold to `d_out` at positions taken from `*counter`,
+//! one atomic per tile with any such item; positions from `capacity` on are counted, not written.
+//! Every thread of the block calls it (it synchronizes the block).
+template <int BLOCK_THREADS, typename OffsetT>
+struct BlockAppend
 {
-  const unsigned int lanes = __ballot_sync(0xffffffffu, append);
-  if (lanes == 0)
+  using ScanT = BlockScan<int, BLOCK_THREADS>;
+  struct TempStorage
   {
-    return;
-  }
-  const int leader = __ffs(lanes) - 1;
-  OffsetT base     = 0;
-  if (int(LaneId()) == leader)
+    typename ScanT::TempStorage scan;
+    OffsetT base;
+  };
+
+  template <int ITEMS, typename ItemT>
+  STRATA_DEVICE STRATA_FORCEINLINE static void Append(TempStorage& storage, const bool (&flags)[ITEMS],
+                                                      const ItemT (&items)[ITEMS], OffsetT* counter, ItemT* d_out,
+                                                      OffsetT capacity)
   {
-    base = AtomicAddOffset(counter, OffsetT(__popc(lanes)));
+    int count = 0;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+    {
+      count += flags[i] ? 1 : 0;
+    }
+    if (!__syncthreads_or(count))
+    {
+      return;
+    }
+    int offset = 0;
+    int total  = 0;
+    ScanT(storage.scan).ExclusiveSum(count, offset, total);
+    if (threadIdx.x == 0)
+    {
+      storage.base = AtomicAddOffset(counter, OffsetT(total));
+    }
+    __syncthreads();
+    OffsetT position = storage.base + OffsetT(offset);
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+    {
+      if (flags[i])
+      {
+        if (position < capacity)
+        {
+          d_out[position] = items[i];
+        }
+        ++position;
+      }
+    }
   }
-  base                   = ShuffleIndex<32>(base, leader, 0xffffffffu);
-  const OffsetT position = base + OffsetT(__popc(lanes & LaneMaskLt()));
-  if (append && position < capacity)
-  {
-    d_out[position] = item;
-  }
-}
+};
 } // namespace topk
 } // namespace detail
 
@@ -285,9 +312,12 @@ struct AgentTopK
   using InputIoT  = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VEC>;
   using BufferIoT = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD>;
 
+  using BlockAppendT = detail::topk::BlockAppend<BLOCK_THREADS, OffsetT>;
+
   struct TempStorage
   {
     ::cuda::std::uint32_t bins[RADIX_DIGITS];
+    typename BlockAppendT::TempStorage append;
     bool last_block;
   };
 
@@ -331,17 +361,18 @@ struct AgentTopK
     const int fill_buffer              = state.source == detail::topk::SOURCE_BUFFER0 ? 1 : 0;
     ::cuda::std::uint32_t run_digit    = 0;
     ::cuda::std::uint32_t run          = 0;
+    bool emit_flags[ITEMS_PER_THREAD];
+    bool fill_flags[ITEMS_PER_THREAD];
 #pragma unroll
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
       const CandidateT& c = items[i];
       const bool matches  = valid[i] && state.prefix.Matches(c.key, c.inverted_index);
-      if constexpr (EMIT)
-      {
-        const bool above =
-            valid[i] && state.before.Matches(c.key, c.inverted_index) && previous.Of(c.key, c.inverted_index) > chosen;
-        detail::topk::WarpAppend(above || (state.done && matches), c, &d_state->emitted, d_winners, k);
-      }
+      emit_flags[i]       = EMIT
+                      && ((valid[i] && state.before.Matches(c.key, c.inverted_index)
+                           && previous.Of(c.key, c.inverted_index) > chosen)
+                          || (state.done && matches));
+      fill_flags[i] = COUNT && state.fill && matches;
       if constexpr (COUNT)
       {
         if (matches)
@@ -356,15 +387,23 @@ struct AgentTopK
           run_digit = d;
           ++run;
         }
-        if (state.fill)
-        {
-          detail::topk::WarpAppend(matches, c, &d_state->buffered[fill_buffer], d_buffers[fill_buffer], capacity);
-        }
       }
     }
     if (COUNT && run != 0)
     {
       atomicAdd(&storage.bins[run_digit], run);
+    }
+    if constexpr (EMIT)
+    {
+      BlockAppendT::Append(storage.append, emit_flags, items, &d_state->emitted, d_winners, k);
+    }
+    if constexpr (COUNT)
+    {
+      if (state.fill)
+      {
+        BlockAppendT::Append(storage.append, fill_flags, items, &d_state->buffered[fill_buffer], d_buffers[fill_buffer],
+                             capacity);
+      }
     }
   }
 
@@ -501,12 +540,13 @@ struct AgentTopK
     ConsumeTiles(detail::topk::SOURCE_INPUT,
                  [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
                  {
+                   bool keep[ITEMS_PER_THREAD];
 #pragma unroll
                    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
                    {
-                     detail::topk::WarpAppend(valid[i] && items[i].key >= threshold, items[i], &d_state->buffered[0],
-                                              d_buffers[0], capacity);
+                     keep[i] = valid[i] && items[i].key >= threshold;
                    }
+                   BlockAppendT::Append(storage.append, keep, items, &d_state->buffered[0], d_buffers[0], capacity);
                  });
     if (LastBlock() && threadIdx.x == 0)
     {
@@ -557,12 +597,23 @@ struct AgentTopKSample
   {
     const int tid  = int(threadIdx.x);
     const int lane = tid % 32;
-    for (int chunk = tid / 32; chunk < SAMPLE_CHUNKS; chunk += BLOCK_THREADS / 32)
+    // Each warp loads its runs at once (one memory latency), then stores them.
+    constexpr int WARPS         = BLOCK_THREADS / 32;
+    constexpr int RUNS_PER_WARP = SAMPLE_CHUNKS / WARPS;
+    static_assert(SAMPLE_CHUNKS % WARPS == 0, "the runs spread evenly over the warps");
+    KeyT keys[RUNS_PER_WARP];
+#pragma unroll
+    for (int j = 0; j < RUNS_PER_WARP; ++j)
     {
-      const OffsetT first                = OffsetT(::cuda::std::uint64_t(num_items - 32) * ::cuda::std::uint64_t(chunk)
-                                                   / ::cuda::std::uint64_t(SAMPLE_CHUNKS - 1));
-      const KeyT key                     = d_keys_in[first + OffsetT(lane)];
-      storage.samples[chunk * 32 + lane] = RankBitsT::In(key, decomposer);
+      const int chunk     = tid / 32 + j * WARPS;
+      const OffsetT first = OffsetT(::cuda::std::uint64_t(num_items - 32) * ::cuda::std::uint64_t(chunk)
+                                    / ::cuda::std::uint64_t(SAMPLE_CHUNKS - 1));
+      keys[j]             = d_keys_in[first + OffsetT(lane)];
+    }
+#pragma unroll
+    for (int j = 0; j < RUNS_PER_WARP; ++j)
+    {
+      storage.samples[(tid / 32 + j * WARPS) * 32 + lane] = RankBitsT::In(keys[j], decomposer);
     }
     if (tid == 0)
     {
@@ -710,6 +761,58 @@ struct AgentTopKSelectDigit
     for (int i = 0; i < DIGITS_PER_THREAD; ++i)
     {
       d_bins[tid * DIGITS_PER_THREAD + i] = 0;
+    }
+  }
+};
+
+//! Sorts at most BLOCK_THREADS * ITEMS_PER_THREAD winners in one block, best first (the earlier
+//! item first among equal keys), and writes their keys and, for pairs, their values.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, detail::topk::select SELECT, typename KeyT, typename OffsetT,
+          typename KeyOutputIteratorT, typename ValueInputIteratorT, typename ValueOutputIteratorT,
+          typename DecomposerT = detail::identity_decomposer_t>
+struct AgentTopKSortWrite
+{
+  using RankBitsT                 = detail::topk::RankBits<SELECT, KeyT, DecomposerT>;
+  using CandidateT                = detail::topk::Candidate<typename RankBitsT::type, OffsetT>;
+  using SortT                     = BlockMergeSort<CandidateT, BLOCK_THREADS, ITEMS_PER_THREAD>;
+  using TempStorage               = typename SortT::TempStorage;
+  static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorT, NullType*>;
+
+  //! The better candidate first: the larger key bits, then the larger inverted index.
+  struct Better
+  {
+    STRATA_DEVICE STRATA_FORCEINLINE bool operator()(const CandidateT& a, const CandidateT& b) const
+    {
+      return a.key > b.key || (a.key == b.key && a.inverted_index > b.inverted_index);
+    }
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE static void Process(TempStorage& storage, const CandidateT* d_winners, int k,
+                                                       KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
+                                                       ValueOutputIteratorT d_values_out, DecomposerT decomposer)
+  {
+    const int tid = int(threadIdx.x);
+    // Loaded striped; the slots past k hold zeros, below every winner (no item's inverted index is 0).
+    CandidateT items[ITEMS_PER_THREAD];
+#pragma unroll
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const int index = i * BLOCK_THREADS + tid;
+      items[i]        = index < k ? d_winners[index] : CandidateT{};
+    }
+    SortT(storage).Sort(items, Better{});
+#pragma unroll
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const int index = tid * ITEMS_PER_THREAD + i;
+      if (index < k)
+      {
+        d_keys_out[index] = RankBitsT::Out(items[i].key, decomposer);
+        if constexpr (!KEYS_ONLY)
+        {
+          d_values_out[index] = d_values_in[OffsetT(~items[i].inverted_index)];
+        }
+      }
     }
   }
 };

@@ -104,6 +104,24 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SAMPLE_THRE
   AgentT(temp_storage).Process(d_keys_in, num_items, rank, d_state, decomposer);
 }
 
+//! Sorts the winners in one block and writes their keys and values (AgentTopKSortWrite), where k
+//! is at most the block's tile.
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyT, typename OffsetT, typename DecomposerT,
+          typename KeyOutputIteratorT, typename ValueInputIteratorT, typename ValueOutputIteratorT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SORT_THREADS) void DeviceTopKSortWriteKernel(
+    const detail::topk::Candidate<typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>* d_winners,
+    int k, KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in, ValueOutputIteratorT d_values_out,
+    DecomposerT decomposer)
+{
+  constexpr int THREADS = MaxPolicyT::ActivePolicy::SORT_THREADS;
+  using AgentT          = AgentTopKSortWrite<
+      THREADS,
+      detail::topk::sort_items_v<THREADS, typename detail::topk::RankBits<SELECT, KeyT, DecomposerT>::type, OffsetT>,
+      SELECT, KeyT, OffsetT, KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT, DecomposerT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT::Process(temp_storage, d_winners, k, d_keys_out, d_values_in, d_values_out, decomposer);
+}
+
 //! Writes the sorted winners' keys and values (AgentTopKWrite).
 template <detail::topk::select SELECT, typename KeyT, typename OffsetT, typename DecomposerT,
           typename KeyOutputIteratorT, typename ValueInputIteratorT, typename ValueOutputIteratorT>
@@ -203,12 +221,16 @@ struct DispatchTopK
     using PassPolicyT          = typename ActivePolicyT::TopKPolicy;
     constexpr int RADIX_DIGITS = 1 << PassPolicyT::RADIX_BITS;
     constexpr int TILE_ITEMS   = PassPolicyT::BLOCK_THREADS * PassPolicyT::ITEMS_PER_THREAD;
-    const bool work            = k > 0;
-    const OffsetT capacity     = work ? BufferCapacity(num_items) : OffsetT(0);
-    const OffsetT winners      = work ? k : OffsetT(0);
-    size_t sort_bytes          = 0;
-    cudaError_t error          = cudaSuccess;
-    if (work)
+    constexpr int SORT_TILE =
+        ActivePolicyT::SORT_THREADS * sort_items_v<ActivePolicyT::SORT_THREADS, bit_ordered_type, OffsetT>;
+    const bool work           = k > 0;
+    const bool one_block_sort = k <= OffsetT(SORT_TILE);
+    const OffsetT capacity    = work ? BufferCapacity(num_items) : OffsetT(0);
+    const OffsetT winners     = work ? k : OffsetT(0);
+    const OffsetT winners2    = work && !one_block_sort ? k : OffsetT(0);
+    size_t sort_bytes         = 0;
+    cudaError_t error         = cudaSuccess;
+    if (work && !one_block_sort)
     {
       DoubleBuffer<CandidateT> sort_keys;
       DoubleBuffer<NullType> sort_values;
@@ -229,7 +251,7 @@ struct DispatchTopK
     char* d_sort_storage   = nullptr;
     error                  = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_state, work ? 1 : 0),
                                                    Slot(d_bins, work ? RADIX_DIGITS : 0), Slot(d_buffer0, capacity),
-                                                   Slot(d_buffer1, capacity), Slot(d_winners, winners), Slot(d_winners2, winners),
+                                                   Slot(d_buffer1, capacity), Slot(d_winners, winners), Slot(d_winners2, winners2),
                                                    Slot(d_sort_storage, sort_bytes));
     if (error != cudaSuccess || d_temp_storage == nullptr || !work)
     {
@@ -290,6 +312,14 @@ struct DispatchTopK
     }
 
     // The winners in order: the best key first, the earlier item first among equal keys.
+    if (one_block_sort)
+    {
+      return LaunchKernel(false,
+                          DeviceTopKSortWriteKernel<max_policy_t, SELECT, KeyT, OffsetT, DecomposerT,
+                                                    KeyOutputIteratorT, ValueInputIteratorT, ValueOutputIteratorT>,
+                          1, ActivePolicyT::SORT_THREADS, stream, static_cast<const CandidateT*>(d_winners), int(k),
+                          d_keys_out, d_values_in, d_values_out, decomposer);
+    }
     DoubleBuffer<CandidateT> sort_keys(d_winners, d_winners2);
     DoubleBuffer<NullType> sort_values;
     error = SortT::Dispatch(d_sort_storage, sort_bytes, sort_keys, sort_values, k, 0,

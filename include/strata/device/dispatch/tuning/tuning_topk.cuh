@@ -21,10 +21,19 @@ inline constexpr int items_per_thread_v = sizeof(KeyT) >= 64
 template <typename UnsignedBitsT>
 inline constexpr int sample_chunks_v = int(32768 / (32 * sizeof(UnsignedBitsT)));
 
+//! Winners per thread of the one-block sort of at most THREADS * sort_items_v winners: 32 KiB of
+//! candidates, from 1 to 16 per thread.
+template <int THREADS, typename UnsignedBitsT, typename OffsetT>
+inline constexpr int sort_items_v = int(32768 / (THREADS * sizeof(Candidate<UnsignedBitsT, OffsetT>)))<
+                                        1 ? 1 : int(32768 / (THREADS * sizeof(Candidate<UnsignedBitsT, OffsetT>)))> 16
+                                        ? 16
+                                        : int(32768 / (THREADS * sizeof(Candidate<UnsignedBitsT, OffsetT>)));
+
 //! Policies for top-k of KeyT keys. TopKPolicy sizes the passes' tiles and the digits (11 bits: a
 //! 4-byte key in three passes, the counts of a digit in 8 KiB of shared memory; the last block of
 //! each pass picks the digit); SAMPLE_THREADS is the block that samples the
-//! keys; BLOCKS_PER_SM the passes' blocks on each SM.
+//! keys; SORT_THREADS the block that sorts up to sort_items_v winners a thread; BLOCKS_PER_SM the
+//! passes' blocks on each SM.
 template <typename KeyT>
 struct policy_hub
 {
@@ -33,6 +42,7 @@ struct policy_hub
   {
     using TopKPolicy                    = AgentTopKPolicy<256, items_per_thread_v<KeyT>, 11>;
     static constexpr int SAMPLE_THREADS = 256;
+    static constexpr int SORT_THREADS   = 256;
     static constexpr int BLOCKS_PER_SM  = 4;
   };
 
