@@ -1,16 +1,23 @@
-// strata/strata.cuh: includes all of strata.
+// strata/strata.cuh: includes all of strata; under NVRTC (run-time compilation of device code)
+// the thread, warp, block, iterator and grid layers only, the host-side rest being nvcc-only.
 #pragma once
 
 #include <strata/config.cuh>
-#include <strata/util_allocator.cuh>
+#if !defined(__CUDACC_RTC__)
+#  include <strata/util_allocator.cuh>
+#endif
 #include <strata/util_arch.cuh>
 #include <strata/util_debug.cuh>
-#include <strata/util_device.cuh>
+#if !defined(__CUDACC_RTC__)
+#  include <strata/util_device.cuh>
+#endif
 #include <strata/util_macro.cuh>
 #include <strata/util_math.cuh>
 #include <strata/util_namespace.cuh>
 #include <strata/util_ptx.cuh>
-#include <strata/util_temporary_storage.cuh>
+#if !defined(__CUDACC_RTC__)
+#  include <strata/util_temporary_storage.cuh>
+#endif
 #include <strata/util_type.cuh>
 #include <strata/version.cuh>
 
@@ -66,21 +73,23 @@
 #include <strata/grid/grid_queue.cuh>
 
 // device layer
-#include <strata/device/device_adjacent_difference.cuh>
-#include <strata/device/device_copy.cuh>
-#include <strata/device/device_for.cuh>
-#include <strata/device/device_histogram.cuh>
-#include <strata/device/device_memcpy.cuh>
-#include <strata/device/device_merge.cuh>
-#include <strata/device/device_merge_sort.cuh>
-#include <strata/device/device_partition.cuh>
-#include <strata/device/device_radix_sort.cuh>
-#include <strata/device/device_reduce.cuh>
-#include <strata/device/device_run_length_encode.cuh>
-#include <strata/device/device_scan.cuh>
-#include <strata/device/device_segmented_radix_sort.cuh>
-#include <strata/device/device_segmented_reduce.cuh>
-#include <strata/device/device_segmented_sort.cuh>
-#include <strata/device/device_select.cuh>
-#include <strata/device/device_topk.cuh>
-#include <strata/device/device_transform.cuh>
+#if !defined(__CUDACC_RTC__)
+#  include <strata/device/device_adjacent_difference.cuh>
+#  include <strata/device/device_copy.cuh>
+#  include <strata/device/device_for.cuh>
+#  include <strata/device/device_histogram.cuh>
+#  include <strata/device/device_memcpy.cuh>
+#  include <strata/device/device_merge.cuh>
+#  include <strata/device/device_merge_sort.cuh>
+#  include <strata/device/device_partition.cuh>
+#  include <strata/device/device_radix_sort.cuh>
+#  include <strata/device/device_reduce.cuh>
+#  include <strata/device/device_run_length_encode.cuh>
+#  include <strata/device/device_scan.cuh>
+#  include <strata/device/device_segmented_radix_sort.cuh>
+#  include <strata/device/device_segmented_reduce.cuh>
+#  include <strata/device/device_segmented_sort.cuh>
+#  include <strata/device/device_select.cuh>
+#  include <strata/device/device_topk.cuh>
+#  include <strata/device/device_transform.cuh>
+#endif

@@ -2,6 +2,11 @@
 // with geometric size bins, per-stream reuse and per-device cache limits.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#  error                                                                                                               \
+      "strata/util_allocator.cuh is host code (the device layer): NVRTC compiles the thread, warp, block and iterator layers only; compile device-wide algorithms with nvcc"
+#endif
+
 #include <strata/version.cuh>
 #include <strata/util_macro.cuh>
 #include <strata/util_namespace.cuh>

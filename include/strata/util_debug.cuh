@@ -18,8 +18,10 @@
 
 #include <nv/target>
 
-#include <cstdio>
-#include <cstdlib>
+#if !defined(__CUDACC_RTC__) // NVRTC compiles device code alone: printf is built in there
+#  include <cstdio>
+#  include <cstdlib>
+#endif
 
 #if defined(STRATA_DEBUG_ALL)
 #  if !defined(STRATA_DEBUG_LOG)
@@ -108,6 +110,7 @@ STRATA_HOST_DEVICE inline cudaError_t Debug(cudaError_t error, const char* filen
   return detail::ReportError(error != cudaSuccess ? error : last_error, filename, line);
 }
 
+#if !defined(__CUDACC_RTC__) // host code: the launches of the device layer
 namespace detail
 {
 //! After a kernel launch: with STRATA_DEBUG_SYNC, waits for `stream` and returns the first error
@@ -115,7 +118,7 @@ namespace detail
 //! STRATA_DEBUG_LOG, prints the outcome.
 STRATA_RUNTIME_FUNCTION inline cudaError_t DebugSyncStream([[maybe_unused]] cudaStream_t stream)
 {
-#if defined(STRATA_DEBUG_SYNC)
+#  if defined(STRATA_DEBUG_SYNC)
   cudaError_t error = cudaPeekAtLastError();
   if (error == cudaSuccess)
   {
@@ -125,14 +128,15 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t DebugSyncStream([[maybe_unused]] cuda
   STRATA_LOG("strata: kernel on stream %p finished with CUDA error %d\n", static_cast<void*>(stream),
              static_cast<int>(error));
   return error;
-#else
-#  if defined(STRATA_DEBUG_LOG)
+#  else
+#    if defined(STRATA_DEBUG_LOG)
   STRATA_LOG("strata: kernel launched on stream %p\n", static_cast<void*>(stream));
-#  endif
+#    endif
   return cudaSuccess;
-#endif
+#  endif
 }
 } // namespace detail
+#endif
 
 STRATA_NAMESPACE_END
 

@@ -4,6 +4,11 @@
 // read it: the device queries are host functions, and what launches kernels needs a CUDA compiler.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#  error                                                                                                               \
+      "strata/util_device.cuh is host code (the device layer): NVRTC compiles the thread, warp, block and iterator layers only; compile device-wide algorithms with nvcc"
+#endif
+
 #include <strata/version.cuh>
 #include <strata/util_macro.cuh>
 #include <strata/util_namespace.cuh>

@@ -15,6 +15,11 @@
 // so the size that is reported and the offsets that are used can never disagree.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#  error                                                                                                               \
+      "strata/util_temporary_storage.cuh is host code (the device layer): NVRTC compiles the thread, warp, block and iterator layers only; compile device-wide algorithms with nvcc"
+#endif
+
 #include <strata/config.cuh>
 #include <strata/util_debug.cuh>
 

@@ -12,7 +12,11 @@ namespace detail
 //! cuda::std::memcpy does the same, but libcu++ has it only from CCCL 3.0 (CUDA 13).
 STRATA_HOST_DEVICE STRATA_FORCEINLINE void CopyBytes(void* dst, const void* src, ::cuda::std::size_t bytes)
 {
+#if defined(__CUDACC_RTC__)
+  memcpy(dst, src, bytes); // NVRTC has no __builtin_memcpy; memcpy is built in there
+#else
   __builtin_memcpy(dst, src, bytes);
+#endif
 }
 } // namespace detail
 STRATA_NAMESPACE_END

@@ -8,9 +8,6 @@
 
 #include <cuda/std/cstddef>
 
-#include <iterator>
-#include <ostream>
-
 STRATA_NAMESPACE_BEGIN
 
 //! A random-access input iterator whose item at offset i is the KeyValuePair `{i, itr[i]}`:
@@ -42,7 +39,7 @@ public:
   using value_type        = KeyValuePair<difference_type, OutputValueT>;
   using pointer           = value_type*;
   using reference         = value_type;
-  using iterator_category = std::random_access_iterator_tag;
+  using iterator_category = detail::random_access_iterator_tag;
 
   ArgIndexInputIterator() = default;
   //! An iterator at `offset` items from `itr`, whose key there is `offset`.
@@ -75,11 +72,13 @@ public:
     offset_ = 0;
   }
 
+#if !defined(__CUDACC_RTC__)
   //! Prints the current key, e.g. `[5]` (the wrapped iterator need not be printable).
   friend std::ostream& operator<<(std::ostream& os, const self_type& it)
   {
     return os << "[" << it.offset_ << "]";
   }
+#endif
 
 private:
   friend class detail::IteratorFacade<ArgIndexInputIterator, OffsetT>;

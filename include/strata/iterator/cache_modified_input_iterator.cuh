@@ -9,9 +9,6 @@
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
 
-#include <iterator>
-#include <ostream>
-
 STRATA_NAMESPACE_BEGIN
 
 //! A random-access input iterator over device memory that reads each item with
@@ -39,7 +36,7 @@ public:
   using value_type        = ValueT;
   using pointer           = ValueT*;
   using reference         = ValueT;
-  using iterator_category = std::random_access_iterator_tag;
+  using iterator_category = detail::random_access_iterator_tag;
 
   //! The current position.
   ValueT* ptr = nullptr;
@@ -68,11 +65,13 @@ public:
     return {ThreadLoad<MODIFIER>(ptr)};
   }
 
+#if !defined(__CUDACC_RTC__)
   //! Prints the current position, e.g. `[0x7f0000000200]`.
   friend std::ostream& operator<<(std::ostream& os, const self_type& it)
   {
     return os << "[" << static_cast<const void*>(it.ptr) << "]";
   }
+#endif
 
 private:
   friend class detail::IteratorFacade<CacheModifiedInputIterator, OffsetT>;

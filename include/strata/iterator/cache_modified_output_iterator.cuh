@@ -9,9 +9,6 @@
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
 
-#include <iterator>
-#include <ostream>
-
 STRATA_NAMESPACE_BEGIN
 
 //! A random-access output iterator over device memory that writes each item with
@@ -58,7 +55,7 @@ public:
   using value_type        = void;
   using pointer           = void;
   using reference         = Reference;
-  using iterator_category = std::random_access_iterator_tag;
+  using iterator_category = detail::random_access_iterator_tag;
 
   CacheModifiedOutputIterator() = default;
   //! Wraps `ptr` (a volatile qualifier is dropped: MODIFIER decides how the store is made).
@@ -78,11 +75,13 @@ public:
     return Reference(ptr_ + static_cast<difference_type>(n));
   }
 
+#if !defined(__CUDACC_RTC__)
   //! Prints the current position, e.g. `[0x7f0000000200]`.
   friend std::ostream& operator<<(std::ostream& os, const self_type& it)
   {
     return os << "[" << static_cast<const void*>(it.ptr_) << "]";
   }
+#endif
 
 private:
   friend class detail::IteratorFacade<CacheModifiedOutputIterator, OffsetT>;

@@ -7,9 +7,6 @@
 
 #include <cuda/std/cstddef>
 
-#include <iterator>
-#include <ostream>
-
 STRATA_NAMESPACE_BEGIN
 
 //! A random-access input iterator that yields `val` at every offset, with no memory behind it.
@@ -32,7 +29,7 @@ public:
   using value_type        = ValueT;
   using pointer           = ValueT*;
   using reference         = ValueT;
-  using iterator_category = std::random_access_iterator_tag;
+  using iterator_category = detail::random_access_iterator_tag;
 
   ConstantInputIterator() = default;
   //! An iterator yielding `val`, at position `offset`.
@@ -61,6 +58,7 @@ public:
     return &val_;
   }
 
+#if !defined(__CUDACC_RTC__)
   //! Prints the value and the position, e.g. `[5,3]` (`?` for a value without operator<<).
   friend std::ostream& operator<<(std::ostream& os, const self_type& it)
   {
@@ -68,6 +66,7 @@ public:
     detail::PrintValue(os, it.val_);
     return os << "," << it.offset_ << "]";
   }
+#endif
 
 private:
   friend class detail::IteratorFacade<ConstantInputIterator, OffsetT>;

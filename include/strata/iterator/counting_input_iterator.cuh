@@ -8,9 +8,6 @@
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
 
-#include <iterator>
-#include <ostream>
-
 STRATA_NAMESPACE_BEGIN
 
 //! A random-access input iterator that yields `val + i` at offset i, with no memory behind it.
@@ -34,7 +31,7 @@ public:
   using value_type        = ValueT;
   using pointer           = ValueT*;
   using reference         = ValueT;
-  using iterator_category = std::random_access_iterator_tag;
+  using iterator_category = detail::random_access_iterator_tag;
 
   CountingInputIterator() = default;
   //! An iterator whose first item is `val`.
@@ -62,6 +59,7 @@ public:
     return &val_;
   }
 
+#if !defined(__CUDACC_RTC__)
   //! Prints the current value, e.g. `[5]` (`?` for a value without operator<<).
   friend std::ostream& operator<<(std::ostream& os, const self_type& it)
   {
@@ -69,6 +67,7 @@ public:
     detail::PrintValue(os, it.val_);
     return os << "]";
   }
+#endif
 
 private:
   friend class detail::IteratorFacade<CountingInputIterator, OffsetT>;

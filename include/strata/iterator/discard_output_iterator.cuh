@@ -7,9 +7,6 @@
 
 #include <cuda/std/cstddef>
 
-#include <iterator>
-#include <ostream>
-
 STRATA_NAMESPACE_BEGIN
 
 //! A random-access output iterator that ignores every value assigned through it, for outputs
@@ -33,7 +30,7 @@ public:
   using value_type        = void;
   using pointer           = void;
   using reference         = void;
-  using iterator_category = std::random_access_iterator_tag;
+  using iterator_category = detail::random_access_iterator_tag;
 
   //! An iterator at position `offset`.
   STRATA_HOST_DEVICE DiscardOutputIterator(OffsetT offset = 0)
@@ -57,11 +54,13 @@ public:
   {
   }
 
+#if !defined(__CUDACC_RTC__)
   //! Prints the position, e.g. `[5]`.
   friend std::ostream& operator<<(std::ostream& os, const self_type& it)
   {
     return os << "[" << it.offset_ << "]";
   }
+#endif
 
 private:
   friend class detail::IteratorFacade<DiscardOutputIterator, OffsetT>;

@@ -11,11 +11,11 @@
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
 
-#include <cuda_runtime.h> // cudaCreateChannelDesc<>, tex1Dfetch<>
+#if !defined(__CUDACC_RTC__) // under NVRTC tex1Dfetch is built in, and binding is host code
+#  include <cuda_runtime.h>  // cudaCreateChannelDesc<>, tex1Dfetch<>
 
-#include <cstddef>
-#include <iterator>
-#include <ostream>
+#  include <cstddef>
+#endif
 
 STRATA_NAMESPACE_BEGIN
 
@@ -54,11 +54,12 @@ public:
   using value_type        = T;
   using pointer           = T*;
   using reference         = T;
-  using iterator_category = std::random_access_iterator_tag;
+  using iterator_category = detail::random_access_iterator_tag;
 
   //! An unbound iterator.
   TexObjInputIterator() = default;
 
+#if !defined(__CUDACC_RTC__)
   //! Creates a texture object over the `bytes` bytes at `ptr` and puts the iterator at item
   //! `texture_offset` of them. `ptr` must be device memory aligned to
   //! cudaDeviceProp::textureAlignment (cudaMalloc's pointers are). Returns the error of
@@ -89,6 +90,7 @@ public:
     tex_obj_                = 0;
     return STRATA_DETAIL_REPORT(error);
   }
+#endif
 
   STRATA_HOST_DEVICE reference operator*() const
   {
@@ -106,11 +108,13 @@ public:
     return {**this};
   }
 
+#if !defined(__CUDACC_RTC__)
   //! Prints the pointer, the position and the texture object, e.g. `[0x7f0000000200,3,1]`.
   friend std::ostream& operator<<(std::ostream& os, const self_type& it)
   {
     return os << "[" << static_cast<const void*>(it.ptr_) << "," << it.tex_offset_ << "," << it.tex_obj_ << "]";
   }
+#endif
 
 private:
   friend class detail::IteratorFacade<TexObjInputIterator, OffsetT>;

@@ -7,9 +7,6 @@
 
 #include <cuda/std/cstddef>
 
-#include <iterator>
-#include <ostream>
-
 STRATA_NAMESPACE_BEGIN
 
 //! A random-access input iterator whose item at offset i is `conversion_op(input_itr[i])`,
@@ -42,7 +39,7 @@ public:
   using value_type        = ValueT;
   using pointer           = ValueT*;
   using reference         = ValueT;
-  using iterator_category = std::random_access_iterator_tag;
+  using iterator_category = detail::random_access_iterator_tag;
 
   TransformInputIterator() = default;
   //! Applies `conversion_op` to the items of `input_itr`.
@@ -67,11 +64,13 @@ public:
     return {**this};
   }
 
+#if !defined(__CUDACC_RTC__)
   //! Prints nothing: neither the functor nor the wrapped iterator need be printable.
   friend std::ostream& operator<<(std::ostream& os, const self_type&)
   {
     return os;
   }
+#endif
 
 private:
   friend class detail::IteratorFacade<TransformInputIterator, OffsetT>;

@@ -7,13 +7,28 @@
 
 #include <cuda/std/type_traits>
 
-#include <ostream>
-#include <utility>
+// Under NVRTC (run-time compilation of device code) there is no host standard library: iterators
+// take libcu++'s category tag and have no operator<<.
+#if defined(__CUDACC_RTC__)
+#  include <cuda/std/iterator>
+#else
+#  include <iterator>
+#  include <ostream>
+#  include <utility>
+#endif
 
 STRATA_NAMESPACE_BEGIN
 
 namespace detail
 {
+//! The iterator_category of strata's iterators: the standard library's random-access tag, which
+//! host algorithms (std::distance, Thrust) recognise, or libcu++'s under NVRTC.
+#if defined(__CUDACC_RTC__)
+using random_access_iterator_tag = ::cuda::std::random_access_iterator_tag;
+#else
+using random_access_iterator_tag = std::random_access_iterator_tag;
+#endif
+
 //! Gives an iterator class DerivedT the random-access operators from three members of its own,
 //! so that each iterator states only what is particular to it:
 //!
@@ -156,6 +171,7 @@ struct ArrowProxy
   }
 };
 
+#if !defined(__CUDACC_RTC__)
 template <typename T, typename = void>
 inline constexpr bool is_printable_v = false;
 template <typename T>
@@ -176,6 +192,7 @@ std::ostream& PrintValue(std::ostream& os, const T& value)
     return os << "?";
   }
 }
+#endif // !__CUDACC_RTC__
 } // namespace detail
 
 STRATA_NAMESPACE_END
