@@ -4,6 +4,7 @@
 // DefaultKey sorting last, and decomposers: their bit count, extreme keys, round trip and digits.
 #include <strata/block/radix_rank_sort_operations.cuh>
 
+#include "common/bits.cuh"
 #include "common/test_common.cuh"
 
 #include <algorithm>
@@ -17,29 +18,14 @@
 
 namespace
 {
-template <typename T>
-using bits_t = typename strata::Traits<T>::UnsignedBits;
-
-template <typename T>
-bits_t<T> raw_bits(T value)
-{
-  bits_t<T> bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-
-template <typename T>
-T from_bits(bits_t<T> bits)
-{
-  T value;
-  std::memcpy(static_cast<void*>(&value), &bits, sizeof(bits));
-  return value;
-}
+using strata_test::bits_of;
+using strata_test::bits_t;
+using strata_test::from_bits;
 
 template <typename T>
 bool sign_bit(T value)
 {
-  return (raw_bits(value) >> (sizeof(T) * 8 - 1)) != 0;
+  return (bits_of(value) >> (sizeof(T) * 8 - 1)) != 0;
 }
 
 template <typename T>
@@ -94,9 +80,9 @@ TEMPLATE_LIST_TEST_CASE("Twiddled bits order keys like their values", "[radix][h
   for (T x : values)
   {
     // Round trips, ascending and descending; descending inverts every bit.
-    CHECK(Twiddle::Out(Twiddle::In(raw_bits(x))) == raw_bits(x));
-    CHECK(TwiddleDescending::Out(TwiddleDescending::In(raw_bits(x))) == raw_bits(x));
-    CHECK(TwiddleDescending::In(raw_bits(x)) == bits_t<T>(~Twiddle::In(raw_bits(x))));
+    CHECK(Twiddle::Out(Twiddle::In(bits_of(x))) == bits_of(x));
+    CHECK(TwiddleDescending::Out(TwiddleDescending::In(bits_of(x))) == bits_of(x));
+    CHECK(TwiddleDescending::In(bits_of(x)) == bits_t<T>(~Twiddle::In(bits_of(x))));
   }
 
   std::size_t disorder = 0;
@@ -108,8 +94,8 @@ TEMPLATE_LIST_TEST_CASE("Twiddled bits order keys like their values", "[radix][h
       const T y          = values[j];
       const double a     = numeric(x);
       const double b     = numeric(y);
-      const bits_t<T> tx = Twiddle::In(raw_bits(x));
-      const bits_t<T> ty = Twiddle::In(raw_bits(y));
+      const bits_t<T> tx = Twiddle::In(bits_of(x));
+      const bits_t<T> ty = Twiddle::In(bits_of(y));
       if (std::isnan(a) || std::isnan(b))
       {
         // NaNs sort by sign outside the infinities: positive after +inf, negative before -inf.
@@ -127,7 +113,7 @@ TEMPLATE_LIST_TEST_CASE("Twiddled bits order keys like their values", "[radix][h
       {
         disorder += !(tx > ty);
       }
-      else if (raw_bits(x) != raw_bits(y))
+      else if (bits_of(x) != bits_of(y))
       {
         // Only -0.0 and +0.0 are equal with different bits: -0.0 twiddles just below +0.0, and
         // digits read both as +0.0.
@@ -172,12 +158,12 @@ TEST_CASE("Decomposed keys: bit count, extreme keys, round trip and digits", "[r
     const two_members ordered = Twiddle::In(key, decomposer);
     const two_members back    = Twiddle::Out(ordered, decomposer);
     CHECK(back.hi == key.hi);
-    CHECK(raw_bits(back.lo) == raw_bits(key.lo));
+    CHECK(bits_of(back.lo) == bits_of(key.lo));
 
     // The 80 ordered bits: lo's twiddled bits low (-0.0 read as +0.0), hi's above them.
     const std::uint64_t lo_bits =
-        strata::detail::MergeFloatZeros<double>(strata::Traits<double>::TwiddleIn(raw_bits(key.lo)));
-    const std::uint16_t hi_bits = strata::Traits<std::int16_t>::TwiddleIn(raw_bits(key.hi));
+        strata::detail::MergeFloatZeros<double>(strata::Traits<double>::TwiddleIn(bits_of(key.lo)));
+    const std::uint16_t hi_bits = strata::Traits<std::int16_t>::TwiddleIn(bits_of(key.hi));
     const unsigned __int128 all = (static_cast<unsigned __int128>(hi_bits) << 64) | lo_bits;
     for (int begin : {0, 5, 60, 62, 64, 71, 72})
     {
@@ -217,18 +203,18 @@ TEST_CASE("traits_t's conversion and inversion policies under CUB's names", "[ra
     const two_members ordered  = conversion::to_bit_ordered(decomposer, key);
     const two_members twiddled = Twiddle::In(key, decomposer);
     CHECK(ordered.hi == twiddled.hi);
-    CHECK(raw_bits(ordered.lo) == raw_bits(twiddled.lo));
+    CHECK(bits_of(ordered.lo) == bits_of(twiddled.lo));
     const two_members descending = inversion::inverse(decomposer, ordered);
     const two_members expected   = TwiddleDescending::In(key, decomposer);
     CHECK(descending.hi == expected.hi);
-    CHECK(raw_bits(descending.lo) == raw_bits(expected.lo));
+    CHECK(bits_of(descending.lo) == bits_of(expected.lo));
     const two_members back = conversion::from_bit_ordered(decomposer, inversion::inverse(decomposer, descending));
     CHECK(back.hi == key.hi);
-    CHECK(raw_bits(back.lo) == raw_bits(key.lo));
+    CHECK(bits_of(back.lo) == bits_of(key.lo));
   }
   // A fundamental key: the policies are its twiddles.
   using fundamental        = strata::detail::radix::traits_t<float>;
-  const std::uint32_t bits = raw_bits(-1.5f);
+  const std::uint32_t bits = bits_of(-1.5f);
   CHECK(fundamental::bit_ordered_conversion_policy::to_bit_ordered(strata::detail::identity_decomposer_t{}, bits)
         == strata::Traits<float>::TwiddleIn(bits));
   CHECK(fundamental::bit_ordered_inversion_policy::inverse(strata::detail::identity_decomposer_t{}, bits)
@@ -279,13 +265,13 @@ TEST_CASE("CUB's custom-type radix example holds for a padded key", "[radix][hos
   auto ordered_bits = [&](padded_key key)
   {
     const padded_key ordered = conversion::to_bit_ordered(decomposer, key);
-    return std::make_pair(ordered.i, raw_bits(ordered.f));
+    return std::make_pair(ordered.i, bits_of(ordered.f));
   };
 
   // The example's pair: in raw bits {42, -4.2f} looks larger than {42, 4.2f}; ordered it is not.
   const padded_key l{42, -4.2f};
   const padded_key g{42, 4.2f};
-  CHECK(raw_bits(l.f) > raw_bits(g.f));
+  CHECK(bits_of(l.f) > bits_of(g.f));
   CHECK(ordered_bits(l) < ordered_bits(g));
 
   const std::uint64_t seed = strata_test::seed(69);
@@ -309,10 +295,10 @@ TEST_CASE("CUB's custom-type radix example holds for a padded key", "[radix][hos
     CHECK((ordered_bits(a) < ordered_bits(b)) == padded_key_less(a, b));
     const padded_key back = conversion::from_bit_ordered(decomposer, conversion::to_bit_ordered(decomposer, a));
     CHECK(back.i == a.i);
-    CHECK(raw_bits(back.f) == raw_bits(a.f));
+    CHECK(bits_of(back.f) == bits_of(a.f));
     const padded_key inverted = inversion::inverse(decomposer, conversion::to_bit_ordered(decomposer, a));
     CHECK(inverted.i == std::uint16_t(~ordered_bits(a).first));
-    CHECK(raw_bits(inverted.f) == std::uint32_t(~ordered_bits(a).second));
+    CHECK(bits_of(inverted.f) == std::uint32_t(~ordered_bits(a).second));
   }
 
   // The extreme keys are those whose ordered bits are all zeros and all ones.

@@ -4,6 +4,7 @@
 
 #include <strata/device/device_topk.cuh>
 
+#include "common/bits.cuh"
 #include "common/test_common.cuh"
 #include "common/two_phase.cuh"
 
@@ -24,27 +25,9 @@ inline constexpr std::size_t tile = 4096;
 //! Outputs past k that must keep their poison.
 inline constexpr std::size_t slack = 7;
 
-//! The unsigned integer of T's width.
-template <typename T>
-using bits_t = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                                  std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                                     std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
-
-template <typename T>
-bits_t<T> bits_of(const T& key)
-{
-  bits_t<T> bits;
-  std::memcpy(&bits, static_cast<const void*>(&key), sizeof(T));
-  return bits;
-}
-
-template <typename T>
-T from_bits(bits_t<T> bits)
-{
-  T key;
-  std::memcpy(static_cast<void*>(&key), &bits, sizeof(T));
-  return key;
-}
+using strata_test::bits_of;
+using strata_test::bits_t;
+using strata_test::from_bits;
 
 //! The host's own order of keys (that of DeviceRadixSort): an unsigned integer that grows with the
 //! key. Floating point: negative keys (sign bit set) in reverse bit order below the positive ones.

@@ -291,6 +291,7 @@ extern "C" __global__ void warp_collectives(const int* in, int* out)
   WarpLoadT(load_storage[warp]).Load(in + offset, items);
   WarpSortT(sort_storage[warp]).Sort(items, cuda::std::less<>{});
   WarpExchangeT(exchange_storage[warp]).BlockedToStriped(items, items);
+  __syncwarp(); // the exchange's storage is used again
   WarpExchangeT(exchange_storage[warp]).StripedToBlocked(items, items);
   const int sum = WarpReduceT(reduce_storage[warp]).Sum(items[0]);
   int prefix    = 0;
