@@ -230,13 +230,18 @@ struct DispatchTopK
     const OffsetT winners2    = work && !one_block_sort ? k : OffsetT(0);
     size_t sort_bytes         = 0;
     cudaError_t error         = cudaSuccess;
+    // The radix sort of the winners (best first): sized here, run after the passes.
+    auto sort_winners = [&](void* d_storage, DoubleBuffer<CandidateT>& keys)
+    {
+      DoubleBuffer<NullType> values;
+      return SortT::Dispatch(d_storage, sort_bytes, keys, values, k, 0,
+                             radix::traits_t<CandidateT>::default_end_bit(CandidateDecomposer{}), true, stream,
+                             CandidateDecomposer{});
+    };
     if (work && !one_block_sort)
     {
       DoubleBuffer<CandidateT> sort_keys;
-      DoubleBuffer<NullType> sort_values;
-      error = SortT::Dispatch(nullptr, sort_bytes, sort_keys, sort_values, k, 0,
-                              radix::traits_t<CandidateT>::default_end_bit(CandidateDecomposer{}), true, stream,
-                              CandidateDecomposer{});
+      error = sort_winners(nullptr, sort_keys);
       if (error != cudaSuccess)
       {
         return error;
@@ -321,10 +326,7 @@ struct DispatchTopK
                           d_keys_out, d_values_in, d_values_out, decomposer);
     }
     DoubleBuffer<CandidateT> sort_keys(d_winners, d_winners2);
-    DoubleBuffer<NullType> sort_values;
-    error = SortT::Dispatch(d_sort_storage, sort_bytes, sort_keys, sort_values, k, 0,
-                            radix::traits_t<CandidateT>::default_end_bit(CandidateDecomposer{}), true, stream,
-                            CandidateDecomposer{});
+    error = sort_winners(d_sort_storage, sort_keys);
     if (error != cudaSuccess)
     {
       return error;
