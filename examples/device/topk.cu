@@ -2,11 +2,14 @@
 // with its value; among equal keys the earlier item comes first, so the result is the same on
 // every run. With a CountingInputIterator as the values, the values are the keys' positions (an
 // "arg top-k"). Here: the 10 largest of ten million scores with their positions, and top-k
-// sampling for a batch of 8 rows of 32000 logits: each row's 50 largest logits and their token ids
-// (one call per row), then one token drawn per row from the softmax of those 50. The host checks
-// each top-k against a partial sort.
+// sampling for a batch of 8 rows of 32000 logits: DeviceBatchedTopK::MaxPairs finds each row's 50
+// largest logits and their token ids in one call, then one token is drawn per row from the softmax
+// of those 50. The host checks each top-k against a partial sort.
+#include <strata/device/device_batched_topk.cuh>
 #include <strata/device/device_topk.cuh>
+#include <strata/iterator/constant_input_iterator.cuh>
 #include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
 
 #include "../example_common.cuh"
 
@@ -27,6 +30,18 @@ static std::vector<int> host_topk(const float* keys, int n, int k)
   order.resize(k);
   return order;
 }
+
+//! Row `row` of a row-major matrix of `width` columns: the segment iterators of a batched call.
+template <typename T>
+struct RowStart
+{
+  T* base;
+  int width;
+  __host__ __device__ T* operator()(int row) const
+  {
+    return base + size_t(row) * size_t(width);
+  }
+};
 
 int main()
 {
@@ -71,8 +86,10 @@ int main()
   }
   std::printf("\n  %s\n", top_correct ? "correct" : "WRONG");
 
-  // Top-k sampling: each row's 50 largest logits and their token ids (the single-call form, which
-  // allocates its temporary storage on the stream), then a draw from their softmax on the host.
+  // Top-k sampling: each row's 50 largest logits and their token ids in one batched call (the
+  // single-call form, which allocates its temporary storage on the stream), then a draw from their
+  // softmax on the host. Row r's keys start at d_logits + r * vocab, its outputs at r * top; every
+  // row's values are the token ids 0, 1, 2, ...
   const int rows  = 8;
   const int vocab = 32000;
   const int top   = 50;
@@ -90,12 +107,14 @@ int main()
   EXAMPLE_CHECK(cudaMemcpy(d_logits, h_logits.data(), h_logits.size() * sizeof(float), cudaMemcpyHostToDevice));
   cudaStream_t stream = nullptr;
   EXAMPLE_CHECK(cudaStreamCreate(&stream));
-  for (int r = 0; r < rows; ++r)
-  {
-    EXAMPLE_CHECK(strata::DeviceTopK::MaxPairs(d_logits + size_t(r) * vocab, d_row_top + r * top,
-                                               strata::CountingInputIterator<int>(0), d_row_tokens + r * top, vocab,
-                                               top, stream));
-  }
+  using Rows = strata::CountingInputIterator<int>;
+  strata::TransformInputIterator<const float*, RowStart<const float>, Rows> row_logits(
+      Rows(0), RowStart<const float>{d_logits, vocab});
+  strata::TransformInputIterator<float*, RowStart<float>, Rows> row_top(Rows(0), RowStart<float>{d_row_top, top});
+  strata::TransformInputIterator<int*, RowStart<int>, Rows> row_tokens(Rows(0), RowStart<int>{d_row_tokens, top});
+  strata::ConstantInputIterator<strata::CountingInputIterator<int>> token_ids(strata::CountingInputIterator<int>(0));
+  EXAMPLE_CHECK(
+      strata::DeviceBatchedTopK::MaxPairs(row_logits, row_top, token_ids, row_tokens, vocab, top, rows, stream));
   std::vector<float> h_row_top(size_t(rows) * top);
   std::vector<int> h_row_tokens(size_t(rows) * top);
   EXAMPLE_CHECK(cudaStreamSynchronize(stream));

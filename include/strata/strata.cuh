@@ -75,6 +75,7 @@
 // device layer
 #if !defined(__CUDACC_RTC__)
 #  include <strata/device/device_adjacent_difference.cuh>
+#  include <strata/device/device_batched_topk.cuh>
 #  include <strata/device/device_copy.cuh>
 #  include <strata/device/device_for.cuh>
 #  include <strata/device/device_histogram.cuh>

@@ -162,7 +162,8 @@ cudaError_t device_algorithms(void* d_temp, size_t& bytes, T* d_a, T* d_b, int* 
   return e;
 }
 
-// The algorithms without a value type of their own: histograms, batched copies, DeviceFor::Bulk.
+// The algorithms without a value type of their own: histograms, batched copies, DeviceFor::Bulk,
+// batched top-k.
 inline cudaError_t other_algorithms(void* d_temp, size_t& bytes, unsigned char* d_samples, float* d_floats,
                                     int* d_histogram, const void** d_srcs, void** d_dsts, int* d_sizes)
 {
@@ -181,6 +182,8 @@ inline cudaError_t other_algorithms(void* d_temp, size_t& bytes, unsigned char* 
   keep(strata::DeviceCopy::Batched(d_temp, bytes, reinterpret_cast<const float* const*>(d_srcs),
                                    reinterpret_cast<float* const*>(d_dsts), d_sizes, 100));
   keep(strata::DeviceFor::Bulk(1000, scale{d_floats}));
+  keep(strata::DeviceBatchedTopK::MaxKeys(d_temp, bytes, reinterpret_cast<const float* const*>(d_srcs),
+                                          reinterpret_cast<float* const*>(d_dsts), d_sizes, 8, 100));
   return e;
 }
 

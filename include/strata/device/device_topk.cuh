@@ -6,6 +6,7 @@
 #include <strata/config.cuh>
 #include <strata/detail/device_arguments.cuh>
 #include <strata/detail/nvtx.cuh>
+#include <strata/detail/single_call.cuh>
 #include <strata/device/dispatch/dispatch_topk.cuh>
 #include <strata/util_type.cuh>
 
@@ -16,28 +17,6 @@ namespace detail
 {
 namespace topk
 {
-//! The single-call forms: sizes the temporary storage, allocates it stream-ordered
-//! (cudaMallocAsync on `stream`), runs `call(d_temp_storage, temp_storage_bytes)` and frees it.
-template <typename CallT>
-STRATA_RUNTIME_FUNCTION cudaError_t WithTemporaryStorage(cudaStream_t stream, CallT call)
-{
-  size_t bytes      = 0;
-  cudaError_t error = call(nullptr, bytes);
-  if (error != cudaSuccess)
-  {
-    return error;
-  }
-  void* d_temp_storage = nullptr;
-  error                = cudaMallocAsync(&d_temp_storage, bytes, stream);
-  if (error != cudaSuccess)
-  {
-    return error;
-  }
-  error                        = call(d_temp_storage, bytes);
-  const cudaError_t free_error = cudaFreeAsync(d_temp_storage, stream);
-  return error != cudaSuccess ? error : free_error;
-}
-
 template <select SELECT, typename KeyInputIteratorT, typename KeyOutputIteratorT, typename ValueInputIteratorT,
           typename ValueOutputIteratorT, typename NumItemsT, typename NumOutItemsT,
           typename DecomposerT = identity_decomposer_t>
@@ -101,13 +80,13 @@ struct DeviceTopK
            ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxPairs");
-    return detail::topk::WithTemporaryStorage(stream,
-                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                              {
-                                                return detail::topk::TopK<detail::topk::select::max>(
-                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                    d_values_in, d_values_out, num_items, k, stream);
-                                              });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::topk::TopK<detail::topk::select::max>(
+                                              d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                                              d_values_out, num_items, k, stream);
+                                        });
   }
 
   //! The k largest keys.
@@ -129,14 +108,14 @@ struct DeviceTopK
                                                                    NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxKeys");
-    return detail::topk::WithTemporaryStorage(stream,
-                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                              {
-                                                return detail::topk::TopK<detail::topk::select::max>(
-                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                    static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
-                                                    num_items, k, stream);
-                                              });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::topk::TopK<detail::topk::select::max>(
+                                              d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                              static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
+                                              num_items, k, stream);
+                                        });
   }
 
   //! The k smallest keys, each with its value.
@@ -160,13 +139,13 @@ struct DeviceTopK
            ValueOutputIteratorT d_values_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinPairs");
-    return detail::topk::WithTemporaryStorage(stream,
-                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                              {
-                                                return detail::topk::TopK<detail::topk::select::min>(
-                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                    d_values_in, d_values_out, num_items, k, stream);
-                                              });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::topk::TopK<detail::topk::select::min>(
+                                              d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                                              d_values_out, num_items, k, stream);
+                                        });
   }
 
   //! The k smallest keys.
@@ -188,14 +167,14 @@ struct DeviceTopK
                                                                    NumOutItemsT k, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinKeys");
-    return detail::topk::WithTemporaryStorage(stream,
-                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                              {
-                                                return detail::topk::TopK<detail::topk::select::min>(
-                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                    static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
-                                                    num_items, k, stream);
-                                              });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::topk::TopK<detail::topk::select::min>(
+                                              d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                              static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
+                                              num_items, k, stream);
+                                        });
   }
 
   //! The k largest keys of a user's type (ordered through `decomposer`), each with its value.
@@ -222,13 +201,13 @@ struct DeviceTopK
            cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxPairs");
-    return detail::topk::WithTemporaryStorage(stream,
-                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                              {
-                                                return detail::topk::TopK<detail::topk::select::max>(
-                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                    d_values_in, d_values_out, num_items, k, stream, decomposer);
-                                              });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::topk::TopK<detail::topk::select::max>(
+                                              d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                                              d_values_out, num_items, k, stream, decomposer);
+                                        });
   }
 
   //! The k largest keys of a user's type (ordered through `decomposer`).
@@ -254,14 +233,14 @@ struct DeviceTopK
           DecomposerT decomposer, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MaxKeys");
-    return detail::topk::WithTemporaryStorage(stream,
-                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                              {
-                                                return detail::topk::TopK<detail::topk::select::max>(
-                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                    static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
-                                                    num_items, k, stream, decomposer);
-                                              });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::topk::TopK<detail::topk::select::max>(
+                                              d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                              static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
+                                              num_items, k, stream, decomposer);
+                                        });
   }
 
   //! The k smallest keys of a user's type (ordered through `decomposer`), each with its value.
@@ -288,13 +267,13 @@ struct DeviceTopK
            cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinPairs");
-    return detail::topk::WithTemporaryStorage(stream,
-                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                              {
-                                                return detail::topk::TopK<detail::topk::select::min>(
-                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                    d_values_in, d_values_out, num_items, k, stream, decomposer);
-                                              });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::topk::TopK<detail::topk::select::min>(
+                                              d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                                              d_values_out, num_items, k, stream, decomposer);
+                                        });
   }
 
   //! The k smallest keys of a user's type (ordered through `decomposer`).
@@ -320,14 +299,14 @@ struct DeviceTopK
           DecomposerT decomposer, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTopK::MinKeys");
-    return detail::topk::WithTemporaryStorage(stream,
-                                              [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                              {
-                                                return detail::topk::TopK<detail::topk::select::min>(
-                                                    d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                                    static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
-                                                    num_items, k, stream, decomposer);
-                                              });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::topk::TopK<detail::topk::select::min>(
+                                              d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                              static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr),
+                                              num_items, k, stream, decomposer);
+                                        });
   }
 };
 

@@ -1,0 +1,480 @@
+// strata/agent/agent_batched_topk.cuh: the selection of DeviceBatchedTopK, one thread block per
+// segment. Items are ranked as DeviceTopK ranks them (their key's bits, then the earlier index), so
+// the k best of a segment form one set. A block keeps its segment's candidates in shared memory
+// where they fit (the whole segment, or the items at or above a threshold sampled from it), and
+// reads the segment from global memory otherwise. It finds the rank of the k-th best one digit at
+// a time, gathers the winners, sorts them and writes them best first; more winners than one
+// block sorts at once are written a window of ranks at a time.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_topk.cuh>
+#include <strata/block/block_merge_sort.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/tile/tile_io.cuh>
+#include <strata/tile/tile_vector.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/bit>
+#include <cuda/std/cmath>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+//! The blocks of DeviceBatchedTopK: BLOCK_THREADS threads that read ITEMS_PER_THREAD keys each from
+//! global memory, and keep and sort up to BUFFER_ITEMS candidates in shared memory.
+template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, int _BUFFER_ITEMS>
+struct AgentBatchedTopKPolicy
+{
+  static constexpr int BLOCK_THREADS    = _BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = _ITEMS_PER_THREAD;
+  static constexpr int BUFFER_ITEMS     = _BUFFER_ITEMS;
+};
+
+namespace detail
+{
+namespace topk
+{
+//! A segment parameter given once for every segment (a plain integer).
+template <typename T>
+struct UniformParameter
+{
+  T value;
+  template <typename SegmentT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE T operator()(SegmentT) const
+  {
+    return value;
+  }
+};
+
+//! A segment parameter read per segment from device-accessible memory (an iterator).
+template <typename IteratorT>
+struct PerSegmentParameter
+{
+  IteratorT values;
+  template <typename SegmentT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE it_value_t<IteratorT> operator()(SegmentT segment) const
+  {
+    return values[segment];
+  }
+};
+
+//! The rank prefix of the r-th best item's rank: every item at or above it is among the r best.
+template <typename UnsignedBitsT, typename IndexT>
+STRATA_DEVICE STRATA_FORCEINLINE bool AtOrAbove(const RankPrefix<UnsignedBitsT, IndexT>& prefix, UnsignedBitsT key,
+                                                IndexT inverted_index)
+{
+  const UnsignedBitsT k = key & prefix.key_mask;
+  return k > prefix.key || (k == prefix.key && (inverted_index & prefix.index_mask) >= prefix.index);
+}
+} // namespace topk
+} // namespace detail
+
+//! One segment of DeviceBatchedTopK in one thread block: the k best of `num_items` keys of
+//! `d_keys_in`, best first (the earlier item first among equal keys), to `d_keys_out` and, for
+//! pairs, their values from `d_values_in` to `d_values_out`.
+template <typename PolicyT, detail::topk::select SELECT, typename KeyInputIteratorT, typename KeyOutputIteratorT,
+          typename ValueInputIteratorT, typename ValueOutputIteratorT, typename IndexT>
+struct AgentBatchedTopK
+{
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int BUFFER_ITEMS     = PolicyT::BUFFER_ITEMS;
+  static constexpr int SORT_ITEMS       = BUFFER_ITEMS / BLOCK_THREADS;
+  static constexpr int RADIX_BITS       = 8;
+  static constexpr int RADIX_DIGITS     = 1 << RADIX_BITS;
+  static_assert(BLOCK_THREADS == RADIX_DIGITS, "one thread per digit of the selection");
+  static_assert(BUFFER_ITEMS % BLOCK_THREADS == 0, "the buffer spreads evenly over the threads");
+  static_assert(::cuda::std::is_unsigned_v<IndexT>, "indices within a segment are unsigned");
+
+  using KeyT                      = detail::it_value_t<KeyInputIteratorT>;
+  using RankBitsT                 = detail::topk::RankBits<SELECT, KeyT, detail::identity_decomposer_t>;
+  using bit_ordered_type          = typename RankBitsT::type;
+  using CandidateT                = detail::topk::Candidate<bit_ordered_type, IndexT>;
+  using PrefixT                   = detail::topk::RankPrefix<bit_ordered_type, IndexT>;
+  static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorT, NullType*>;
+  static constexpr int VEC =
+      detail::tile::VectorItems<ITEMS_PER_THREAD, detail::tile::max_vector_bytes, KeyInputIteratorT>();
+  using InputIoT     = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, VEC>;
+  using ScanT        = BlockScan<int, BLOCK_THREADS>;
+  using CountScanT   = BlockScan<IndexT, BLOCK_THREADS>;
+  using SortT        = BlockMergeSort<CandidateT, BLOCK_THREADS, SORT_ITEMS>;
+  using BlockAppendT = detail::topk::BlockAppend<BLOCK_THREADS, IndexT>;
+
+  struct TempStorage
+  {
+    union
+    {
+      CandidateT buffer[BUFFER_ITEMS];
+      typename SortT::TempStorage sort;
+    };
+    union
+    {
+      typename ScanT::TempStorage scan;
+      typename CountScanT::TempStorage count_scan;
+      typename BlockAppendT::TempStorage append;
+    };
+    IndexT bins[RADIX_DIGITS];
+    PrefixT prefix;
+    IndexT wanted;
+    IndexT count; // candidates in the buffer (or counted past it)
+    int finished;
+  };
+
+  //! The better candidate first: the larger key bits, then the larger inverted index.
+  struct Better
+  {
+    STRATA_DEVICE STRATA_FORCEINLINE bool operator()(const CandidateT& a, const CandidateT& b) const
+    {
+      return a.key > b.key || (a.key == b.key && a.inverted_index > b.inverted_index);
+    }
+  };
+
+  TempStorage& storage;
+  KeyInputIteratorT d_keys_in;
+  IndexT num_items;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentBatchedTopK(TempStorage& storage, KeyInputIteratorT d_keys_in, IndexT num_items)
+      : storage(storage)
+      , d_keys_in(d_keys_in)
+      , num_items(num_items)
+  {
+  }
+
+  //! Calls `consume(items, valid)` for every tile of the segment, read from global memory.
+  template <typename ConsumeT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ForEachInputTile(ConsumeT consume)
+  {
+    const int tid      = int(threadIdx.x);
+    const bool vectors = InputIoT::VectorAligned(d_keys_in);
+    for (IndexT tile = 0; tile < num_items; tile += TILE_ITEMS)
+    {
+      const int valid_items = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile);
+      KeyT keys[ITEMS_PER_THREAD];
+      if (valid_items == TILE_ITEMS)
+      {
+        InputIoT::LoadFull(d_keys_in + tile, tid, vectors, keys);
+      }
+      else
+      {
+        InputIoT::LoadPartial(d_keys_in + tile, tid, valid_items, keys);
+      }
+      CandidateT items[ITEMS_PER_THREAD];
+      bool valid[ITEMS_PER_THREAD];
+#pragma unroll
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        const int index         = InputIoT::ItemIndex(tid, i);
+        valid[i]                = index < valid_items;
+        items[i].key            = RankBitsT::In(keys[i], detail::identity_decomposer_t{});
+        items[i].inverted_index = IndexT(~(tile + IndexT(index)));
+      }
+      consume(items, valid);
+    }
+  }
+
+  //! Calls `visit(candidate)` for every candidate: the first `in_buffer` of the buffer, or (not
+  //! `from_buffer`) every item of the segment.
+  template <typename VisitT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ForEachCandidate(bool from_buffer, IndexT in_buffer, VisitT visit)
+  {
+    if (from_buffer)
+    {
+      for (int i = int(threadIdx.x); i < int(in_buffer); i += BLOCK_THREADS)
+      {
+        visit(storage.buffer[i]);
+      }
+    }
+    else
+    {
+      ForEachInputTile(
+          [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+          {
+#pragma unroll
+            for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+            {
+              if (valid[i])
+              {
+                visit(items[i]);
+              }
+            }
+          });
+    }
+  }
+
+  //! The rank prefix of the `rank`-th best candidate (1 <= rank <= candidates), one digit of the
+  //! rank per round from the top: the key's bits, then the inverted index's low `index_bits`.
+  //! Every candidate AtOrAbove it is among the `rank` best, and no other.
+  STRATA_DEVICE STRATA_FORCEINLINE PrefixT SelectRank(bool from_buffer, IndexT in_buffer, IndexT rank, int index_bits)
+  {
+    const int tid = int(threadIdx.x);
+    if (tid == 0)
+    {
+      storage.prefix   = PrefixT{};
+      storage.wanted   = rank;
+      storage.finished = 0;
+    }
+    const int rounds = (RankBitsT::BITS + RADIX_BITS - 1) / RADIX_BITS + (index_bits + RADIX_BITS - 1) / RADIX_BITS;
+    for (int round = 0; round < rounds; ++round)
+    {
+      const int key_rounds = (RankBitsT::BITS + RADIX_BITS - 1) / RADIX_BITS;
+      detail::topk::RankDigit digit;
+      if (round < key_rounds)
+      {
+        const int top = RankBitsT::BITS - round * RADIX_BITS;
+        digit         = {0, top < RADIX_BITS ? 0 : top - RADIX_BITS, top < RADIX_BITS ? top : RADIX_BITS};
+      }
+      else
+      {
+        const int top = index_bits - (round - key_rounds) * RADIX_BITS;
+        digit         = {1, top < RADIX_BITS ? 0 : top - RADIX_BITS, top < RADIX_BITS ? top : RADIX_BITS};
+      }
+      storage.bins[tid] = 0;
+      __syncthreads();
+      if (storage.finished)
+      {
+        break;
+      }
+      const PrefixT prefix = storage.prefix;
+      ForEachCandidate(from_buffer, in_buffer,
+                       [&](const CandidateT& c)
+                       {
+                         if (prefix.Matches(c.key, c.inverted_index))
+                         {
+                           detail::topk::AtomicAddOffset(&storage.bins[digit.Of(c.key, c.inverted_index)], IndexT(1));
+                         }
+                       });
+      __syncthreads();
+      // Thread t holds the digit RADIX_DIGITS - 1 - t: the candidates above it are the exclusive sum.
+      const int d         = RADIX_DIGITS - 1 - tid;
+      const IndexT count  = storage.bins[d];
+      const IndexT wanted = storage.wanted;
+      IndexT above        = 0;
+      CountScanT(storage.count_scan).ExclusiveSum(count, above);
+      __syncthreads();
+      if (above < wanted && wanted <= above + count)
+      {
+        PrefixT next = prefix;
+        if (digit.part == 0)
+        {
+          next.key |= bit_ordered_type(bit_ordered_type(d) << digit.shift);
+          next.key_mask |= bit_ordered_type(bit_ordered_type((1u << digit.bits) - 1u) << digit.shift);
+        }
+        else
+        {
+          next.index |= IndexT(IndexT(d) << digit.shift);
+          next.index_mask |= IndexT(IndexT((1u << digit.bits) - 1u) << digit.shift);
+        }
+        storage.prefix   = next;
+        storage.wanted   = wanted - above;
+        storage.finished = count == wanted - above;
+      }
+      __syncthreads();
+    }
+    const PrefixT result = storage.prefix;
+    __syncthreads();
+    return result;
+  }
+
+  //! Sorts the first `count` (at most BUFFER_ITEMS) candidates of the buffer, best first, and
+  //! writes them to positions `first`, `first + 1`, ... of the outputs.
+  template <typename KeyOutT, typename ValueInT, typename ValueOutT>
+  STRATA_DEVICE STRATA_FORCEINLINE void SortWrite(int count, IndexT first, KeyOutT d_keys_out, ValueInT d_values_in,
+                                                  ValueOutT d_values_out)
+  {
+    const int tid = int(threadIdx.x);
+    // Loaded striped; the slots past `count` hold zeros, below every candidate (no inverted index is 0).
+    CandidateT items[SORT_ITEMS];
+#pragma unroll
+    for (int i = 0; i < SORT_ITEMS; ++i)
+    {
+      const int index = i * BLOCK_THREADS + tid;
+      items[i]        = index < count ? storage.buffer[index] : CandidateT{};
+    }
+    __syncthreads(); // the sort's storage is the buffer's
+    SortT(storage.sort).Sort(items, Better{});
+#pragma unroll
+    for (int i = 0; i < SORT_ITEMS; ++i)
+    {
+      const int index = tid * SORT_ITEMS + i;
+      if (index < count)
+      {
+        d_keys_out[first + IndexT(index)] = RankBitsT::Out(items[i].key, detail::identity_decomposer_t{});
+        if constexpr (!KEYS_ONLY)
+        {
+          d_values_out[first + IndexT(index)] = d_values_in[IndexT(~items[i].inverted_index)];
+        }
+      }
+    }
+    __syncthreads(); // the buffer is free again
+  }
+
+  //! The threshold of the filter: the key bits of the `rank`-th best of SAMPLES items spread evenly
+  //! over the segment (held in the buffer while it is chosen).
+  STRATA_DEVICE STRATA_FORCEINLINE bit_ordered_type SampleThreshold(IndexT rank)
+  {
+    constexpr int SAMPLES          = BUFFER_ITEMS;
+    constexpr int SAMPLES_A_THREAD = SAMPLES / BLOCK_THREADS;
+    const int tid                  = int(threadIdx.x);
+    KeyT keys[SAMPLES_A_THREAD];
+#pragma unroll
+    for (int j = 0; j < SAMPLES_A_THREAD; ++j)
+    {
+      const int s = j * BLOCK_THREADS + tid;
+      keys[j]     = d_keys_in[IndexT(::cuda::std::uint64_t(num_items) * ::cuda::std::uint64_t(s)
+                                     / ::cuda::std::uint64_t(SAMPLES))];
+    }
+#pragma unroll
+    for (int j = 0; j < SAMPLES_A_THREAD; ++j)
+    {
+      const int s       = j * BLOCK_THREADS + tid;
+      storage.buffer[s] = CandidateT{RankBitsT::In(keys[j], detail::identity_decomposer_t{}), IndexT(~IndexT(s))};
+    }
+    __syncthreads();
+    // The key bits alone decide: a prefix that ends within them is the smallest key it admits.
+    const PrefixT prefix = SelectRank(true, IndexT(SAMPLES), rank, 0);
+    return prefix.key;
+  }
+
+  //! Keeps the segment's items whose key bits are at least `threshold` in the buffer; returns how
+  //! many there are (those past the buffer's end counted, not kept).
+  STRATA_DEVICE STRATA_FORCEINLINE IndexT Filter(bit_ordered_type threshold)
+  {
+    if (threadIdx.x == 0)
+    {
+      storage.count = 0;
+    }
+    __syncthreads();
+    ForEachInputTile(
+        [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+        {
+          bool keep[ITEMS_PER_THREAD];
+#pragma unroll
+          for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+          {
+            keep[i] = valid[i] && items[i].key >= threshold;
+          }
+          BlockAppendT::Append(storage.append, keep, items, &storage.count, storage.buffer, IndexT(BUFFER_ITEMS));
+        });
+    __syncthreads();
+    const IndexT kept = storage.count;
+    __syncthreads();
+    return kept;
+  }
+
+  //! The rank in a sample of BUFFER_ITEMS items whose key bits are the filter's threshold: the
+  //! sample's share of the k winners plus four standard deviations and four, so that at least k
+  //! items are kept unless the sample misleads; 0 where the items kept might not fit the buffer.
+  STRATA_DEVICE STRATA_FORCEINLINE IndexT SampleRank(IndexT k) const
+  {
+    const float share = float(k) * float(BUFFER_ITEMS) / float(num_items);
+    const float rank  = ::cuda::std::ceil(share + 4.0f * ::cuda::std::sqrt(share) + 4.0f);
+    const float kept  = rank * float(num_items) / float(BUFFER_ITEMS);
+    return rank <= float(BUFFER_ITEMS / 2) && 2.0f * kept <= float(BUFFER_ITEMS) ? IndexT(rank) : IndexT(0);
+  }
+
+  //! The segment's k best (1 <= k <= num_items), best first.
+  template <typename KeyOutT, typename ValueInT, typename ValueOutT>
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(IndexT k, KeyOutT d_keys_out, ValueInT d_values_in,
+                                                ValueOutT d_values_out)
+  {
+    const int tid        = int(threadIdx.x);
+    const int index_bits = num_items > 1 ? int(::cuda::std::bit_width(static_cast<IndexT>(num_items - 1))) : 0;
+    // Where the candidates are: the whole segment in the buffer, the items at or above a sampled
+    // threshold in the buffer, or the segment in global memory.
+    bool from_buffer = false;
+    IndexT in_buffer = 0;
+    if (num_items <= IndexT(BUFFER_ITEMS))
+    {
+      ForEachInputTile(
+          [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+          {
+#pragma unroll
+            for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+            {
+              if (valid[i])
+              {
+                storage.buffer[IndexT(~items[i].inverted_index)] = items[i];
+              }
+            }
+          });
+      __syncthreads();
+      from_buffer = true;
+      in_buffer   = num_items;
+    }
+    else if (const IndexT rank = SampleRank(k); rank > 0)
+    {
+      const IndexT kept = Filter(SampleThreshold(rank));
+      from_buffer       = kept >= k && kept <= IndexT(BUFFER_ITEMS);
+      in_buffer         = from_buffer ? kept : IndexT(0);
+    }
+
+    if (from_buffer)
+    {
+      // One window: the k best of at most BUFFER_ITEMS candidates, gathered to the buffer's front.
+      const PrefixT prefix = SelectRank(true, in_buffer, k, index_bits);
+      CandidateT held[SORT_ITEMS];
+      bool win[SORT_ITEMS];
+      int wins = 0;
+#pragma unroll
+      for (int i = 0; i < SORT_ITEMS; ++i)
+      {
+        const int index = i * BLOCK_THREADS + tid;
+        win[i]          = false;
+        if (index < int(in_buffer))
+        {
+          held[i] = storage.buffer[index];
+          win[i]  = detail::topk::AtOrAbove(prefix, held[i].key, held[i].inverted_index);
+        }
+        wins += win[i] ? 1 : 0;
+      }
+      int offset = 0;
+      ScanT(storage.scan).ExclusiveSum(wins, offset);
+      __syncthreads(); // every candidate is read before the winners move to the front
+#pragma unroll
+      for (int i = 0; i < SORT_ITEMS; ++i)
+      {
+        if (win[i])
+        {
+          storage.buffer[offset++] = held[i];
+        }
+      }
+      __syncthreads();
+      SortWrite(int(k), IndexT(0), d_keys_out, d_values_in, d_values_out);
+      return;
+    }
+
+    // Windows of BUFFER_ITEMS ranks, each gathered from the segment in one more read.
+    PrefixT upper{}; // the rank prefix of the last window's last winner (none before the first)
+    for (IndexT first = 0; first < k; first += IndexT(BUFFER_ITEMS))
+    {
+      const IndexT last    = k - first > IndexT(BUFFER_ITEMS) ? first + IndexT(BUFFER_ITEMS) : k;
+      const PrefixT lower  = SelectRank(false, 0, last, index_bits);
+      const bool has_upper = first > 0;
+      if (tid == 0)
+      {
+        storage.count = 0;
+      }
+      __syncthreads();
+      ForEachInputTile(
+          [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+          {
+            bool member[ITEMS_PER_THREAD];
+#pragma unroll
+            for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+            {
+              member[i] = valid[i] && detail::topk::AtOrAbove(lower, items[i].key, items[i].inverted_index)
+                          && !(has_upper && detail::topk::AtOrAbove(upper, items[i].key, items[i].inverted_index));
+            }
+            BlockAppendT::Append(storage.append, member, items, &storage.count, storage.buffer, IndexT(BUFFER_ITEMS));
+          });
+      __syncthreads();
+      SortWrite(int(last - first), first, d_keys_out, d_values_in, d_values_out);
+      upper = lower;
+    }
+  }
+};
+
+STRATA_NAMESPACE_END

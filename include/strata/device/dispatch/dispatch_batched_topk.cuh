@@ -1,0 +1,225 @@
+// strata/device/dispatch/dispatch_batched_topk.cuh: the kernel of DeviceBatchedTopK (one thread
+// block per segment, AgentBatchedTopK), and DispatchBatchedTopK, which validates what the host
+// knows of the arguments, picks the policy for the device and launches.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_batched_topk.cuh>
+#include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/dispatch_common.cuh>
+#include <strata/device/dispatch/tuning/tuning_batched_topk.cuh>
+#include <strata/util_debug.cuh>
+#include <strata/util_device.cuh>
+#include <strata/util_temporary_storage.cuh>
+#include <strata/util_type.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+STRATA_NAMESPACE_BEGIN
+
+namespace detail
+{
+namespace topk
+{
+//! A segment's size or k as a count within it: negative values count as 0.
+template <typename IndexT, typename T>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE IndexT SegmentCount(T value)
+{
+  if constexpr (::cuda::std::is_signed_v<T>)
+  {
+    return value < T(0) ? IndexT(0) : IndexT(value);
+  }
+  else
+  {
+    return IndexT(value);
+  }
+}
+} // namespace topk
+} // namespace detail
+
+STRATA_KERNELS_BEGIN
+
+//! The k best of each segment, one block per segment in turn (AgentBatchedTopK). A segment's k is
+//! at most its size: a larger one takes the whole segment.
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
+          typename ValueInputIteratorItT, typename ValueOutputIteratorItT, typename SizesT, typename KsT,
+          typename IndexT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) void DeviceBatchedTopKKernel(
+    KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
+    ValueOutputIteratorItT d_values_out, SizesT segment_sizes, KsT ks, ::cuda::std::int64_t num_segments)
+{
+  using PolicyT = typename MaxPolicyT::ActivePolicy::BatchedTopKPolicy;
+  using AgentT  = AgentBatchedTopK<PolicyT, SELECT, detail::it_value_t<KeyInputIteratorItT>,
+                                  detail::it_value_t<KeyOutputIteratorItT>, detail::it_value_t<ValueInputIteratorItT>,
+                                  detail::it_value_t<ValueOutputIteratorItT>, IndexT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  for (::cuda::std::int64_t segment = blockIdx.x; segment < num_segments; segment += gridDim.x)
+  {
+    const IndexT num_items             = detail::topk::SegmentCount<IndexT>(segment_sizes(segment));
+    const ::cuda::std::uint64_t wanted = detail::topk::SegmentCount<::cuda::std::uint64_t>(ks(segment));
+    const IndexT k                     = wanted < ::cuda::std::uint64_t(num_items) ? IndexT(wanted) : num_items;
+    if (k == 0)
+    {
+      continue;
+    }
+    AgentT agent(temp_storage, d_keys_in[segment], num_items);
+    if constexpr (AgentT::KEYS_ONLY)
+    {
+      agent.Process(k, d_keys_out[segment], static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr));
+    }
+    else
+    {
+      agent.Process(k, d_keys_out[segment], d_values_in[segment], d_values_out[segment]);
+    }
+    __syncthreads(); // the next segment reuses the shared memory
+  }
+}
+
+STRATA_KERNELS_END
+
+namespace detail
+{
+namespace topk
+{
+//! A segment size or k as the kernel reads it: a plain integer is the same for every segment, an
+//! iterator gives one per segment.
+template <typename T>
+using segment_parameter_t =
+    ::cuda::std::conditional_t<::cuda::std::is_integral_v<T>, UniformParameter<T>, PerSegmentParameter<T>>;
+
+//! The integer type of a segment parameter: itself, or the iterator's value type.
+template <typename T, bool = ::cuda::std::is_integral_v<T>>
+struct segment_value
+{
+  using type = T;
+};
+template <typename T>
+struct segment_value<T, false>
+{
+  using type = it_value_t<T>;
+};
+template <typename T>
+using segment_value_t = typename segment_value<T>::type;
+
+//! Runs (or sizes) a batched top-k: for each segment, its k best keys in order, best first, ties to
+//! the earlier item; values (NullType** iterators for keys only) follow their keys.
+template <select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT, typename ValueInputIteratorItT,
+          typename ValueOutputIteratorItT, typename SegmentSizeParameterT, typename KParameterT,
+          typename IndexT    = offset_t<segment_value_t<SegmentSizeParameterT>>,
+          typename PolicyHub = batched_policy_hub<it_value_t<it_value_t<KeyInputIteratorItT>>, IndexT>>
+struct DispatchBatchedTopK
+{
+  using max_policy_t              = typename PolicyHub::MaxPolicy;
+  using SizesT                    = segment_parameter_t<SegmentSizeParameterT>;
+  using KsT                       = segment_parameter_t<KParameterT>;
+  static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorItT, NullType**>;
+  static_assert(::cuda::std::is_integral_v<segment_value_t<SegmentSizeParameterT>>,
+                "segment_sizes is an integer or an iterator over integers (one per segment)");
+  static_assert(::cuda::std::is_integral_v<segment_value_t<KParameterT>>,
+                "k is an integer or an iterator over integers (one per segment)");
+
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  KeyInputIteratorItT d_keys_in;
+  KeyOutputIteratorItT d_keys_out;
+  ValueInputIteratorItT d_values_in;
+  ValueOutputIteratorItT d_values_out;
+  SizesT segment_sizes;
+  KsT ks;
+  ::cuda::std::int64_t num_segments;
+  cudaStream_t stream;
+
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    using PolicyT = typename ActivePolicyT::BatchedTopKPolicy;
+    // No temporary storage is used; the size query still reports one byte, so that the buffer a
+    // caller allocates from it is never null.
+    char* d_unused    = nullptr;
+    cudaError_t error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 1));
+    if (error != cudaSuccess || d_temp_storage == nullptr || num_segments == 0)
+    {
+      return error;
+    }
+    constexpr ::cuda::std::int64_t MAX_GRID = ::cuda::std::int64_t(1) << 30;
+    const int grid                          = int(num_segments < MAX_GRID ? num_segments : MAX_GRID);
+    return LaunchKernel(false,
+                        DeviceBatchedTopKKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
+                                                ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>,
+                        grid, PolicyT::BLOCK_THREADS, stream, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                        segment_sizes, ks, num_segments);
+  }
+
+  //! Validates what the host knows of the arguments (counts, k within a uniform segment size,
+  //! buffers present), picks the policy for the current device and runs (or sizes) the selection.
+  template <typename NumSegmentsT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorItT d_keys_in,
+           KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in, ValueOutputIteratorItT d_values_out,
+           SegmentSizeParameterT segment_sizes, KParameterT k, NumSegmentsT num_segments, cudaStream_t stream)
+  {
+    static_assert(::cuda::std::is_integral_v<NumSegmentsT>, "num_segments is an integer");
+    if (!IsValidCount(num_segments))
+    {
+      return STRATA_INVALID_ARGUMENT("num_segments is negative");
+    }
+    if (static_cast<::cuda::std::uint64_t>(num_segments)
+        > static_cast<::cuda::std::uint64_t>(::cuda::std::numeric_limits<::cuda::std::int64_t>::max()))
+    {
+      return STRATA_INVALID_ARGUMENT("num_segments is larger than INT64_MAX");
+    }
+    if constexpr (::cuda::std::is_integral_v<SegmentSizeParameterT>)
+    {
+      if (!IsValidCount(segment_sizes))
+      {
+        return STRATA_INVALID_ARGUMENT("segment_sizes is negative");
+      }
+    }
+    if constexpr (::cuda::std::is_integral_v<KParameterT>)
+    {
+      if (!IsValidCount(k))
+      {
+        return STRATA_INVALID_ARGUMENT("k is negative");
+      }
+      if constexpr (::cuda::std::is_integral_v<SegmentSizeParameterT>)
+      {
+        if (static_cast<::cuda::std::uint64_t>(k) > static_cast<::cuda::std::uint64_t>(segment_sizes))
+        {
+          return STRATA_INVALID_ARGUMENT("k is larger than segment_sizes");
+        }
+      }
+    }
+    if (d_temp_storage != nullptr && num_segments > 0
+        && (IsNullPointer(d_keys_in) || IsNullPointer(d_keys_out)
+            || (!KEYS_ONLY && (IsNullPointer(d_values_in) || IsNullPointer(d_values_out)))
+            || (!::cuda::std::is_integral_v<SegmentSizeParameterT> && IsNullPointer(segment_sizes))
+            || (!::cuda::std::is_integral_v<KParameterT> && IsNullPointer(k))))
+    {
+      return STRATA_INVALID_ARGUMENT(
+          "d_keys_in, d_keys_out, d_values_in, d_values_out, segment_sizes or k is a null pointer");
+    }
+    return InvokeForCurrentDevice<max_policy_t>(
+        [&](int)
+        {
+          return DispatchBatchedTopK{d_temp_storage,
+                                     temp_storage_bytes,
+                                     d_keys_in,
+                                     d_keys_out,
+                                     d_values_in,
+                                     d_values_out,
+                                     SizesT{segment_sizes},
+                                     KsT{k},
+                                     static_cast<::cuda::std::int64_t>(num_segments),
+                                     stream};
+        });
+  }
+};
+} // namespace topk
+} // namespace detail
+
+STRATA_NAMESPACE_END

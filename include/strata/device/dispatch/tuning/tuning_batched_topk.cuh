@@ -1,0 +1,42 @@
+// strata/device/dispatch/tuning/tuning_batched_topk.cuh: the tuning policies of DeviceBatchedTopK,
+// one per SM generation, chained from the newest down.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/agent/agent_batched_topk.cuh>
+#include <strata/device/dispatch/tuning/tuning_topk.cuh>
+#include <strata/util_device.cuh>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace topk
+{
+//! Candidates DeviceBatchedTopK's block keeps in shared memory: 32 KiB of them, a multiple of
+//! THREADS and at least THREADS.
+template <int THREADS, typename CandidateT>
+inline constexpr int batched_buffer_items_v = int(32768 / sizeof(CandidateT)) / THREADS < 1
+                                                  ? THREADS
+                                                  : int(32768 / sizeof(CandidateT)) / THREADS* THREADS;
+
+//! Policies for batched top-k of KeyT keys with IndexT indices within a segment: one block of 256
+//! threads per segment (one per digit of its 8-bit selection), 64 bytes of keys a thread a tile.
+template <typename KeyT, typename IndexT>
+struct batched_policy_hub
+{
+  //! Not yet measured: every generation takes the same values.
+  struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
+  {
+    using CandidateT = Candidate<typename radix::traits_t<KeyT>::bit_ordered_type, IndexT>;
+    using BatchedTopKPolicy =
+        AgentBatchedTopKPolicy<256, items_per_thread_v<KeyT>, batched_buffer_items_v<256, CandidateT>>;
+  };
+
+  using Policy800  = Policy750;
+  using Policy900  = Policy750;
+  using Policy1000 = Policy750;
+  using MaxPolicy  = Policy1000;
+};
+} // namespace topk
+} // namespace detail
+STRATA_NAMESPACE_END
