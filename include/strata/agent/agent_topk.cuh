@@ -351,10 +351,11 @@ struct AgentTopK
   {
   }
 
-  //! Emits, counts and buffers the candidates of one thread's items (`valid`: whether each is one).
-  template <bool EMIT, bool COUNT>
+  //! Emits (`emit`), counts and buffers (`count`) the candidates of one thread's items (`valid`:
+  //! whether each is one). The flags are the same in the whole block: one copy of the code serves
+  //! every pass, where a copy per combination tripled the kernel's compile time.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeItems(const CandidateT (&items)[ITEMS_PER_THREAD],
-                                                     const bool (&valid)[ITEMS_PER_THREAD],
+                                                     const bool (&valid)[ITEMS_PER_THREAD], bool emit, bool count,
                                                      detail::topk::RankDigit previous, detail::topk::RankDigit digit)
   {
     const ::cuda::std::uint32_t chosen = previous.Of(state.prefix.key, state.prefix.index);
@@ -368,12 +369,12 @@ struct AgentTopK
     {
       const CandidateT& c = items[i];
       const bool matches  = valid[i] && state.prefix.Matches(c.key, c.inverted_index);
-      emit_flags[i]       = EMIT
+      emit_flags[i]       = emit
                       && ((valid[i] && state.before.Matches(c.key, c.inverted_index)
                            && previous.Of(c.key, c.inverted_index) > chosen)
                           || (state.done && matches));
-      fill_flags[i] = COUNT && state.fill && matches;
-      if constexpr (COUNT)
+      fill_flags[i] = count && state.fill && matches;
+      if (count)
       {
         if (matches)
         {
@@ -389,15 +390,15 @@ struct AgentTopK
         }
       }
     }
-    if (COUNT && run != 0)
+    if (count && run != 0)
     {
       atomicAdd(&storage.bins[run_digit], run);
     }
-    if constexpr (EMIT)
+    if (emit)
     {
       BlockAppendT::Append(storage.append, emit_flags, items, &d_state->emitted, d_winners, k);
     }
-    if constexpr (COUNT)
+    if (count)
     {
       if (state.fill)
       {
@@ -480,24 +481,10 @@ struct AgentTopK
       }
       __syncthreads();
     }
-    auto consume = [&](auto emit_tag, auto count_tag)
+    if (emit || count)
     {
-      ConsumeTiles(state.source,
-                   [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD]) {
-                     ConsumeItems<decltype(emit_tag)::value, decltype(count_tag)::value>(items, valid, previous, digit);
-                   });
-    };
-    if (emit && count)
-    {
-      consume(::cuda::std::true_type{}, ::cuda::std::true_type{});
-    }
-    else if (emit)
-    {
-      consume(::cuda::std::true_type{}, ::cuda::std::false_type{});
-    }
-    else if (count)
-    {
-      consume(::cuda::std::false_type{}, ::cuda::std::true_type{});
+      ConsumeTiles(state.source, [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+                   { ConsumeItems(items, valid, emit, count, previous, digit); });
     }
     if (count)
     {
