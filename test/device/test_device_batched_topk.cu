@@ -267,6 +267,10 @@ TEST_CASE("DeviceBatchedTopK takes a uniform segment size and k as plain integer
   {
     for (std::size_t k : {std::size_t(1), std::size_t(8), n / 2 + 1, n})
     {
+      if (k > n)
+      {
+        continue; // a uniform k above a uniform size is a bad argument
+      }
       INFO("segments of " << n << ", k " << k);
       const std::size_t num_segments = n >= 4096 ? 3 : 37;
       const batch<float> b           = make_batch<float>(std::vector<std::size_t>(num_segments, n),
@@ -313,7 +317,7 @@ TEST_CASE("DeviceBatchedTopK falls back from a sample that misleads", "[device][
       keys[n * s / buffer_items] = sampled_best ? 10.0f + float(s) : -1.0f;
     }
     b.segments.push_back(keys);
-    b.ks.push_back(1000);
+    b.ks.push_back(300); // small enough that the sample's threshold is used at all
   }
   check_batch<true, true, int>(b, form::per_segment, form::per_segment, 0);
 }
