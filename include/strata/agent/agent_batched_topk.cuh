@@ -279,12 +279,34 @@ struct AgentBatchedTopK
   }
 
   //! Sorts the first `count` (at most BUFFER_ITEMS) candidates of the buffer, best first, and
-  //! writes them to positions `first`, `first + 1`, ... of the outputs.
+  //! writes them to positions `first`, `first + 1`, ... of the outputs: up to a winner a thread by
+  //! counting, more by a merge sort of the whole buffer.
   template <typename KeyOutT, typename ValueInT, typename ValueOutT>
   STRATA_DEVICE STRATA_FORCEINLINE void SortWrite(int count, IndexT first, KeyOutT d_keys_out, ValueInT d_values_in,
                                                   ValueOutT d_values_out)
   {
     const int tid = int(threadIdx.x);
+    if (count <= BLOCK_THREADS)
+    {
+      // Few winners: each thread counts the winners better than its own, which is where it goes
+      // (ranks are distinct), rather than merge-sorting the whole buffer.
+      if (tid < count)
+      {
+        const CandidateT mine = storage.buffer[tid];
+        int rank              = 0;
+        for (int j = 0; j < count; ++j)
+        {
+          rank += Better{}(storage.buffer[j], mine) ? 1 : 0;
+        }
+        d_keys_out[first + IndexT(rank)] = RankBitsT::Out(mine.key, detail::identity_decomposer_t{});
+        if constexpr (!KEYS_ONLY)
+        {
+          d_values_out[first + IndexT(rank)] = d_values_in[IndexT(~mine.inverted_index)];
+        }
+      }
+      __syncthreads(); // the buffer is free again
+      return;
+    }
     // Loaded striped; the slots past `count` hold zeros, below every candidate (no inverted index is 0).
     CandidateT items[SORT_ITEMS];
 #pragma unroll
