@@ -1,7 +1,8 @@
 // strata/agent/agent_batched_topk.cuh: the selection of DeviceBatchedTopK, one thread block per
 // segment. Items are ranked as DeviceTopK ranks them (their key's bits, then the earlier index), so
-// the k best of a segment form one set. A block keeps its segment's candidates in shared memory
-// where they fit (the whole segment, or the items at or above a threshold sampled from it), and
+// the k best of a segment form one set. A segment of at most one item a thread is placed by
+// counting, each item the better ones. Otherwise a block keeps its segment's candidates in shared
+// memory where they fit (the whole segment, or the items at or above a threshold sampled from it), and
 // reads the segment from global memory otherwise. It finds the rank of the k-th best one digit at
 // a time, gathers the winners, sorts them and writes them best first; more winners than one
 // block sorts at once are written a window of ranks at a time.
@@ -408,6 +409,36 @@ struct AgentBatchedTopK
     // threshold in the buffer, or the segment in global memory.
     bool from_buffer = false;
     IndexT in_buffer = 0;
+    if (num_items <= IndexT(BLOCK_THREADS))
+    {
+      // A segment of at most one item a thread: each item's place is the number of better ones.
+      const int n     = int(num_items);
+      CandidateT mine = {};
+      if (tid < n)
+      {
+        mine = CandidateT{RankBitsT::In(d_keys_in[tid], detail::identity_decomposer_t{}), IndexT(~IndexT(tid))};
+        storage.buffer[tid] = mine;
+      }
+      __syncthreads();
+      if (tid < n)
+      {
+        IndexT rank = 0;
+        for (int j = 0; j < n; ++j)
+        {
+          rank += Better{}(storage.buffer[j], mine) ? 1 : 0;
+        }
+        if (rank < k)
+        {
+          d_keys_out[rank] = RankBitsT::Out(mine.key, detail::identity_decomposer_t{});
+          if constexpr (!KEYS_ONLY)
+          {
+            d_values_out[rank] = d_values_in[IndexT(tid)];
+          }
+        }
+      }
+      __syncthreads();
+      return;
+    }
     if (num_items <= IndexT(BUFFER_ITEMS))
     {
       ForEachInputTile(
