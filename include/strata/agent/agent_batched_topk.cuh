@@ -124,15 +124,6 @@ struct AgentBatchedTopK
     int finished;
   };
 
-  //! The better candidate first: the larger key bits, then the larger inverted index.
-  struct Better
-  {
-    STRATA_DEVICE STRATA_FORCEINLINE bool operator()(const CandidateT& a, const CandidateT& b) const
-    {
-      return a.key > b.key || (a.key == b.key && a.inverted_index > b.inverted_index);
-    }
-  };
-
   TempStorage& storage;
   KeyInputIteratorT d_keys_in;
   IndexT num_items;
@@ -297,7 +288,7 @@ struct AgentBatchedTopK
         int rank              = 0;
         for (int j = 0; j < count; ++j)
         {
-          rank += Better{}(storage.buffer[j], mine) ? 1 : 0;
+          rank += detail::topk::Better{}(storage.buffer[j], mine) ? 1 : 0;
         }
         d_keys_out[first + IndexT(rank)] = RankBitsT::Out(mine.key, detail::identity_decomposer_t{});
         if constexpr (!KEYS_ONLY)
@@ -317,7 +308,7 @@ struct AgentBatchedTopK
       items[i]        = index < count ? storage.buffer[index] : CandidateT{};
     }
     __syncthreads(); // the sort's storage is the buffer's
-    SortT(storage.sort).Sort(items, Better{});
+    SortT(storage.sort).Sort(items, detail::topk::Better{});
 #pragma unroll
     for (int i = 0; i < SORT_ITEMS; ++i)
     {
@@ -387,14 +378,12 @@ struct AgentBatchedTopK
     return kept;
   }
 
-  //! The rank in a sample of BUFFER_ITEMS items whose key bits are the filter's threshold: the
-  //! sample's share of the k winners plus four standard deviations and four, so that at least k
-  //! items are kept unless the sample misleads; 0 where the items kept might not fit the buffer.
+  //! The rank in a sample of BUFFER_ITEMS items whose key bits are the filter's threshold
+  //! (ThresholdRank); 0 where the items it keeps might not fit the buffer.
   STRATA_DEVICE STRATA_FORCEINLINE IndexT SampleRank(IndexT k) const
   {
-    const float share = float(k) * float(BUFFER_ITEMS) / float(num_items);
-    const float rank  = ::cuda::std::ceil(share + 4.0f * ::cuda::std::sqrt(share) + 4.0f);
-    const float kept  = rank * float(num_items) / float(BUFFER_ITEMS);
+    float kept       = 0.0f;
+    const float rank = detail::topk::ThresholdRank(float(k), float(BUFFER_ITEMS), float(num_items), kept);
     return rank <= float(BUFFER_ITEMS / 2) && 2.0f * kept <= float(BUFFER_ITEMS) ? IndexT(rank) : IndexT(0);
   }
 
@@ -425,7 +414,7 @@ struct AgentBatchedTopK
         IndexT rank = 0;
         for (int j = 0; j < n; ++j)
         {
-          rank += Better{}(storage.buffer[j], mine) ? 1 : 0;
+          rank += detail::topk::Better{}(storage.buffer[j], mine) ? 1 : 0;
         }
         if (rank < k)
         {

@@ -16,6 +16,7 @@
 #include <strata/util_type.cuh>
 
 #include <cuda/std/bit>
+#include <cuda/std/cmath>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
@@ -141,6 +142,31 @@ struct CandidateDecomposer
     return {candidate.key, candidate.inverted_index};
   }
 };
+
+//! Orders candidates the better first: the larger key bits, then the larger inverted index (the
+//! earlier item).
+struct Better
+{
+  template <typename UnsignedBitsT, typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE bool operator()(const Candidate<UnsignedBitsT, OffsetT>& a,
+                                                        const Candidate<UnsignedBitsT, OffsetT>& b) const
+  {
+    return a.key > b.key || (a.key == b.key && a.inverted_index > b.inverted_index);
+  }
+};
+
+//! The rank in a sample of `samples` of `num_items` items whose key is a filter's threshold: the
+//! sample's share of the k winners plus four standard deviations and four, so that at least k
+//! items are at or above it unless the sample is very unlucky. Also returns how many items that
+//! keeps, as expected (`kept`).
+template <typename FloatT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE FloatT ThresholdRank(FloatT k, FloatT samples, FloatT num_items, FloatT& kept)
+{
+  const FloatT share = k * samples / num_items;
+  const FloatT rank  = ::cuda::std::ceil(share + FloatT(4) * ::cuda::std::sqrt(share) + FloatT(4));
+  kept               = rank * num_items / samples;
+  return rank;
+}
 
 //! The digits of the k-th best rank decided so far: the bits under each mask are known.
 template <typename UnsignedBitsT, typename OffsetT>
@@ -765,15 +791,6 @@ struct AgentTopKSortWrite
   using TempStorage               = typename SortT::TempStorage;
   static constexpr bool KEYS_ONLY = ::cuda::std::is_same_v<ValueOutputIteratorT, NullType*>;
 
-  //! The better candidate first: the larger key bits, then the larger inverted index.
-  struct Better
-  {
-    STRATA_DEVICE STRATA_FORCEINLINE bool operator()(const CandidateT& a, const CandidateT& b) const
-    {
-      return a.key > b.key || (a.key == b.key && a.inverted_index > b.inverted_index);
-    }
-  };
-
   STRATA_DEVICE STRATA_FORCEINLINE static void Process(TempStorage& storage, const CandidateT* d_winners, int k,
                                                        KeyOutputIteratorT d_keys_out, ValueInputIteratorT d_values_in,
                                                        ValueOutputIteratorT d_values_out, DecomposerT decomposer)
@@ -787,7 +804,7 @@ struct AgentTopKSortWrite
       const int index = i * BLOCK_THREADS + tid;
       items[i]        = index < k ? d_winners[index] : CandidateT{};
     }
-    SortT(storage).Sort(items, Better{});
+    SortT(storage).Sort(items, detail::topk::Better{});
 #pragma unroll
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {

@@ -177,10 +177,8 @@ struct DispatchTopK
     return num_items <= small ? num_items : (num_items / 32 > small ? num_items / 32 : small);
   }
 
-  //! The rank in the sample whose key is the filter pass's threshold: the sample's share of the k
-  //! winners plus four standard deviations and four, so that at least k items are at or above it
-  //! unless the sample is very unlucky; 0 (no filter pass) for small inputs, and where the items it
-  //! would keep may not fit a buffer.
+  //! The rank in the sample whose key is the filter pass's threshold (ThresholdRank); 0 (no filter
+  //! pass) for small inputs, and where the items it would keep may not fit a buffer.
   STRATA_RUNTIME_FUNCTION static int SampleRank(OffsetT num_items, OffsetT k, OffsetT capacity)
   {
     constexpr int SAMPLES = sample_chunks_v<bit_ordered_type> * 32;
@@ -188,9 +186,8 @@ struct DispatchTopK
     {
       return 0;
     }
-    const double share = double(k) * SAMPLES / double(num_items);
-    const double rank  = ::cuda::std::ceil(share + 4.0 * ::cuda::std::sqrt(share) + 4.0);
-    const double kept  = rank * double(num_items) / SAMPLES;
+    double kept       = 0.0;
+    const double rank = ThresholdRank(double(k), double(SAMPLES), double(num_items), kept);
     return rank <= SAMPLES / 2 && 4.0 * kept <= double(capacity) ? int(rank) : 0;
   }
 
