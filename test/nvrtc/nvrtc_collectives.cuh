@@ -242,6 +242,7 @@ extern "C" __global__ void shuffle(const int* in, int* out)
   int items[nvrtc_test::ITEMS];
   strata::LoadDirectBlocked(int(threadIdx.x), in, items);
   int previous[nvrtc_test::ITEMS];
+  previous[0] = -1; // Up leaves thread 0's first item as it was
   ShuffleT(storage).Up(items, previous);
   __syncthreads();
   int rotated = 0;
