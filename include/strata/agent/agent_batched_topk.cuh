@@ -352,9 +352,10 @@ struct AgentBatchedTopK
     return prefix.key;
   }
 
-  //! Keeps the segment's items whose key bits are at least `threshold` in the buffer; returns how
-  //! many there are (those past the buffer's end counted, not kept).
-  STRATA_DEVICE STRATA_FORCEINLINE IndexT Filter(bit_ordered_type threshold)
+  //! Appends the segment's items for which `keep(candidate)` holds to the buffer, in one read of
+  //! the segment; returns how many there are (those past the buffer's end counted, not kept).
+  template <typename KeepT>
+  STRATA_DEVICE STRATA_FORCEINLINE IndexT Gather(KeepT keep)
   {
     if (threadIdx.x == 0)
     {
@@ -364,13 +365,13 @@ struct AgentBatchedTopK
     ForEachInputTile(
         [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
         {
-          bool keep[ITEMS_PER_THREAD];
+          bool flags[ITEMS_PER_THREAD];
 #pragma unroll
           for (int i = 0; i < ITEMS_PER_THREAD; ++i)
           {
-            keep[i] = valid[i] && items[i].key >= threshold;
+            flags[i] = valid[i] && keep(items[i]);
           }
-          BlockAppendT::Append(storage.append, keep, items, &storage.count, storage.buffer, IndexT(BUFFER_ITEMS));
+          BlockAppendT::Append(storage.append, flags, items, &storage.count, storage.buffer, IndexT(BUFFER_ITEMS));
         });
     __syncthreads();
     const IndexT kept = storage.count;
@@ -448,9 +449,10 @@ struct AgentBatchedTopK
     }
     else if (const IndexT rank = SampleRank(k); rank > 0)
     {
-      const IndexT kept = Filter(SampleThreshold(rank));
-      from_buffer       = kept >= k && kept <= IndexT(BUFFER_ITEMS);
-      in_buffer         = from_buffer ? kept : IndexT(0);
+      const bit_ordered_type threshold = SampleThreshold(rank);
+      const IndexT kept                = Gather([&](const CandidateT& c) { return c.key >= threshold; });
+      from_buffer                      = kept >= k && kept <= IndexT(BUFFER_ITEMS);
+      in_buffer                        = from_buffer ? kept : IndexT(0);
     }
 
     if (from_buffer)
@@ -495,24 +497,12 @@ struct AgentBatchedTopK
       const IndexT last    = k - first > IndexT(BUFFER_ITEMS) ? first + IndexT(BUFFER_ITEMS) : k;
       const PrefixT lower  = SelectRank(false, 0, last, index_bits);
       const bool has_upper = first > 0;
-      if (tid == 0)
-      {
-        storage.count = 0;
-      }
-      __syncthreads();
-      ForEachInputTile(
-          [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+      Gather(
+          [&](const CandidateT& c)
           {
-            bool member[ITEMS_PER_THREAD];
-#pragma unroll
-            for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-            {
-              member[i] = valid[i] && detail::topk::AtOrAbove(lower, items[i].key, items[i].inverted_index)
-                          && !(has_upper && detail::topk::AtOrAbove(upper, items[i].key, items[i].inverted_index));
-            }
-            BlockAppendT::Append(storage.append, member, items, &storage.count, storage.buffer, IndexT(BUFFER_ITEMS));
+            return detail::topk::AtOrAbove(lower, c.key, c.inverted_index)
+                   && !(has_upper && detail::topk::AtOrAbove(upper, c.key, c.inverted_index));
           });
-      __syncthreads();
       SortWrite(int(last - first), first, d_keys_out, d_values_in, d_values_out);
       upper = lower;
     }
