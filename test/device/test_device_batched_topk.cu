@@ -254,17 +254,26 @@ TEST_CASE("DeviceBatchedTopK::MaxPairs and MinPairs move each winner's value", "
   }
 }
 
-TEST_CASE("DeviceBatchedTopK takes a uniform segment size and k as plain integers", "[device][topk][batched]")
+TEST_CASE("DeviceBatchedTopK takes a uniform segment size and k as plain integers (a thread or a block per segment)",
+          "[device][topk][batched]")
 {
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(903);
   INFO("seed " << seed);
-  const std::vector<std::size_t> sizes = strata_test::under_sanitizer()
-                                             ? std::vector<std::size_t>{64, buffer_items + 1}
-                                             : std::vector<std::size_t>{1, 64, 1024, buffer_items + 1, 100000};
+  // Segments of at most 2048 keys with k of at most 32 take a thread each (K = 8, 16 or 32), the
+  // rest a block: sizes and k on both sides of those limits.
+  const std::vector<std::size_t> sizes =
+      strata_test::under_sanitizer() ? std::vector<std::size_t>{64, 2049, buffer_items + 1}
+                                     : std::vector<std::size_t>{1, 33, 64, 1024, 2048, 2049, buffer_items + 1, 100000};
+  const std::vector<std::size_t> small_ks = strata_test::under_sanitizer()
+                                                ? std::vector<std::size_t>{1, 9, 17, 33}
+                                                : std::vector<std::size_t>{1, 8, 9, 16, 17, 32, 33};
   for (std::size_t n : sizes)
   {
-    for (std::size_t k : {std::size_t(1), std::size_t(8), n / 2 + 1, n})
+    std::vector<std::size_t> ks = small_ks;
+    ks.push_back(n / 2 + 1);
+    ks.push_back(n);
+    for (std::size_t k : ks)
     {
       if (k > n)
       {

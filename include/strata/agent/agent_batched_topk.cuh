@@ -5,7 +5,8 @@
 // memory where they fit (the whole segment, or the items at or above a threshold sampled from it), and
 // reads the segment from global memory otherwise. It finds the rank of the k-th best one digit at
 // a time, gathers the winners, sorts them and writes them best first; more winners than one
-// block sorts at once are written a window of ranks at a time.
+// block sorts at once are written a window of ranks at a time. Uniform small segments with small k
+// take a thread each instead (AgentBatchedTopKThread).
 #pragma once
 
 #include <strata/config.cuh>
@@ -505,6 +506,85 @@ struct AgentBatchedTopK
           });
       SortWrite(int(last - first), first, d_keys_out, d_values_in, d_values_out);
       upper = lower;
+    }
+  }
+};
+
+//! One small segment of DeviceBatchedTopK in one thread: the thread reads the segment's keys in
+//! order and keeps the best K (K at least the segment's k) sorted in registers, each key that
+//! beats the K-th moving up by compare-and-swap; a later key never passes an equal earlier one.
+//! For uniform segments of at most a few thousand keys and k of at most 32, where a block per
+//! segment would wait on its barriers.
+template <int K, detail::topk::select SELECT, typename KeyInputIteratorT, typename IndexT>
+struct AgentBatchedTopKThread
+{
+  static constexpr int LOADS = 8; // keys loaded at once, so that their latencies overlap
+  using KeyT                 = detail::it_value_t<KeyInputIteratorT>;
+  using RankBitsT            = detail::topk::RankBits<SELECT, KeyT, detail::identity_decomposer_t>;
+  using CandidateT           = detail::topk::Candidate<typename RankBitsT::type, IndexT>;
+
+  //! Puts `c` into the sorted `best` where it beats the last.
+  STRATA_DEVICE STRATA_FORCEINLINE static void Offer(CandidateT (&best)[K], const CandidateT& c)
+  {
+    if (detail::topk::Better{}(c, best[K - 1]))
+    {
+      best[K - 1] = c;
+#pragma unroll
+      for (int j = K - 1; j > 0; --j)
+      {
+        if (detail::topk::Better{}(best[j], best[j - 1]))
+        {
+          const CandidateT t = best[j];
+          best[j]            = best[j - 1];
+          best[j - 1]        = t;
+        }
+      }
+    }
+  }
+
+  //! The k best (k <= K) of the `num_items` keys of `d_keys_in`, best first, to `d_keys_out` and,
+  //! for pairs, their values.
+  template <typename KeyOutT, typename ValueInT, typename ValueOutT>
+  STRATA_DEVICE STRATA_FORCEINLINE static void Process(KeyInputIteratorT d_keys_in, IndexT num_items, IndexT k,
+                                                       KeyOutT d_keys_out, ValueInT d_values_in, ValueOutT d_values_out)
+  {
+    // Zeros rank below every item (no inverted index is 0).
+    CandidateT best[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+    {
+      best[j] = CandidateT{};
+    }
+    IndexT i = 0;
+    for (; i + IndexT(LOADS) <= num_items; i += IndexT(LOADS))
+    {
+      KeyT keys[LOADS];
+#pragma unroll
+      for (int j = 0; j < LOADS; ++j)
+      {
+        keys[j] = d_keys_in[i + IndexT(j)];
+      }
+#pragma unroll
+      for (int j = 0; j < LOADS; ++j)
+      {
+        Offer(best, CandidateT{RankBitsT::In(keys[j], detail::identity_decomposer_t{}), IndexT(~(i + IndexT(j)))});
+      }
+    }
+    for (; i < num_items; ++i)
+    {
+      Offer(best, CandidateT{RankBitsT::In(d_keys_in[i], detail::identity_decomposer_t{}), IndexT(~i)});
+    }
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+    {
+      if (IndexT(j) < k)
+      {
+        d_keys_out[j] = RankBitsT::Out(best[j].key, detail::identity_decomposer_t{});
+        if constexpr (!::cuda::std::is_same_v<ValueOutT, NullType*>)
+        {
+          d_values_out[j] = d_values_in[IndexT(~best[j].inverted_index)];
+        }
+      }
     }
   }
 };

@@ -1,6 +1,7 @@
-// strata/device/dispatch/dispatch_batched_topk.cuh: the kernel of DeviceBatchedTopK (one thread
-// block per segment, AgentBatchedTopK), and DispatchBatchedTopK, which validates what the host
-// knows of the arguments, picks the policy for the device and launches.
+// strata/device/dispatch/dispatch_batched_topk.cuh: the kernels of DeviceBatchedTopK (one thread
+// block per segment, AgentBatchedTopK; one thread per segment for uniform small segments and k,
+// AgentBatchedTopKThread), and DispatchBatchedTopK, which validates what the host knows of the
+// arguments, picks the policy for the device and the kernel, and launches.
 #pragma once
 
 #include <strata/config.cuh>
@@ -80,6 +81,33 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) vo
   }
 }
 
+//! The k best of each segment, one thread per segment (AgentBatchedTopKThread): uniform segments of
+//! `num_items` keys and a uniform k of at most K.
+template <typename MaxPolicyT, detail::topk::select SELECT, int K, typename KeyInputIteratorItT,
+          typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT,
+          typename IndexT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBatchedTopKThreadKernel(
+    KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
+    ValueOutputIteratorItT d_values_out, IndexT num_items, IndexT k, ::cuda::std::int64_t num_segments)
+{
+  using AgentT = AgentBatchedTopKThread<K, SELECT, detail::it_value_t<KeyInputIteratorItT>, IndexT>;
+  for (::cuda::std::int64_t segment = ::cuda::std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+       segment < num_segments; segment += ::cuda::std::int64_t(gridDim.x) * blockDim.x)
+  {
+    if constexpr (::cuda::std::is_same_v<ValueOutputIteratorItT, NullType**>)
+    {
+      AgentT::Process(d_keys_in[segment], num_items, k, d_keys_out[segment], static_cast<NullType*>(nullptr),
+                      static_cast<NullType*>(nullptr));
+    }
+    else
+    {
+      AgentT::Process(d_keys_in[segment], num_items, k, d_keys_out[segment], d_values_in[segment],
+                      d_values_out[segment]);
+    }
+  }
+}
+
 STRATA_KERNELS_END
 
 namespace detail
@@ -147,7 +175,42 @@ struct DispatchBatchedTopK
       return error;
     }
     constexpr ::cuda::std::int64_t MAX_GRID = ::cuda::std::int64_t(1) << 30;
-    const int grid                          = int(num_segments < MAX_GRID ? num_segments : MAX_GRID);
+    // Uniform small segments and a small uniform k: a thread per segment.
+    if constexpr (::cuda::std::is_integral_v<SegmentSizeParameterT> && ::cuda::std::is_integral_v<KParameterT>)
+    {
+      const IndexT num_items = SegmentCount<IndexT>(segment_sizes.value);
+      const IndexT k         = SegmentCount<IndexT>(ks.value) < num_items ? SegmentCount<IndexT>(ks.value) : num_items;
+      if (num_items <= IndexT(ActivePolicyT::THREAD_ITEMS) && k <= IndexT(32))
+      {
+        if (k == 0)
+        {
+          return cudaSuccess;
+        }
+        constexpr int THREADS             = ActivePolicyT::THREAD_BLOCK_THREADS;
+        const ::cuda::std::int64_t blocks = (num_segments + THREADS - 1) / THREADS;
+        const int grid                    = int(blocks < MAX_GRID ? blocks : MAX_GRID);
+        auto launch                       = [&](auto kernel)
+        {
+          return LaunchKernel(false, kernel, grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                              num_items, k, num_segments);
+        };
+        if (k <= IndexT(8))
+        {
+          return launch(
+              DeviceBatchedTopKThreadKernel<max_policy_t, SELECT, 8, KeyInputIteratorItT, KeyOutputIteratorItT,
+                                            ValueInputIteratorItT, ValueOutputIteratorItT, IndexT>);
+        }
+        if (k <= IndexT(16))
+        {
+          return launch(
+              DeviceBatchedTopKThreadKernel<max_policy_t, SELECT, 16, KeyInputIteratorItT, KeyOutputIteratorItT,
+                                            ValueInputIteratorItT, ValueOutputIteratorItT, IndexT>);
+        }
+        return launch(DeviceBatchedTopKThreadKernel<max_policy_t, SELECT, 32, KeyInputIteratorItT, KeyOutputIteratorItT,
+                                                    ValueInputIteratorItT, ValueOutputIteratorItT, IndexT>);
+      }
+    }
+    const int grid = int(num_segments < MAX_GRID ? num_segments : MAX_GRID);
     return LaunchKernel(false,
                         DeviceBatchedTopKKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
                                                 ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>,

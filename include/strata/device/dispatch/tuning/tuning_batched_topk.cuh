@@ -20,7 +20,8 @@ inline constexpr int batched_buffer_items_v = int(32768 / sizeof(CandidateT)) / 
                                                   : int(32768 / sizeof(CandidateT)) / THREADS* THREADS;
 
 //! Policies for batched top-k of KeyT keys with IndexT indices within a segment: one block of 256
-//! threads per segment (one per digit of its 8-bit selection), 64 bytes of keys a thread a tile.
+//! threads per segment (one per digit of its 8-bit selection), 64 bytes of keys a thread a tile;
+//! small uniform segments one thread each.
 template <typename KeyT, typename IndexT>
 struct batched_policy_hub
 {
@@ -30,6 +31,10 @@ struct batched_policy_hub
     using CandidateT = Candidate<typename radix::traits_t<KeyT>::bit_ordered_type, IndexT>;
     using BatchedTopKPolicy =
         AgentBatchedTopKPolicy<256, items_per_thread_v<KeyT>, batched_buffer_items_v<256, CandidateT>>;
+    //! Uniform segments of at most THREAD_ITEMS keys and k of at most 32 take a thread each, in
+    //! blocks of THREAD_BLOCK_THREADS.
+    static constexpr int THREAD_ITEMS         = 2048;
+    static constexpr int THREAD_BLOCK_THREADS = 128;
   };
 
   using Policy800  = Policy750;
