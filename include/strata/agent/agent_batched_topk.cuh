@@ -510,18 +510,44 @@ struct AgentBatchedTopK
   }
 };
 
-//! One small segment of DeviceBatchedTopK in one thread: the thread reads the segment's keys in
-//! order and keeps the best K (K at least the segment's k) sorted in registers, each key that
-//! beats the K-th moving up by compare-and-swap; a later key never passes an equal earlier one.
-//! For uniform segments of at most a few thousand keys and k of at most 32, where a block per
+//! Small segments of DeviceBatchedTopK, one thread each: a warp takes 32 segments, reads them a
+//! chunk of 32 keys at a time with loads that run along each segment (one line a load, where a
+//! thread reading its own segment would touch 32 lines a load), turns the chunk over in shared
+//! memory, and each thread keeps its segment's best K (K at least k) sorted in registers, a key
+//! that beats the K-th moving up by compare-and-swap; a later key never passes an equal earlier
+//! one. For uniform segments of at most a few thousand keys and k of at most 32, where a block per
 //! segment would wait on its barriers.
-template <int K, detail::topk::select SELECT, typename KeyInputIteratorT, typename IndexT>
+template <int K, int WARPS, detail::topk::select SELECT, typename SegmentIteratorT, typename IndexT>
 struct AgentBatchedTopKThread
 {
-  static constexpr int LOADS = 8; // keys loaded at once, so that their latencies overlap
+  static constexpr int CHUNK = 32; // keys of each segment a warp reads at once
+  using KeyInputIteratorT    = detail::it_value_t<SegmentIteratorT>;
   using KeyT                 = detail::it_value_t<KeyInputIteratorT>;
   using RankBitsT            = detail::topk::RankBits<SELECT, KeyT, detail::identity_decomposer_t>;
   using CandidateT           = detail::topk::Candidate<typename RankBitsT::type, IndexT>;
+  static constexpr int LOADS = sizeof(KeyT) <= 4 ? 16 : 8; // loads a lane has in flight at once
+
+  struct WarpStorage
+  {
+    Uninitialized<KeyInputIteratorT> segments[32]; // the warp's segments' iterators
+    Uninitialized<KeyT> keys[32][CHUNK + 1];       // a chunk, one row a segment (padded: no bank conflicts)
+  };
+  struct _TempStorage
+  {
+    WarpStorage warps[WARPS];
+  };
+  struct TempStorage : Uninitialized<_TempStorage>
+  {
+  };
+
+  WarpStorage& storage;
+  const int lane;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentBatchedTopKThread(TempStorage& temp_storage)
+      : storage(temp_storage.Alias().warps[threadIdx.x / 32])
+      , lane(int(threadIdx.x % 32))
+  {
+  }
 
   //! Puts `c` into the sorted `best` where it beats the last.
   STRATA_DEVICE STRATA_FORCEINLINE static void Offer(CandidateT (&best)[K], const CandidateT& c)
@@ -542,12 +568,22 @@ struct AgentBatchedTopKThread
     }
   }
 
-  //! The k best (k <= K) of the `num_items` keys of `d_keys_in`, best first, to `d_keys_out` and,
-  //! for pairs, their values.
-  template <typename KeyOutT, typename ValueInT, typename ValueOutT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void Process(KeyInputIteratorT d_keys_in, IndexT num_items, IndexT k,
-                                                       KeyOutT d_keys_out, ValueInT d_values_in, ValueOutT d_values_out)
+  //! The k best (k <= K) of each of the 32 segments from `first` (those below `num_segments`),
+  //! each of `num_items` keys, best first, to the segment's `d_keys_out` and, for pairs, its
+  //! values. Every lane of the warp calls it with the same arguments.
+  template <typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(SegmentIteratorT d_keys_in, KeyOutputIteratorItT d_keys_out,
+                                                ValueInputIteratorItT d_values_in, ValueOutputIteratorItT d_values_out,
+                                                IndexT num_items, IndexT k, ::cuda::std::int64_t first,
+                                                ::cuda::std::int64_t num_segments)
   {
+    const ::cuda::std::int64_t segment = first + lane;
+    const bool mine                    = segment < num_segments;
+    const int segments                 = int(num_segments - first < 32 ? num_segments - first : 32);
+    if (mine)
+    {
+      detail::UninitializedCopy(&storage.segments[lane].Alias(), KeyInputIteratorT(d_keys_in[segment]));
+    }
     // Zeros rank below every item (no inverted index is 0).
     CandidateT best[K];
 #pragma unroll
@@ -555,34 +591,66 @@ struct AgentBatchedTopKThread
     {
       best[j] = CandidateT{};
     }
-    IndexT i = 0;
-    for (; i + IndexT(LOADS) <= num_items; i += IndexT(LOADS))
+    __syncwarp();
+    for (IndexT chunk = 0; chunk < num_items; chunk += IndexT(CHUNK))
     {
-      KeyT keys[LOADS];
+      const IndexT count = num_items - chunk < IndexT(CHUNK) ? num_items - chunk : IndexT(CHUNK);
+      // LOADS loads in flight before their keys are stored.
 #pragma unroll
-      for (int j = 0; j < LOADS; ++j)
+      for (int group = 0; group < 32; group += LOADS)
       {
-        keys[j] = d_keys_in[i + IndexT(j)];
-      }
+        KeyT keys[LOADS];
 #pragma unroll
-      for (int j = 0; j < LOADS; ++j)
-      {
-        Offer(best, CandidateT{RankBitsT::In(keys[j], detail::identity_decomposer_t{}), IndexT(~(i + IndexT(j)))});
-      }
-    }
-    for (; i < num_items; ++i)
-    {
-      Offer(best, CandidateT{RankBitsT::In(d_keys_in[i], detail::identity_decomposer_t{}), IndexT(~i)});
-    }
-#pragma unroll
-    for (int j = 0; j < K; ++j)
-    {
-      if (IndexT(j) < k)
-      {
-        d_keys_out[j] = RankBitsT::Out(best[j].key, detail::identity_decomposer_t{});
-        if constexpr (!::cuda::std::is_same_v<ValueOutT, NullType*>)
+        for (int s = 0; s < LOADS; ++s)
         {
-          d_values_out[j] = d_values_in[IndexT(~best[j].inverted_index)];
+          if (group + s < segments && IndexT(lane) < count)
+          {
+            keys[s] = storage.segments[group + s].Alias()[chunk + IndexT(lane)];
+          }
+        }
+#pragma unroll
+        for (int s = 0; s < LOADS; ++s)
+        {
+          if (group + s < segments && IndexT(lane) < count)
+          {
+            detail::UninitializedCopy(&storage.keys[group + s][lane].Alias(), keys[s]);
+          }
+        }
+      }
+      __syncwarp();
+      if (mine)
+      {
+#pragma unroll 4
+        for (IndexT j = 0; j < count; ++j)
+        {
+          Offer(best, CandidateT{RankBitsT::In(storage.keys[lane][j].Alias(), detail::identity_decomposer_t{}),
+                                 IndexT(~(chunk + j))});
+        }
+      }
+      __syncwarp();
+    }
+    if (mine)
+    {
+      auto keys_out = d_keys_out[segment];
+#pragma unroll
+      for (int j = 0; j < K; ++j)
+      {
+        if (IndexT(j) < k)
+        {
+          keys_out[j] = RankBitsT::Out(best[j].key, detail::identity_decomposer_t{});
+        }
+      }
+      if constexpr (!::cuda::std::is_same_v<ValueOutputIteratorItT, NullType**>)
+      {
+        auto values_in  = d_values_in[segment];
+        auto values_out = d_values_out[segment];
+#pragma unroll
+        for (int j = 0; j < K; ++j)
+        {
+          if (IndexT(j) < k)
+          {
+            values_out[j] = values_in[IndexT(~best[j].inverted_index)];
+          }
         }
       }
     }

@@ -81,8 +81,8 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) vo
   }
 }
 
-//! The k best of each segment, one thread per segment (AgentBatchedTopKThread): uniform segments of
-//! `num_items` keys and a uniform k of at most K.
+//! The k best of each segment, one thread per segment and 32 segments a warp
+//! (AgentBatchedTopKThread): uniform segments of `num_items` keys and a uniform k of at most K.
 template <typename MaxPolicyT, detail::topk::select SELECT, int K, typename KeyInputIteratorItT,
           typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT,
           typename IndexT>
@@ -91,20 +91,16 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBat
     KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
     ValueOutputIteratorItT d_values_out, IndexT num_items, IndexT k, ::cuda::std::int64_t num_segments)
 {
-  using AgentT = AgentBatchedTopKThread<K, SELECT, detail::it_value_t<KeyInputIteratorItT>, IndexT>;
-  for (::cuda::std::int64_t segment = ::cuda::std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-       segment < num_segments; segment += ::cuda::std::int64_t(gridDim.x) * blockDim.x)
+  constexpr int WARPS = MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS / 32;
+  using AgentT        = AgentBatchedTopKThread<K, WARPS, SELECT, KeyInputIteratorItT, IndexT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT agent(temp_storage);
+  // A warp takes 32 segments at a time.
+  const ::cuda::std::int64_t stride = ::cuda::std::int64_t(gridDim.x) * WARPS * 32;
+  for (::cuda::std::int64_t first = (::cuda::std::int64_t(blockIdx.x) * WARPS + threadIdx.x / 32) * 32;
+       first < num_segments; first += stride)
   {
-    if constexpr (::cuda::std::is_same_v<ValueOutputIteratorItT, NullType**>)
-    {
-      AgentT::Process(d_keys_in[segment], num_items, k, d_keys_out[segment], static_cast<NullType*>(nullptr),
-                      static_cast<NullType*>(nullptr));
-    }
-    else
-    {
-      AgentT::Process(d_keys_in[segment], num_items, k, d_keys_out[segment], d_values_in[segment],
-                      d_values_out[segment]);
-    }
+    agent.Process(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, k, first, num_segments);
   }
 }
 
