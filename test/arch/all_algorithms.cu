@@ -182,9 +182,12 @@ inline cudaError_t other_algorithms(void* d_temp, size_t& bytes, unsigned char* 
   keep(strata::DeviceCopy::Batched(d_temp, bytes, reinterpret_cast<const float* const*>(d_srcs),
                                    reinterpret_cast<float* const*>(d_dsts), d_sizes, 100));
   keep(strata::DeviceFor::Bulk(1000, scale{d_floats}));
-  // A uniform size and k: both the thread-per-segment and the block-per-segment kernels.
+  // A uniform size and k: the thread-per-segment and the block-per-segment kernels; sizes one per
+  // segment: the small-segment kernel and the block kernel over its list.
   keep(strata::DeviceBatchedTopK::MaxKeys(d_temp, bytes, reinterpret_cast<const float* const*>(d_srcs),
                                           reinterpret_cast<float* const*>(d_dsts), 64, 8, 100));
+  keep(strata::DeviceBatchedTopK::MaxKeys(d_temp, bytes, reinterpret_cast<const float* const*>(d_srcs),
+                                          reinterpret_cast<float* const*>(d_dsts), d_sizes, 8, 100));
   return e;
 }
 

@@ -303,6 +303,28 @@ TEST_CASE("DeviceBatchedTopK selects many small segments", "[device][topk][batch
   check_batch<true, false, int>(b, form::uniform, form::uniform, 0);
 }
 
+TEST_CASE("DeviceBatchedTopK takes many segments of per-segment sizes and k, small and large",
+          "[device][topk][batched]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(907);
+  INFO("seed " << seed);
+  // Most segments go a thread each, those of more than 2048 keys or k above 32 to the list that
+  // the block kernel works through: many warps append to it at once.
+  const std::size_t num_segments = strata_test::under_sanitizer() ? 300 : 6000;
+  std::mt19937 engine{std::uint32_t(seed)};
+  std::vector<std::size_t> sizes(num_segments);
+  std::vector<long long> ks(num_segments);
+  for (std::size_t i = 0; i < num_segments; ++i)
+  {
+    sizes[i] = std::uniform_int_distribution<std::size_t>(0, 2600)(engine);
+    ks[i]    = std::uniform_int_distribution<long long>(-1, 40)(engine);
+  }
+  const batch<float> b = make_batch<float>(sizes, ks, shape::duplicates, seed);
+  check_batch<true, false, int>(b, form::per_segment, form::per_segment, 0);
+  check_batch<false, true, int>(b, form::per_segment, form::per_segment, 1);
+}
+
 TEST_CASE("DeviceBatchedTopK falls back from a sample that misleads", "[device][topk][batched]")
 {
   STRATA_TEST_REQUIRE_GPU();

@@ -513,11 +513,11 @@ struct AgentBatchedTopK
 //! Small segments of DeviceBatchedTopK, one thread each: a warp takes 32 segments, reads them a
 //! chunk of 32 keys at a time with loads that run along each segment (one line a load, where a
 //! thread reading its own segment would touch 32 lines a load), turns the chunk over in shared
-//! memory, and each thread keeps its segment's best K (K at least k) sorted in registers, a key
+//! memory, and each thread keeps its segment's best K (K at least its k) sorted in registers, a key
 //! that beats the K-th moving up by compare-and-swap; a later key never passes an equal earlier
-//! one. For uniform segments of at most a few thousand keys and k of at most 32, where a block per
-//! segment would wait on its barriers.
-template <int K, int WARPS, detail::topk::select SELECT, typename SegmentIteratorT, typename IndexT>
+//! one. For segments of at most a few thousand keys and k of at most 32, where a block per segment
+//! would wait on its barriers.
+template <int WARPS, detail::topk::select SELECT, typename SegmentIteratorT, typename IndexT>
 struct AgentBatchedTopKThread
 {
   static constexpr int CHUNK = 32; // keys of each segment a warp reads at once
@@ -530,6 +530,7 @@ struct AgentBatchedTopKThread
   struct WarpStorage
   {
     Uninitialized<KeyInputIteratorT> segments[32]; // the warp's segments' iterators
+    int sizes[32];                                 // their sizes (0 for a segment the warp does not take)
     Uninitialized<KeyT> keys[32][CHUNK + 1];       // a chunk, one row a segment (padded: no bank conflicts)
   };
   struct _TempStorage
@@ -550,6 +551,7 @@ struct AgentBatchedTopKThread
   }
 
   //! Puts `c` into the sorted `best` where it beats the last.
+  template <int K>
   STRATA_DEVICE STRATA_FORCEINLINE static void Offer(CandidateT (&best)[K], const CandidateT& c)
   {
     if (detail::topk::Better{}(c, best[K - 1]))
@@ -568,21 +570,27 @@ struct AgentBatchedTopKThread
     }
   }
 
-  //! The k best (k <= K) of each of the 32 segments from `first` (those below `num_segments`),
-  //! each of `num_items` keys, best first, to the segment's `d_keys_out` and, for pairs, its
-  //! values. Every lane of the warp calls it with the same arguments.
-  template <typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
+  //! Each lane's segment `first + lane` where `mine`: its k best (k <= K) of its `num_items` keys
+  //! (at most a few thousand), best first, to its `d_keys_out` and, for pairs, its values. Every
+  //! lane of the warp calls it with the same `first`.
+  template <int K, typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
   STRATA_DEVICE STRATA_FORCEINLINE void Process(SegmentIteratorT d_keys_in, KeyOutputIteratorItT d_keys_out,
                                                 ValueInputIteratorItT d_values_in, ValueOutputIteratorItT d_values_out,
-                                                IndexT num_items, IndexT k, ::cuda::std::int64_t first,
-                                                ::cuda::std::int64_t num_segments)
+                                                ::cuda::std::int64_t first, bool mine, IndexT num_items, IndexT k)
   {
     const ::cuda::std::int64_t segment = first + lane;
-    const bool mine                    = segment < num_segments;
-    const int segments                 = int(num_segments - first < 32 ? num_segments - first : 32);
+    const int size                     = mine ? int(num_items) : 0;
+    storage.sizes[lane]                = size;
     if (mine)
     {
       detail::UninitializedCopy(&storage.segments[lane].Alias(), KeyInputIteratorT(d_keys_in[segment]));
+    }
+    int most = size; // the largest of the warp's segments
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+      const int other = __shfl_xor_sync(0xffffffffu, most, offset);
+      most            = other > most ? other : most;
     }
     // Zeros rank below every item (no inverted index is 0).
     CandidateT best[K];
@@ -592,9 +600,8 @@ struct AgentBatchedTopKThread
       best[j] = CandidateT{};
     }
     __syncwarp();
-    for (IndexT chunk = 0; chunk < num_items; chunk += IndexT(CHUNK))
+    for (int chunk = 0; chunk < most; chunk += CHUNK)
     {
-      const IndexT count = num_items - chunk < IndexT(CHUNK) ? num_items - chunk : IndexT(CHUNK);
       // LOADS loads in flight before their keys are stored.
 #pragma unroll
       for (int group = 0; group < 32; group += LOADS)
@@ -603,29 +610,27 @@ struct AgentBatchedTopKThread
 #pragma unroll
         for (int s = 0; s < LOADS; ++s)
         {
-          if (group + s < segments && IndexT(lane) < count)
+          if (chunk + lane < storage.sizes[group + s])
           {
-            keys[s] = storage.segments[group + s].Alias()[chunk + IndexT(lane)];
+            keys[s] = storage.segments[group + s].Alias()[IndexT(chunk + lane)];
           }
         }
 #pragma unroll
         for (int s = 0; s < LOADS; ++s)
         {
-          if (group + s < segments && IndexT(lane) < count)
+          if (chunk + lane < storage.sizes[group + s])
           {
             detail::UninitializedCopy(&storage.keys[group + s][lane].Alias(), keys[s]);
           }
         }
       }
       __syncwarp();
-      if (mine)
-      {
+      const int count = size - chunk < CHUNK ? size - chunk : CHUNK;
 #pragma unroll 4
-        for (IndexT j = 0; j < count; ++j)
-        {
-          Offer(best, CandidateT{RankBitsT::In(storage.keys[lane][j].Alias(), detail::identity_decomposer_t{}),
-                                 IndexT(~(chunk + j))});
-        }
+      for (int j = 0; j < count; ++j)
+      {
+        Offer<K>(best, CandidateT{RankBitsT::In(storage.keys[lane][j].Alias(), detail::identity_decomposer_t{}),
+                                  IndexT(~IndexT(chunk + j))});
       }
       __syncwarp();
     }

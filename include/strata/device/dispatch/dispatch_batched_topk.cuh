@@ -44,23 +44,28 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE IndexT SegmentCount(T value)
 
 STRATA_KERNELS_BEGIN
 
-//! The k best of each segment, one block per segment in turn (AgentBatchedTopK). A segment's k is
-//! at most its size: a larger one takes the whole segment.
+//! The k best of each segment, one block per segment in turn (AgentBatchedTopK): of every segment,
+//! or of the `*d_num_large` segments listed in `d_large`. A segment's k is at most its size: a
+//! larger one takes the whole segment.
 template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
           typename ValueInputIteratorItT, typename ValueOutputIteratorItT, typename SizesT, typename KsT,
           typename IndexT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) void DeviceBatchedTopKKernel(
     KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
-    ValueOutputIteratorItT d_values_out, SizesT segment_sizes, KsT ks, ::cuda::std::int64_t num_segments)
+    ValueOutputIteratorItT d_values_out, SizesT segment_sizes, KsT ks, ::cuda::std::int64_t num_segments,
+    const ::cuda::std::int64_t* d_large, const unsigned long long* d_num_large)
 {
   using PolicyT = typename MaxPolicyT::ActivePolicy::BatchedTopKPolicy;
   using AgentT  = AgentBatchedTopK<PolicyT, SELECT, detail::it_value_t<KeyInputIteratorItT>,
                                   detail::it_value_t<KeyOutputIteratorItT>, detail::it_value_t<ValueInputIteratorItT>,
                                   detail::it_value_t<ValueOutputIteratorItT>, IndexT>;
   __shared__ typename AgentT::TempStorage temp_storage;
-  for (::cuda::std::int64_t segment = blockIdx.x; segment < num_segments; segment += gridDim.x)
+  // Every segment in turn, or those of the list d_large (the segments the thread kernel left).
+  const ::cuda::std::int64_t count = d_large == nullptr ? num_segments : ::cuda::std::int64_t(*d_num_large);
+  for (::cuda::std::int64_t i = blockIdx.x; i < count; i += gridDim.x)
   {
+    const ::cuda::std::int64_t segment = d_large == nullptr ? i : d_large[i];
     const IndexT num_items             = detail::topk::SegmentCount<IndexT>(segment_sizes(segment));
     const ::cuda::std::uint64_t wanted = detail::topk::SegmentCount<::cuda::std::uint64_t>(ks(segment));
     const IndexT k                     = wanted < ::cuda::std::uint64_t(num_items) ? IndexT(wanted) : num_items;
@@ -92,7 +97,7 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBat
     ValueOutputIteratorItT d_values_out, IndexT num_items, IndexT k, ::cuda::std::int64_t num_segments)
 {
   constexpr int WARPS = MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS / 32;
-  using AgentT        = AgentBatchedTopKThread<K, WARPS, SELECT, KeyInputIteratorItT, IndexT>;
+  using AgentT        = AgentBatchedTopKThread<WARPS, SELECT, KeyInputIteratorItT, IndexT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   AgentT agent(temp_storage);
   // A warp takes 32 segments at a time.
@@ -100,7 +105,84 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBat
   for (::cuda::std::int64_t first = (::cuda::std::int64_t(blockIdx.x) * WARPS + threadIdx.x / 32) * 32;
        first < num_segments; first += stride)
   {
-    agent.Process(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, k, first, num_segments);
+    agent.template Process<K>(d_keys_in, d_keys_out, d_values_in, d_values_out, first,
+                              first + ::cuda::std::int64_t(threadIdx.x % 32) < num_segments, num_items, k);
+  }
+}
+
+//! The k best of each segment whose size and k come one per segment: a thread takes each segment
+//! of at most THREAD_ITEMS keys with k of at most 32 (AgentBatchedTopKThread, 32 segments a warp,
+//! K = 8, 16 or 32 as the warp's largest k needs), and lists the others in `d_large` (in no
+//! particular order; `*d_num_large` counts them, from 0) for the block kernel.
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
+          typename ValueInputIteratorItT, typename ValueOutputIteratorItT, typename SizesT, typename KsT,
+          typename IndexT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBatchedTopKSmallKernel(
+    KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
+    ValueOutputIteratorItT d_values_out, SizesT segment_sizes, KsT ks, ::cuda::std::int64_t num_segments,
+    ::cuda::std::int64_t* d_large, unsigned long long* d_num_large)
+{
+  constexpr int WARPS        = MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS / 32;
+  constexpr int THREAD_ITEMS = MaxPolicyT::ActivePolicy::THREAD_ITEMS;
+  using AgentT               = AgentBatchedTopKThread<WARPS, SELECT, KeyInputIteratorItT, IndexT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT agent(temp_storage);
+  const int lane                    = int(threadIdx.x % 32);
+  const ::cuda::std::int64_t stride = ::cuda::std::int64_t(gridDim.x) * WARPS * 32;
+  for (::cuda::std::int64_t first = (::cuda::std::int64_t(blockIdx.x) * WARPS + threadIdx.x / 32) * 32;
+       first < num_segments; first += stride)
+  {
+    const ::cuda::std::int64_t segment = first + lane;
+    IndexT num_items                   = 0;
+    IndexT k                           = 0;
+    if (segment < num_segments)
+    {
+      num_items                          = detail::topk::SegmentCount<IndexT>(segment_sizes(segment));
+      const ::cuda::std::uint64_t wanted = detail::topk::SegmentCount<::cuda::std::uint64_t>(ks(segment));
+      k                                  = wanted < ::cuda::std::uint64_t(num_items) ? IndexT(wanted) : num_items;
+    }
+    const bool small = num_items <= IndexT(THREAD_ITEMS) && k <= IndexT(32);
+    // The others go to the list, one atomic a warp.
+    const unsigned large = __ballot_sync(0xffffffffu, k > 0 && !small);
+    if (large != 0)
+    {
+      const int leader        = __ffs(large) - 1;
+      unsigned long long base = 0;
+      if (lane == leader)
+      {
+        base = atomicAdd(d_num_large, static_cast<unsigned long long>(__popc(large)));
+      }
+      base = __shfl_sync(0xffffffffu, base, leader);
+      if ((large >> lane) & 1u)
+      {
+        d_large[base + __popc(large & ((1u << lane) - 1u))] = segment;
+      }
+    }
+    const bool mine = k > 0 && small;
+    int most        = mine ? int(k) : 0; // the warp's largest k
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+      const int other = __shfl_xor_sync(0xffffffffu, most, offset);
+      most            = other > most ? other : most;
+    }
+    if (most == 0)
+    {
+      continue;
+    }
+    if (most <= 8)
+    {
+      agent.template Process<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+    }
+    else if (most <= 16)
+    {
+      agent.template Process<16>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+    }
+    else
+    {
+      agent.template Process<32>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+    }
   }
 }
 
@@ -161,18 +243,32 @@ struct DispatchBatchedTopK
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
-    using PolicyT = typename ActivePolicyT::BatchedTopKPolicy;
-    // No temporary storage is used; the size query still reports one byte, so that the buffer a
+    using PolicyT                           = typename ActivePolicyT::BatchedTopKPolicy;
+    constexpr ::cuda::std::int64_t MAX_GRID = ::cuda::std::int64_t(1) << 30;
+    constexpr int THREADS                   = ActivePolicyT::THREAD_BLOCK_THREADS;
+    constexpr bool UNIFORM =
+        ::cuda::std::is_integral_v<SegmentSizeParameterT> && ::cuda::std::is_integral_v<KParameterT>;
+    // Sizes or k one per segment, unless every segment is too large for a thread: the small kernel
+    // takes the small segments and lists the others for the block kernel, in temporary storage.
+    bool split = !UNIFORM;
+    if constexpr (::cuda::std::is_integral_v<SegmentSizeParameterT>)
+    {
+      split = split && SegmentCount<IndexT>(segment_sizes.value) <= IndexT(ActivePolicyT::THREAD_ITEMS);
+    }
+    // Otherwise nothing is kept; the size query still reports one byte, so that the buffer a
     // caller allocates from it is never null.
-    char* d_unused    = nullptr;
-    cudaError_t error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_unused, 1));
+    unsigned long long* d_num_large = nullptr;
+    ::cuda::std::int64_t* d_large   = nullptr;
+    cudaError_t error               = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_num_large, 1),
+                                                            Slot(d_large, split ? num_segments : 0));
     if (error != cudaSuccess || d_temp_storage == nullptr || num_segments == 0)
     {
       return error;
     }
-    constexpr ::cuda::std::int64_t MAX_GRID = ::cuda::std::int64_t(1) << 30;
+    const ::cuda::std::int64_t thread_blocks = (num_segments + THREADS - 1) / THREADS;
+    const int thread_grid                    = int(thread_blocks < MAX_GRID ? thread_blocks : MAX_GRID);
     // Uniform small segments and a small uniform k: a thread per segment.
-    if constexpr (::cuda::std::is_integral_v<SegmentSizeParameterT> && ::cuda::std::is_integral_v<KParameterT>)
+    if constexpr (UNIFORM)
     {
       const IndexT num_items = SegmentCount<IndexT>(segment_sizes.value);
       const IndexT k         = SegmentCount<IndexT>(ks.value) < num_items ? SegmentCount<IndexT>(ks.value) : num_items;
@@ -182,13 +278,10 @@ struct DispatchBatchedTopK
         {
           return cudaSuccess;
         }
-        constexpr int THREADS             = ActivePolicyT::THREAD_BLOCK_THREADS;
-        const ::cuda::std::int64_t blocks = (num_segments + THREADS - 1) / THREADS;
-        const int grid                    = int(blocks < MAX_GRID ? blocks : MAX_GRID);
-        auto launch                       = [&](auto kernel)
+        auto launch = [&](auto kernel)
         {
-          return LaunchKernel(false, kernel, grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                              num_items, k, num_segments);
+          return LaunchKernel(false, kernel, thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in,
+                              d_values_out, num_items, k, num_segments);
         };
         if (k <= IndexT(8))
         {
@@ -206,12 +299,48 @@ struct DispatchBatchedTopK
                                                     ValueInputIteratorItT, ValueOutputIteratorItT, IndexT>);
       }
     }
-    const int grid = int(num_segments < MAX_GRID ? num_segments : MAX_GRID);
-    return LaunchKernel(false,
-                        DeviceBatchedTopKKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
-                                                ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>,
-                        grid, PolicyT::BLOCK_THREADS, stream, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                        segment_sizes, ks, num_segments);
+    auto block_kernel = DeviceBatchedTopKKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
+                                                ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>;
+    if (!split)
+    {
+      const int grid = int(num_segments < MAX_GRID ? num_segments : MAX_GRID);
+      return LaunchKernel(false, block_kernel, grid, PolicyT::BLOCK_THREADS, stream, d_keys_in, d_keys_out, d_values_in,
+                          d_values_out, segment_sizes, ks, num_segments,
+                          static_cast<const ::cuda::std::int64_t*>(nullptr),
+                          static_cast<const unsigned long long*>(nullptr));
+    }
+    // The list starts empty; the block kernel's grid is what the device holds at once (each block
+    // takes the listed segments in turn), or fewer where there are fewer segments.
+    int device   = 0;
+    int sm_count = 0;
+    error        = cudaMemsetAsync(d_num_large, 0, sizeof(unsigned long long), stream);
+    if (error == cudaSuccess)
+    {
+      error = cudaGetDevice(&device);
+    }
+    if (error == cudaSuccess)
+    {
+      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    }
+    if (error == cudaSuccess)
+    {
+      error =
+          LaunchKernel(false,
+                       DeviceBatchedTopKSmallKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
+                                                    ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>,
+                       thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in, d_values_out, segment_sizes,
+                       ks, num_segments, d_large, d_num_large);
+    }
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    const ::cuda::std::int64_t resident = ::cuda::std::int64_t(sm_count) * ActivePolicyT::LIST_BLOCKS_PER_SM;
+    const int grid                      = int(num_segments < resident ? num_segments : resident);
+    return LaunchKernel(false, block_kernel, grid, PolicyT::BLOCK_THREADS, stream, d_keys_in, d_keys_out, d_values_in,
+                        d_values_out, segment_sizes, ks, num_segments,
+                        static_cast<const ::cuda::std::int64_t*>(d_large),
+                        static_cast<const unsigned long long*>(d_num_large));
   }
 
   //! Validates what the host knows of the arguments (counts, k within a uniform segment size,

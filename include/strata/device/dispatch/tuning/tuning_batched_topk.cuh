@@ -21,7 +21,7 @@ inline constexpr int batched_buffer_items_v = int(32768 / sizeof(CandidateT)) / 
 
 //! Policies for batched top-k of KeyT keys with IndexT indices within a segment: one block of 256
 //! threads per segment (one per digit of its 8-bit selection), 64 bytes of keys a thread a tile;
-//! small uniform segments one thread each.
+//! small segments one thread each.
 template <typename KeyT, typename IndexT>
 struct batched_policy_hub
 {
@@ -31,10 +31,13 @@ struct batched_policy_hub
     using CandidateT = Candidate<typename radix::traits_t<KeyT>::bit_ordered_type, IndexT>;
     using BatchedTopKPolicy =
         AgentBatchedTopKPolicy<256, items_per_thread_v<KeyT>, batched_buffer_items_v<256, CandidateT>>;
-    //! Uniform segments of at most THREAD_ITEMS keys and k of at most 32 take a thread each, in
+    //! Segments of at most THREAD_ITEMS keys and k of at most 32 take a thread each, in
     //! blocks of THREAD_BLOCK_THREADS.
     static constexpr int THREAD_ITEMS         = 2048;
     static constexpr int THREAD_BLOCK_THREADS = 128;
+    //! Blocks an SM is given of the block kernel over the segments the thread kernel lists (it
+    //! holds two to four at once, as the key type's shared memory allows).
+    static constexpr int LIST_BLOCKS_PER_SM = 4;
   };
 
   using Policy800  = Policy750;
