@@ -625,12 +625,28 @@ struct AgentBatchedTopKThread
         }
       }
       __syncwarp();
-      const int count = size - chunk < CHUNK ? size - chunk : CHUNK;
+      // The chunk's keys that beat the K-th best as the chunk starts, a bit each (no other key can
+      // enter: the K-th best only gets better), are then offered in turn, every lane at once, so
+      // that the warp runs an insertion as often as its busiest lane needs one, not as often as
+      // any lane needs one at some position.
+      const int count   = size - chunk < CHUNK ? size - chunk : CHUNK;
+      unsigned entering = 0;
 #pragma unroll 4
       for (int j = 0; j < count; ++j)
       {
-        Offer<K>(best, CandidateT{RankBitsT::In(storage.keys[lane][j].Alias(), detail::identity_decomposer_t{}),
-                                  IndexT(~IndexT(chunk + j))});
+        const CandidateT c{RankBitsT::In(storage.keys[lane][j].Alias(), detail::identity_decomposer_t{}),
+                           IndexT(~IndexT(chunk + j))};
+        entering |= unsigned(detail::topk::Better{}(c, best[K - 1])) << j;
+      }
+      while (__any_sync(0xffffffffu, entering != 0))
+      {
+        if (entering != 0)
+        {
+          const int j = __ffs(entering) - 1;
+          entering &= entering - 1;
+          Offer<K>(best, CandidateT{RankBitsT::In(storage.keys[lane][j].Alias(), detail::identity_decomposer_t{}),
+                                    IndexT(~IndexT(chunk + j))});
+        }
       }
       __syncwarp();
     }
