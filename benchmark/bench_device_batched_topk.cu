@@ -1,6 +1,8 @@
 // DeviceBatchedTopK (MaxKeys of f32 keys, standard normal), strata and a baseline on the same
 // device buffers: 2^24 and 2^28 keys cut into equal segments of 64 (k = 8), 256 (k = 16), 1024
-// (k = 32) and 2^20 items (k = 64). Bytes count one read of the keys: the bound of a top-k.
+// (k = 32) and 2^20 items (k = 64), and segments of power-law sizes with k from 1 to 64, both read
+// per segment from device arrays (strata alone, checked against the host). Bytes count one read of
+// the keys: the bound of a top-k.
 //
 // The baseline is what a CUDA 13.0 user has: CUB 3.0.1's DeviceSegmentedSort of every segment,
 // descending, and a strided copy of each segment's first k. Built with STRATA_BENCH_CCCL_NEXT
@@ -23,6 +25,7 @@
 #include "bench_common.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -233,6 +236,128 @@ void segments_1m(benchmark::State& state)
 {
   time_batched<STRATA, (1 << 20), 64>(state, "DeviceBatchedTopK::MaxKeys, segments of 2^20, k 64/f32");
 }
+
+//! Segments of power-law sizes (a Pareto distribution of exponent 1.2 from 16 keys, at most 2^20,
+//! the last one cut to fill n) with k from 1 to 64 (at most the size), both read per segment from
+//! device arrays; built once per input, with the host's top-k of each segment, best first.
+struct power_law_batch
+{
+  const float* d_keys      = nullptr;
+  std::size_t num_segments = 0;
+  std::size_t out_items    = 0;
+  const float* const* d_in = nullptr;
+  float* const* d_out      = nullptr;
+  const int* d_sizes       = nullptr;
+  const int* d_ks          = nullptr;
+  std::vector<float> expected;
+};
+
+const power_law_batch& power_law_for(const float* d_keys, std::size_t n)
+{
+  static power_law_batch b;
+  static std::vector<void*> allocations;
+  if (b.d_keys == d_keys && b.expected.size() > 0 && b.num_segments > 0)
+  {
+    return b;
+  }
+  for (void* p : allocations)
+  {
+    cudaFree(p);
+  }
+  allocations.clear();
+  std::vector<int> sizes;
+  std::vector<int> ks;
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next_unit      = [&state]
+  {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return (double(state >> 11) + 0.5) / double(1ull << 53);
+  };
+  for (std::size_t total = 0; total < n;)
+  {
+    const double size      = 16.0 * std::pow(next_unit(), -1.0 / 1.2);
+    const std::size_t want = size > double(1 << 20) ? std::size_t(1) << 20 : std::size_t(size);
+    const std::size_t take = std::min(want, n - total);
+    sizes.push_back(int(take));
+    ks.push_back(std::min(int(take), 1 + int(next_unit() * 64.0)));
+    total += take;
+  }
+  b.num_segments                = sizes.size();
+  const std::vector<float> keys = bench::download(d_keys, n);
+  std::vector<const float*> in(b.num_segments);
+  std::vector<float*> out(b.num_segments);
+  std::vector<std::size_t> out_offsets(b.num_segments + 1, 0);
+  for (std::size_t s = 0; s < b.num_segments; ++s)
+  {
+    out_offsets[s + 1] = out_offsets[s] + std::size_t(ks[s]);
+  }
+  b.out_items        = out_offsets.back();
+  float* d_out_items = nullptr;
+  bench::check(cudaMalloc(&d_out_items, b.out_items * sizeof(float)), "cudaMalloc");
+  allocations.push_back(d_out_items);
+  b.expected.assign(b.out_items, 0.0f);
+  std::size_t offset = 0;
+  for (std::size_t s = 0; s < b.num_segments; ++s)
+  {
+    in[s]  = d_keys + offset;
+    out[s] = d_out_items + out_offsets[s];
+    std::vector<float> part(keys.begin() + std::ptrdiff_t(offset), keys.begin() + std::ptrdiff_t(offset + sizes[s]));
+    std::partial_sort(part.begin(), part.begin() + ks[s], part.end(), [](float a, float c) { return a > c; });
+    std::copy(part.begin(), part.begin() + ks[s], b.expected.begin() + std::ptrdiff_t(out_offsets[s]));
+    offset += std::size_t(sizes[s]);
+  }
+  auto upload = [&](const auto& host)
+  {
+    void* d                 = nullptr;
+    const std::size_t bytes = host.size() * sizeof(host[0]);
+    bench::check(cudaMalloc(&d, bytes), "cudaMalloc");
+    bench::check(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice), "upload");
+    allocations.push_back(d);
+    return d;
+  };
+  b.d_in    = static_cast<const float* const*>(upload(in));
+  b.d_out   = static_cast<float* const*>(upload(out));
+  b.d_sizes = static_cast<const int*>(upload(sizes));
+  b.d_ks    = static_cast<const int*>(upload(ks));
+  b.d_keys  = d_keys;
+  return b;
+}
+
+//! Times strata's batched top-k of state.range(0) keys in power-law segments; the first run
+//! compares its output with the host's.
+void power_law(benchmark::State& state)
+{
+  const std::size_t n      = static_cast<std::size_t>(state.range(0));
+  auto& keys               = bench::shared_rotating_buffer<float>(n);
+  const power_law_batch& b = power_law_for(keys.next(), n);
+  auto call                = [&](void* d_temp, std::size_t& bytes, cudaStream_t stream)
+  {
+    return strata::DeviceBatchedTopK::MaxKeys(d_temp, bytes, b.d_in, b.d_out, b.d_sizes, b.d_ks,
+                                              std::int64_t(b.num_segments), stream);
+  };
+  std::size_t bytes = 0;
+  bench::check(call(nullptr, bytes, cudaStream_t(0)), "size query");
+  void* d_temp                    = bench::scratch(2, bytes);
+  const std::string configuration = "DeviceBatchedTopK::MaxKeys, power-law segments/" + std::to_string(n);
+  if (bench::first_run(configuration))
+  {
+    float* d_first = nullptr;
+    bench::check(cudaMemcpy(&d_first, b.d_out, sizeof(float*), cudaMemcpyDeviceToHost), "download");
+    bench::poison(d_first, b.out_items);
+    bench::check(call(d_temp, bytes, cudaStream_t(0)), "batched top-k");
+    bench::check(cudaDeviceSynchronize(), "batched top-k");
+    if (!bench::record(state, configuration, bench::compare_exact(bench::download(d_first, b.out_items), b.expected)))
+    {
+      return;
+    }
+  }
+  bench::time_iterations(
+      state, [&](cudaStream_t stream) { bench::check(call(d_temp, bytes, stream), "top-k"); },
+      [&](cudaStream_t stream) { bench::flush_l2(stream); });
+  bench::set_throughput(state, n, n * sizeof(float));
+}
 } // namespace
 
 #define STRATA_BENCH_REGISTER_BATCHED(FUNC, NAME)                                                                      \
@@ -250,6 +375,8 @@ STRATA_BENCH_REGISTER_BATCHED(segments_256<false>, "DeviceBatchedTopK::MaxKeys, 
 STRATA_BENCH_REGISTER_BATCHED(segments_1024<true>, "DeviceBatchedTopK::MaxKeys, segments of 1024, k 32/strata/f32");
 STRATA_BENCH_REGISTER_BATCHED(segments_1024<false>, "DeviceBatchedTopK::MaxKeys, segments of 1024, k 32/cub/f32");
 STRATA_BENCH_REGISTER_BATCHED(segments_1m<true>, "DeviceBatchedTopK::MaxKeys, segments of 2^20, k 64/strata/f32");
+STRATA_BENCH_REGISTER_BATCHED(power_law,
+                              "DeviceBatchedTopK::MaxKeys, power-law segments, k 1-64 per segment/strata/f32");
 #if !defined(STRATA_BENCH_CCCL_NEXT)
 STRATA_BENCH_REGISTER_BATCHED(segments_1m<false>, "DeviceBatchedTopK::MaxKeys, segments of 2^20, k 64/cub/f32");
 #endif
