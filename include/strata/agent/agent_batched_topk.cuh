@@ -16,7 +16,9 @@
 #include <strata/tile/tile_io.cuh>
 #include <strata/tile/tile_vector.cuh>
 #include <strata/util_type.cuh>
+#include <strata/warp/warp_reduce.cuh>
 
+#include <cuda/functional>
 #include <cuda/std/bit>
 #include <cuda/std/cmath>
 #include <cuda/std/cstdint>
@@ -531,6 +533,7 @@ struct AgentBatchedTopKThread
   {
     Uninitialized<KeyInputIteratorT> segments[32]; // the warp's segments' iterators
     int sizes[32];                                 // their sizes (0 for a segment the warp does not take)
+    typename WarpReduce<int>::TempStorage reduce;  // the warp's largest size and k
     Uninitialized<KeyT> keys[32][CHUNK + 1];       // a chunk, one row a segment (padded: no bank conflicts)
   };
   struct _TempStorage
@@ -570,13 +573,45 @@ struct AgentBatchedTopKThread
     }
   }
 
-  //! Each lane's segment `first + lane` where `mine`: its k best (k <= K) of its `num_items` keys
-  //! (at most a few thousand), best first, to its `d_keys_out` and, for pairs, its values. Every
-  //! lane of the warp calls it with the same `first`.
-  template <int K, typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
+  //! The largest of the warp's values, in every lane.
+  STRATA_DEVICE STRATA_FORCEINLINE int WarpMax(int value)
+  {
+    return __shfl_sync(0xffffffffu, WarpReduce<int>(storage.reduce).Reduce(value, ::cuda::maximum<>{}), 0);
+  }
+
+  //! Each lane's segment `first + lane` where `mine`: its k best (1 <= k <= 32) of its `num_items`
+  //! keys (at most a few thousand), best first, to its `d_keys_out` and, for pairs, its values,
+  //! with K = 8, 16 or 32 as the warp's largest k needs. Every lane of the warp calls it with the
+  //! same `first`.
+  template <typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
   STRATA_DEVICE STRATA_FORCEINLINE void Process(SegmentIteratorT d_keys_in, KeyOutputIteratorItT d_keys_out,
                                                 ValueInputIteratorItT d_values_in, ValueOutputIteratorItT d_values_out,
                                                 ::cuda::std::int64_t first, bool mine, IndexT num_items, IndexT k)
+  {
+    const int most = WarpMax(mine ? int(k) : 0);
+    if (most == 0)
+    {
+      return;
+    }
+    if (most <= 8)
+    {
+      ProcessK<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+    }
+    else if (most <= 16)
+    {
+      ProcessK<16>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+    }
+    else
+    {
+      ProcessK<32>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+    }
+  }
+
+  //! Process with room for K winners a thread (every lane's k at most K).
+  template <int K, typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ProcessK(SegmentIteratorT d_keys_in, KeyOutputIteratorItT d_keys_out,
+                                                 ValueInputIteratorItT d_values_in, ValueOutputIteratorItT d_values_out,
+                                                 ::cuda::std::int64_t first, bool mine, IndexT num_items, IndexT k)
   {
     const ::cuda::std::int64_t segment = first + lane;
     const int size                     = mine ? int(num_items) : 0;
@@ -585,13 +620,7 @@ struct AgentBatchedTopKThread
     {
       detail::UninitializedCopy(&storage.segments[lane].Alias(), KeyInputIteratorT(d_keys_in[segment]));
     }
-    int most = size; // the largest of the warp's segments
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2)
-    {
-      const int other = __shfl_xor_sync(0xffffffffu, most, offset);
-      most            = other > most ? other : most;
-    }
+    const int most = WarpMax(size); // the largest of the warp's segments
     // Zeros rank below every item (no inverted index is 0).
     CandidateT best[K];
 #pragma unroll

@@ -1,7 +1,7 @@
 // strata/device/dispatch/dispatch_batched_topk.cuh: the kernels of DeviceBatchedTopK (one thread
-// block per segment, AgentBatchedTopK; one thread per segment for uniform small segments and k,
-// AgentBatchedTopKThread), and DispatchBatchedTopK, which validates what the host knows of the
-// arguments, picks the policy for the device and the kernel, and launches.
+// block per segment, AgentBatchedTopK; one thread per small segment, AgentBatchedTopKThread), and
+// DispatchBatchedTopK, which validates what the host knows of the arguments, picks the policy for
+// the device and the kernels, and launches.
 #pragma once
 
 #include <strata/config.cuh>
@@ -86,39 +86,15 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) vo
   }
 }
 
-//! The k best of each segment, one thread per segment and 32 segments a warp
-//! (AgentBatchedTopKThread): uniform segments of `num_items` keys and a uniform k of at most K.
-template <typename MaxPolicyT, detail::topk::select SELECT, int K, typename KeyInputIteratorItT,
-          typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT,
-          typename IndexT>
-STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBatchedTopKThreadKernel(
-    KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
-    ValueOutputIteratorItT d_values_out, IndexT num_items, IndexT k, ::cuda::std::int64_t num_segments)
-{
-  constexpr int WARPS = MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS / 32;
-  using AgentT        = AgentBatchedTopKThread<WARPS, SELECT, KeyInputIteratorItT, IndexT>;
-  __shared__ typename AgentT::TempStorage temp_storage;
-  AgentT agent(temp_storage);
-  // A warp takes 32 segments at a time.
-  const ::cuda::std::int64_t stride = ::cuda::std::int64_t(gridDim.x) * WARPS * 32;
-  for (::cuda::std::int64_t first = (::cuda::std::int64_t(blockIdx.x) * WARPS + threadIdx.x / 32) * 32;
-       first < num_segments; first += stride)
-  {
-    agent.template Process<K>(d_keys_in, d_keys_out, d_values_in, d_values_out, first,
-                              first + ::cuda::std::int64_t(threadIdx.x % 32) < num_segments, num_items, k);
-  }
-}
-
-//! The k best of each segment whose size and k come one per segment: a thread takes each segment
-//! of at most THREAD_ITEMS keys with k of at most 32 (AgentBatchedTopKThread, 32 segments a warp,
-//! K = 8, 16 or 32 as the warp's largest k needs), and lists the others in `d_large` (in no
-//! particular order; `*d_num_large` counts them, from 0) for the block kernel.
+//! The k best of each segment of at most THREAD_ITEMS keys with k of at most 32, a thread each
+//! (AgentBatchedTopKThread, 32 segments a warp). The others, where sizes or k come one per segment,
+//! go to the list `d_large` (in no particular order; `*d_num_large` counts them, from 0) for the
+//! block kernel; where both are uniform the host sends no others here, and no list.
 template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
           typename ValueInputIteratorItT, typename ValueOutputIteratorItT, typename SizesT, typename KsT,
           typename IndexT>
 STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBatchedTopKSmallKernel(
+__launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBatchedTopKThreadKernel(
     KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
     ValueOutputIteratorItT d_values_out, SizesT segment_sizes, KsT ks, ::cuda::std::int64_t num_segments,
     ::cuda::std::int64_t* d_large, unsigned long long* d_num_large)
@@ -159,30 +135,7 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBat
         d_large[base + __popc(large & ((1u << lane) - 1u))] = segment;
       }
     }
-    const bool mine = k > 0 && small;
-    int most        = mine ? int(k) : 0; // the warp's largest k
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2)
-    {
-      const int other = __shfl_xor_sync(0xffffffffu, most, offset);
-      most            = other > most ? other : most;
-    }
-    if (most == 0)
-    {
-      continue;
-    }
-    if (most <= 8)
-    {
-      agent.template Process<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
-    }
-    else if (most <= 16)
-    {
-      agent.template Process<16>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
-    }
-    else
-    {
-      agent.template Process<32>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
-    }
+    agent.Process(d_keys_in, d_keys_out, d_values_in, d_values_out, first, k > 0 && small, num_items, k);
   }
 }
 
@@ -267,36 +220,21 @@ struct DispatchBatchedTopK
     }
     const ::cuda::std::int64_t thread_blocks = (num_segments + THREADS - 1) / THREADS;
     const int thread_grid                    = int(thread_blocks < MAX_GRID ? thread_blocks : MAX_GRID);
-    // Uniform small segments and a small uniform k: a thread per segment.
+    auto thread_kernel =
+        DeviceBatchedTopKThreadKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
+                                      ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>;
+    // Uniform small segments and a small uniform k: a thread per segment, and nothing listed.
     if constexpr (UNIFORM)
     {
       const IndexT num_items = SegmentCount<IndexT>(segment_sizes.value);
       const IndexT k         = SegmentCount<IndexT>(ks.value) < num_items ? SegmentCount<IndexT>(ks.value) : num_items;
       if (num_items <= IndexT(ActivePolicyT::THREAD_ITEMS) && k <= IndexT(32))
       {
-        if (k == 0)
-        {
-          return cudaSuccess;
-        }
-        auto launch = [&](auto kernel)
-        {
-          return LaunchKernel(false, kernel, thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in,
-                              d_values_out, num_items, k, num_segments);
-        };
-        if (k <= IndexT(8))
-        {
-          return launch(
-              DeviceBatchedTopKThreadKernel<max_policy_t, SELECT, 8, KeyInputIteratorItT, KeyOutputIteratorItT,
-                                            ValueInputIteratorItT, ValueOutputIteratorItT, IndexT>);
-        }
-        if (k <= IndexT(16))
-        {
-          return launch(
-              DeviceBatchedTopKThreadKernel<max_policy_t, SELECT, 16, KeyInputIteratorItT, KeyOutputIteratorItT,
-                                            ValueInputIteratorItT, ValueOutputIteratorItT, IndexT>);
-        }
-        return launch(DeviceBatchedTopKThreadKernel<max_policy_t, SELECT, 32, KeyInputIteratorItT, KeyOutputIteratorItT,
-                                                    ValueInputIteratorItT, ValueOutputIteratorItT, IndexT>);
+        return k == 0 ? cudaSuccess
+                      : LaunchKernel(false, thread_kernel, thread_grid, THREADS, stream, d_keys_in, d_keys_out,
+                                     d_values_in, d_values_out, segment_sizes, ks, num_segments,
+                                     static_cast<::cuda::std::int64_t*>(nullptr),
+                                     static_cast<unsigned long long*>(nullptr));
       }
     }
     auto block_kernel = DeviceBatchedTopKKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
@@ -324,12 +262,8 @@ struct DispatchBatchedTopK
     }
     if (error == cudaSuccess)
     {
-      error =
-          LaunchKernel(false,
-                       DeviceBatchedTopKSmallKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
-                                                    ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>,
-                       thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in, d_values_out, segment_sizes,
-                       ks, num_segments, d_large, d_num_large);
+      error = LaunchKernel(false, thread_kernel, thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in,
+                           d_values_out, segment_sizes, ks, num_segments, d_large, d_num_large);
     }
     if (error != cudaSuccess)
     {
