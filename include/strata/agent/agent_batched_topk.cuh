@@ -5,7 +5,7 @@
 // memory where they fit (the whole segment, or the items at or above a threshold sampled from it), and
 // reads the segment from global memory otherwise. It finds the rank of the k-th best one digit at
 // a time, gathers the winners, sorts them and writes them best first; more winners than one
-// block sorts at once are written a window of ranks at a time. Uniform small segments with small k
+// block sorts at once are written a window of ranks at a time. Small segments with small k
 // take a thread each instead (AgentBatchedTopKThread).
 #pragma once
 
@@ -273,6 +273,34 @@ struct AgentBatchedTopK
     return result;
   }
 
+  //! Places the first `count` (at most BLOCK_THREADS) candidates of the buffer, one a thread, by
+  //! counting the better ones (ranks are distinct): those of the `limit` best go to positions
+  //! `first`, `first + 1`, ... of the outputs, best first.
+  template <typename KeyOutT, typename ValueInT, typename ValueOutT>
+  STRATA_DEVICE STRATA_FORCEINLINE void CountWrite(int count, IndexT limit, IndexT first, KeyOutT d_keys_out,
+                                                   ValueInT d_values_in, ValueOutT d_values_out)
+  {
+    const int tid = int(threadIdx.x);
+    if (tid < count)
+    {
+      const CandidateT mine = storage.buffer[tid];
+      IndexT rank           = 0;
+      for (int j = 0; j < count; ++j)
+      {
+        rank += detail::topk::Better{}(storage.buffer[j], mine) ? 1 : 0;
+      }
+      if (rank < limit)
+      {
+        d_keys_out[first + rank] = RankBitsT::Out(mine.key, detail::identity_decomposer_t{});
+        if constexpr (!KEYS_ONLY)
+        {
+          d_values_out[first + rank] = d_values_in[IndexT(~mine.inverted_index)];
+        }
+      }
+    }
+    __syncthreads(); // the buffer is free again
+  }
+
   //! Sorts the first `count` (at most BUFFER_ITEMS) candidates of the buffer, best first, and
   //! writes them to positions `first`, `first + 1`, ... of the outputs: up to a winner a thread by
   //! counting, more by a merge sort of the whole buffer.
@@ -283,23 +311,7 @@ struct AgentBatchedTopK
     const int tid = int(threadIdx.x);
     if (count <= BLOCK_THREADS)
     {
-      // Few winners: each thread counts the winners better than its own, which is where it goes
-      // (ranks are distinct), rather than merge-sorting the whole buffer.
-      if (tid < count)
-      {
-        const CandidateT mine = storage.buffer[tid];
-        int rank              = 0;
-        for (int j = 0; j < count; ++j)
-        {
-          rank += detail::topk::Better{}(storage.buffer[j], mine) ? 1 : 0;
-        }
-        d_keys_out[first + IndexT(rank)] = RankBitsT::Out(mine.key, detail::identity_decomposer_t{});
-        if constexpr (!KEYS_ONLY)
-        {
-          d_values_out[first + IndexT(rank)] = d_values_in[IndexT(~mine.inverted_index)];
-        }
-      }
-      __syncthreads(); // the buffer is free again
+      CountWrite(count, IndexT(count), first, d_keys_out, d_values_in, d_values_out);
       return;
     }
     // Loaded striped; the slots past `count` hold zeros, below every candidate (no inverted index is 0).
@@ -405,31 +417,13 @@ struct AgentBatchedTopK
     if (num_items <= IndexT(BLOCK_THREADS))
     {
       // A segment of at most one item a thread: each item's place is the number of better ones.
-      const int n     = int(num_items);
-      CandidateT mine = {};
-      if (tid < n)
+      if (tid < int(num_items))
       {
-        mine = CandidateT{RankBitsT::In(d_keys_in[tid], detail::identity_decomposer_t{}), IndexT(~IndexT(tid))};
-        storage.buffer[tid] = mine;
+        storage.buffer[tid] =
+            CandidateT{RankBitsT::In(d_keys_in[tid], detail::identity_decomposer_t{}), IndexT(~IndexT(tid))};
       }
       __syncthreads();
-      if (tid < n)
-      {
-        IndexT rank = 0;
-        for (int j = 0; j < n; ++j)
-        {
-          rank += detail::topk::Better{}(storage.buffer[j], mine) ? 1 : 0;
-        }
-        if (rank < k)
-        {
-          d_keys_out[rank] = RankBitsT::Out(mine.key, detail::identity_decomposer_t{});
-          if constexpr (!KEYS_ONLY)
-          {
-            d_values_out[rank] = d_values_in[IndexT(tid)];
-          }
-        }
-      }
-      __syncthreads();
+      CountWrite(int(num_items), k, IndexT(0), d_keys_out, d_values_in, d_values_out);
       return;
     }
     if (num_items <= IndexT(BUFFER_ITEMS))
