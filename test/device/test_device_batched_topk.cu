@@ -252,6 +252,9 @@ TEST_CASE("DeviceBatchedTopK::MaxPairs and MinPairs move each winner's value", "
     check_batch<true, true, int>(b, form::per_segment, form::per_segment, 1);
     check_batch<false, true, int>(b, form::per_segment, form::per_segment, 0);
   }
+  // 64-bit keys: the small-segment path orders (key, index) pairs that do not fit one word.
+  const batch<double> wide = make_batch<double>(mixed_sizes(), mixed_ks(), shape::few_values, seed + 7);
+  check_batch<true, true, int>(wide, form::per_segment, form::per_segment, 0);
 }
 
 TEST_CASE("DeviceBatchedTopK takes a uniform segment size and k as plain integers (a thread or a block per segment)",

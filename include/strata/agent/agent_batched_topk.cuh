@@ -509,10 +509,10 @@ struct AgentBatchedTopK
 //! Small segments of DeviceBatchedTopK, one thread each: a warp takes 32 segments, reads them a
 //! chunk of 32 keys at a time with loads that run along each segment (one line a load, where a
 //! thread reading its own segment would touch 32 lines a load), turns the chunk over in shared
-//! memory, and each thread keeps its segment's best K (K at least its k) sorted in registers, a key
-//! that beats the K-th moving up by compare-and-swap; a later key never passes an equal earlier
-//! one. For segments of at most a few thousand keys and k of at most 32, where a block per segment
-//! would wait on its barriers.
+//! memory, and each thread keeps its segment's best K (K at least its k) sorted in registers. Each
+//! group of G keys of the chunk is sorted by a sorting network and merged into the K by another,
+//! so that every lane runs the same instructions whatever its keys. For segments of at most a few
+//! thousand keys and k of at most 32, where a block per segment would wait on its barriers.
 template <int WARPS, detail::topk::select SELECT, typename SegmentIteratorT, typename IndexT>
 struct AgentBatchedTopKThread
 {
@@ -520,8 +520,93 @@ struct AgentBatchedTopKThread
   using KeyInputIteratorT    = detail::it_value_t<SegmentIteratorT>;
   using KeyT                 = detail::it_value_t<KeyInputIteratorT>;
   using RankBitsT            = detail::topk::RankBits<SELECT, KeyT, detail::identity_decomposer_t>;
-  using CandidateT           = detail::topk::Candidate<typename RankBitsT::type, IndexT>;
+  using RankT                = typename RankBitsT::type;
+  using CandidateT           = detail::topk::Candidate<RankT, IndexT>;
   static constexpr int LOADS = sizeof(KeyT) <= 4 ? 16 : 8; // loads a lane has in flight at once
+
+  //! What the networks order, the better first. Keys alone: their rank bits (equal bits are equal
+  //! keys, so a tie needs no index). Pairs: the rank bits over the inverted index, in 64 bits for
+  //! keys of at most 32 bits (a segment here has fewer than 2^32 items), else a Candidate. The
+  //! zero item ranks with or below every key, and for pairs below every item.
+  template <bool PAIRS>
+  struct Item
+  {
+    static constexpr bool PACKED = PAIRS && sizeof(RankT) <= 4;
+    using type                   = ::cuda::std::conditional_t<
+                        PAIRS, ::cuda::std::conditional_t<PACKED, ::cuda::std::uint64_t, CandidateT>,
+                        ::cuda::std::conditional_t<(sizeof(RankT) < 4), ::cuda::std::uint32_t, RankT>>;
+
+    STRATA_DEVICE STRATA_FORCEINLINE static type Make(RankT rank, int index)
+    {
+      if constexpr (!PAIRS)
+      {
+        return type(rank);
+      }
+      else if constexpr (PACKED)
+      {
+        return (type(rank) << 32) | ::cuda::std::uint32_t(~::cuda::std::uint32_t(index));
+      }
+      else
+      {
+        return CandidateT{rank, IndexT(~IndexT(index))};
+      }
+    }
+    STRATA_DEVICE STRATA_FORCEINLINE static RankT Rank(const type& item)
+    {
+      if constexpr (!PAIRS)
+      {
+        return RankT(item);
+      }
+      else if constexpr (PACKED)
+      {
+        return RankT(item >> 32);
+      }
+      else
+      {
+        return item.key;
+      }
+    }
+    STRATA_DEVICE STRATA_FORCEINLINE static IndexT Index(const type& item)
+    {
+      if constexpr (PACKED)
+      {
+        return IndexT(~::cuda::std::uint32_t(item));
+      }
+      else
+      {
+        return IndexT(~item.inverted_index);
+      }
+    }
+    //! Puts the better of `a` and `b` into `a`, the other into `b`.
+    STRATA_DEVICE STRATA_FORCEINLINE static void Order(type& a, type& b)
+    {
+      if constexpr (::cuda::std::is_integral_v<type>)
+      {
+        const type better = a > b ? a : b;
+        b                 = a > b ? b : a;
+        a                 = better;
+      }
+      else
+      {
+        const bool swap = detail::topk::Better{}(b, a);
+        const type t    = swap ? b : a;
+        b               = swap ? a : b;
+        a               = t;
+      }
+    }
+    //! The better of `a` and `b`.
+    STRATA_DEVICE STRATA_FORCEINLINE static type Max(const type& a, const type& b)
+    {
+      if constexpr (::cuda::std::is_integral_v<type>)
+      {
+        return a > b ? a : b;
+      }
+      else
+      {
+        return detail::topk::Better{}(b, a) ? b : a;
+      }
+    }
+  };
 
   struct WarpStorage
   {
@@ -547,23 +632,80 @@ struct AgentBatchedTopKThread
   {
   }
 
-  //! Puts `c` into the sorted `best` where it beats the last.
-  template <int K>
-  STRATA_DEVICE STRATA_FORCEINLINE static void Offer(CandidateT (&best)[K], const CandidateT& c)
+  //! Sorts the bitonic run `c[FIRST, FIRST + COUNT)` the better first (the half-cleaners of a
+  //! bitonic merge).
+  template <typename ItemT, int FIRST, int COUNT, typename ItemArrayT>
+  STRATA_DEVICE STRATA_FORCEINLINE static void Clean(ItemArrayT& c)
   {
-    if (detail::topk::Better{}(c, best[K - 1]))
-    {
-      best[K - 1] = c;
 #pragma unroll
-      for (int j = K - 1; j > 0; --j)
+    for (int stride = COUNT / 2; stride > 0; stride /= 2)
+    {
+#pragma unroll
+      for (int i = 0; i < COUNT; ++i)
       {
-        if (detail::topk::Better{}(best[j], best[j - 1]))
+        if ((i & stride) == 0)
         {
-          const CandidateT t = best[j];
-          best[j]            = best[j - 1];
-          best[j - 1]        = t;
+          ItemT::Order(c[FIRST + i], c[FIRST + i + stride]);
         }
       }
+    }
+  }
+
+  //! Sorts `c` the better first (a bitonic sorting network).
+  template <typename ItemT, int N>
+  STRATA_DEVICE STRATA_FORCEINLINE static void Sort(typename ItemT::type (&c)[N])
+  {
+#pragma unroll
+    for (int size = 2; size <= N; size *= 2)
+    {
+#pragma unroll
+      for (int stride = size / 2; stride > 0; stride /= 2)
+      {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+        {
+          if ((i & stride) == 0)
+          {
+            // Runs of `size` alternate in direction, so that each pair of them is bitonic.
+            if ((i & size) == 0)
+            {
+              ItemT::Order(c[i], c[i + stride]);
+            }
+            else
+            {
+              ItemT::Order(c[i + stride], c[i]);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  //! The K best of the sorted `best` and the sorted `c` (G = K or K / 2), sorted, into `best`.
+  //! The K - G first of `best` stay among them; the G best of `best`'s last G and `c` are the
+  //! better of each pair taken from opposite ends (a bitonic run), sorted by a half-cleaner;
+  //! where G < K the two sorted runs then merge.
+  template <typename ItemT, int K, int G>
+  STRATA_DEVICE STRATA_FORCEINLINE static void Merge(typename ItemT::type (&best)[K], typename ItemT::type (&c)[G])
+  {
+    static_assert(G == K || 2 * G == K, "a group is K or K / 2 items");
+#pragma unroll
+    for (int i = 0; i < G; ++i)
+    {
+      best[K - G + i] = ItemT::Max(best[K - G + i], c[G - 1 - i]);
+    }
+    Clean<ItemT, K - G, G>(best);
+    if constexpr (G < K)
+    {
+      // Two sorted halves: the better of each pair from opposite ends makes both halves bitonic,
+      // every item of the first better than every item of the second.
+#pragma unroll
+      for (int i = 0; i < K / 2; ++i)
+      {
+        ItemT::Order(best[i], best[K - 1 - i]);
+      }
+      Clean<ItemT, 0, K / 2>(best);
+      Clean<ItemT, K / 2, K / 2>(best);
     }
   }
 
@@ -573,32 +715,38 @@ struct AgentBatchedTopKThread
     return __shfl_sync(0xffffffffu, WarpReduce<int>(storage.reduce).Reduce(value, ::cuda::maximum<>{}), 0);
   }
 
-  //! Each lane's segment `first + lane` where `mine`: its k best (1 <= k <= 32) of its `num_items`
-  //! keys (at most a few thousand), best first, to its `d_keys_out` and, for pairs, its values,
-  //! with K = 8, 16 or 32 as the warp's largest k needs. Every lane of the warp calls it with the
-  //! same `first`.
-  template <typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
+  //! Each lane's segment `first + lane` where `mine`: its k best (1 <= k <= MAX_K <= 32) of its
+  //! `num_items` keys (at most a few thousand), best first, to its `d_keys_out` and, for pairs, its
+  //! values, with K = 8, 16 or 32 as the warp's largest k needs. Every lane of the warp calls it
+  //! with the same `first`.
+  template <int MAX_K, typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
   STRATA_DEVICE STRATA_FORCEINLINE void Process(SegmentIteratorT d_keys_in, KeyOutputIteratorItT d_keys_out,
                                                 ValueInputIteratorItT d_values_in, ValueOutputIteratorItT d_values_out,
                                                 ::cuda::std::int64_t first, bool mine, IndexT num_items, IndexT k)
   {
+    static_assert(MAX_K == 8 || MAX_K == 16 || MAX_K == 32, "K is 8, 16 or 32");
     const int most = WarpMax(mine ? int(k) : 0);
     if (most == 0)
     {
       return;
     }
-    if (most <= 8)
+    if constexpr (MAX_K >= 32)
     {
-      ProcessK<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+      if (most > 16)
+      {
+        ProcessK<32>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+        return;
+      }
     }
-    else if (most <= 16)
+    if constexpr (MAX_K >= 16)
     {
-      ProcessK<16>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+      if (most > 8)
+      {
+        ProcessK<16>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+        return;
+      }
     }
-    else
-    {
-      ProcessK<32>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
-    }
+    ProcessK<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
   }
 
   //! Process with room for K winners a thread (every lane's k at most K).
@@ -607,6 +755,10 @@ struct AgentBatchedTopKThread
                                                  ValueInputIteratorItT d_values_in, ValueOutputIteratorItT d_values_out,
                                                  ::cuda::std::int64_t first, bool mine, IndexT num_items, IndexT k)
   {
+    constexpr bool PAIRS = !::cuda::std::is_same_v<ValueOutputIteratorItT, NullType**>;
+    using ItemT          = Item<PAIRS>;
+    using ItemType       = typename ItemT::type;
+    constexpr int G      = K < 16 ? K : 16; // keys a network sorts at once (half of K = 32: fewer registers)
     const ::cuda::std::int64_t segment = first + lane;
     const int size                     = mine ? int(num_items) : 0;
     storage.sizes[lane]                = size;
@@ -615,12 +767,11 @@ struct AgentBatchedTopKThread
       detail::UninitializedCopy(&storage.segments[lane].Alias(), KeyInputIteratorT(d_keys_in[segment]));
     }
     const int most = WarpMax(size); // the largest of the warp's segments
-    // Zeros rank below every item (no inverted index is 0).
-    CandidateT best[K];
+    ItemType best[K];
 #pragma unroll
     for (int j = 0; j < K; ++j)
     {
-      best[j] = CandidateT{};
+      best[j] = ItemType{};
     }
     __syncwarp();
     for (int chunk = 0; chunk < most; chunk += CHUNK)
@@ -648,27 +799,24 @@ struct AgentBatchedTopKThread
         }
       }
       __syncwarp();
-      // The chunk's keys that beat the K-th best as the chunk starts, a bit each (no other key can
-      // enter: the K-th best only gets better), are then offered in turn, every lane at once, so
-      // that the warp runs an insertion as often as its busiest lane needs one, not as often as
-      // any lane needs one at some position.
-      const int count   = size - chunk < CHUNK ? size - chunk : CHUNK;
-      unsigned entering = 0;
-#pragma unroll 4
-      for (int j = 0; j < count; ++j)
+      // Past its segment's end a lane's places hold zero items, which never displace a key.
+#pragma unroll
+      for (int g = 0; g < CHUNK; g += G)
       {
-        const CandidateT c{RankBitsT::In(storage.keys[lane][j].Alias(), detail::identity_decomposer_t{}),
-                           IndexT(~IndexT(chunk + j))};
-        entering |= unsigned(detail::topk::Better{}(c, best[K - 1])) << j;
-      }
-      while (__any_sync(0xffffffffu, entering != 0))
-      {
-        if (entering != 0)
+        if (chunk + g < most)
         {
-          const int j = __ffs(entering) - 1;
-          entering &= entering - 1;
-          Offer<K>(best, CandidateT{RankBitsT::In(storage.keys[lane][j].Alias(), detail::identity_decomposer_t{}),
-                                    IndexT(~IndexT(chunk + j))});
+          ItemType c[G];
+#pragma unroll
+          for (int i = 0; i < G; ++i)
+          {
+            const int at = chunk + g + i;
+            c[i]         = at < size
+                           ? ItemT::Make(RankBitsT::In(storage.keys[lane][g + i].Alias(), detail::identity_decomposer_t{}),
+                                         at)
+                           : ItemType{};
+          }
+          Sort<ItemT>(c);
+          Merge<ItemT>(best, c);
         }
       }
       __syncwarp();
@@ -681,10 +829,10 @@ struct AgentBatchedTopKThread
       {
         if (IndexT(j) < k)
         {
-          keys_out[j] = RankBitsT::Out(best[j].key, detail::identity_decomposer_t{});
+          keys_out[j] = RankBitsT::Out(ItemT::Rank(best[j]), detail::identity_decomposer_t{});
         }
       }
-      if constexpr (!::cuda::std::is_same_v<ValueOutputIteratorItT, NullType**>)
+      if constexpr (PAIRS)
       {
         auto values_in  = d_values_in[segment];
         auto values_out = d_values_out[segment];
@@ -693,7 +841,7 @@ struct AgentBatchedTopKThread
         {
           if (IndexT(j) < k)
           {
-            values_out[j] = values_in[IndexT(~best[j].inverted_index)];
+            values_out[j] = values_in[ItemT::Index(best[j])];
           }
         }
       }

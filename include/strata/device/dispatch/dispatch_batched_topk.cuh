@@ -89,8 +89,9 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) vo
 //! The k best of each segment of at most THREAD_ITEMS keys with k of at most 32, a thread each
 //! (AgentBatchedTopKThread, 32 segments a warp). The others, where sizes or k come one per segment,
 //! go to the list `d_large` (in no particular order; `*d_num_large` counts them, from 0) for the
-//! block kernel; where both are uniform the host sends no others here, and no list.
-template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
+//! block kernel; where both are uniform the host sends no others here, and no list. No k exceeds
+//! MAX_K (8, 16 or 32: the registers a thread keeps its best in).
+template <typename MaxPolicyT, int MAX_K, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
           typename ValueInputIteratorItT, typename ValueOutputIteratorItT, typename SizesT, typename KsT,
           typename IndexT>
 STRATA_KERNEL_ATTRIBUTES
@@ -135,7 +136,8 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBat
         d_large[base + __popc(large & ((1u << lane) - 1u))] = segment;
       }
     }
-    agent.Process(d_keys_in, d_keys_out, d_values_in, d_values_out, first, k > 0 && small, num_items, k);
+    agent.template Process<MAX_K>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, k > 0 && small, num_items,
+                                  k);
   }
 }
 
@@ -193,6 +195,14 @@ struct DispatchBatchedTopK
   ::cuda::std::int64_t num_segments;
   cudaStream_t stream;
 
+  //! The small-segment kernel for k of at most MAX_K.
+  template <int MAX_K>
+  static constexpr auto ThreadKernel()
+  {
+    return DeviceBatchedTopKThreadKernel<max_policy_t, MAX_K, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
+                                         ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>;
+  }
+
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
@@ -220,21 +230,23 @@ struct DispatchBatchedTopK
     }
     const ::cuda::std::int64_t thread_blocks = (num_segments + THREADS - 1) / THREADS;
     const int thread_grid                    = int(thread_blocks < MAX_GRID ? thread_blocks : MAX_GRID);
-    auto thread_kernel =
-        DeviceBatchedTopKThreadKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
-                                      ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>;
-    // Uniform small segments and a small uniform k: a thread per segment, and nothing listed.
+    // Uniform small segments and a small uniform k: a thread per segment, and nothing listed, in a
+    // kernel whose registers fit that k.
     if constexpr (UNIFORM)
     {
       const IndexT num_items = SegmentCount<IndexT>(segment_sizes.value);
       const IndexT k         = SegmentCount<IndexT>(ks.value) < num_items ? SegmentCount<IndexT>(ks.value) : num_items;
       if (num_items <= IndexT(ActivePolicyT::THREAD_ITEMS) && k <= IndexT(32))
       {
+        const auto launch = [&](auto kernel) {
+          return LaunchKernel(false, kernel, thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in,
+                              d_values_out, segment_sizes, ks, num_segments, static_cast<::cuda::std::int64_t*>(nullptr),
+                              static_cast<unsigned long long*>(nullptr));
+        };
         return k == 0 ? cudaSuccess
-                      : LaunchKernel(false, thread_kernel, thread_grid, THREADS, stream, d_keys_in, d_keys_out,
-                                     d_values_in, d_values_out, segment_sizes, ks, num_segments,
-                                     static_cast<::cuda::std::int64_t*>(nullptr),
-                                     static_cast<unsigned long long*>(nullptr));
+             : k <= IndexT(8)  ? launch(ThreadKernel<8>())
+             : k <= IndexT(16) ? launch(ThreadKernel<16>())
+                               : launch(ThreadKernel<32>());
       }
     }
     auto block_kernel = DeviceBatchedTopKKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
@@ -262,8 +274,8 @@ struct DispatchBatchedTopK
     }
     if (error == cudaSuccess)
     {
-      error = LaunchKernel(false, thread_kernel, thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in,
-                           d_values_out, segment_sizes, ks, num_segments, d_large, d_num_large);
+      error = LaunchKernel(false, ThreadKernel<32>(), thread_grid, THREADS, stream, d_keys_in, d_keys_out,
+                           d_values_in, d_values_out, segment_sizes, ks, num_segments, d_large, d_num_large);
     }
     if (error != cudaSuccess)
     {
