@@ -5,8 +5,10 @@
 // memory where they fit (the whole segment, or the items at or above a threshold sampled from it), and
 // reads the segment from global memory otherwise. It finds the rank of the k-th best one digit at
 // a time, gathers the winners, sorts them and writes them best first; more winners than one
-// block sorts at once are written a window of ranks at a time. Small segments with small k
-// take a thread each instead (AgentBatchedTopKThread).
+// block sorts at once are written a window of ranks at a time. Large segments may be filtered by
+// several blocks first (Append over parts of the segment into global memory), the block then
+// selecting from what they kept (ProcessCandidates). Small segments with small k take a thread
+// each instead (AgentBatchedTopKThread).
 #pragma once
 
 #include <strata/config.cuh>
@@ -138,15 +140,16 @@ struct AgentBatchedTopK
   {
   }
 
-  //! Calls `consume(items, valid)` for every tile of the segment, read from global memory.
+  //! Calls `consume(items, valid)` for every tile of the segment's items [begin, end) (begin a
+  //! multiple of TILE_ITEMS), read from global memory.
   template <typename ConsumeT>
-  STRATA_DEVICE STRATA_FORCEINLINE void ForEachInputTile(ConsumeT consume)
+  STRATA_DEVICE STRATA_FORCEINLINE void ForEachInputTile(ConsumeT consume, IndexT begin, IndexT end)
   {
     const int tid      = int(threadIdx.x);
     const bool vectors = InputIoT::VectorAligned(d_keys_in);
-    for (IndexT tile = 0; tile < num_items; tile += TILE_ITEMS)
+    for (IndexT tile = begin; tile < end; tile += TILE_ITEMS)
     {
-      const int valid_items = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile);
+      const int valid_items = detail::tile::ValidItems<TILE_ITEMS>(end, tile);
       KeyT keys[ITEMS_PER_THREAD];
       if (valid_items == TILE_ITEMS)
       {
@@ -168,6 +171,13 @@ struct AgentBatchedTopK
       }
       consume(items, valid);
     }
+  }
+
+  //! ForEachInputTile over the whole segment.
+  template <typename ConsumeT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ForEachInputTile(ConsumeT consume)
+  {
+    ForEachInputTile(consume, IndexT(0), num_items);
   }
 
   //! Calls `visit(candidate)` for every candidate: the first `in_buffer` of the buffer, or (not
@@ -367,6 +377,26 @@ struct AgentBatchedTopK
     return prefix.key;
   }
 
+  //! Appends the items [begin, end) of the segment for which `keep(candidate)` holds to `buffer`
+  //! (shared or global memory), counting them in `*counter` (those past `capacity` counted, not kept).
+  template <typename KeepT>
+  STRATA_DEVICE STRATA_FORCEINLINE void Append(KeepT keep, IndexT begin, IndexT end, IndexT* counter,
+                                               CandidateT* buffer, IndexT capacity)
+  {
+    ForEachInputTile(
+        [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+        {
+          bool flags[ITEMS_PER_THREAD];
+#pragma unroll
+          for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+          {
+            flags[i] = valid[i] && keep(items[i]);
+          }
+          BlockAppendT::Append(storage.append, flags, items, counter, buffer, capacity);
+        },
+        begin, end);
+  }
+
   //! Appends the segment's items for which `keep(candidate)` holds to the buffer, in one read of
   //! the segment; returns how many there are (those past the buffer's end counted, not kept).
   template <typename KeepT>
@@ -377,30 +407,82 @@ struct AgentBatchedTopK
       storage.count = 0;
     }
     __syncthreads();
-    ForEachInputTile(
-        [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
-        {
-          bool flags[ITEMS_PER_THREAD];
-#pragma unroll
-          for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-          {
-            flags[i] = valid[i] && keep(items[i]);
-          }
-          BlockAppendT::Append(storage.append, flags, items, &storage.count, storage.buffer, IndexT(BUFFER_ITEMS));
-        });
+    Append(keep, IndexT(0), num_items, &storage.count, storage.buffer, IndexT(BUFFER_ITEMS));
     __syncthreads();
     const IndexT kept = storage.count;
     __syncthreads();
     return kept;
   }
 
-  //! The rank in a sample of BUFFER_ITEMS items whose key bits are the filter's threshold
-  //! (ThresholdRank); 0 where the items it keeps might not fit the buffer.
-  STRATA_DEVICE STRATA_FORCEINLINE IndexT SampleRank(IndexT k) const
+  //! The rank in a sample of BUFFER_ITEMS items of a segment of `num_items` (more than
+  //! BUFFER_ITEMS) whose key bits are the filter's threshold (ThresholdRank); 0 where the items it
+  //! keeps might not fit the buffer. The host asks it too, to pick the kernels.
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE static IndexT SampleRank(IndexT k, IndexT num_items)
   {
     float kept       = 0.0f;
     const float rank = detail::topk::ThresholdRank(float(k), float(BUFFER_ITEMS), float(num_items), kept);
     return rank <= float(BUFFER_ITEMS / 2) && 2.0f * kept <= float(BUFFER_ITEMS) ? IndexT(rank) : IndexT(0);
+  }
+
+  //! The k best of the `in_buffer` candidates in the buffer (k <= in_buffer <= BUFFER_ITEMS),
+  //! best first: the k-th best rank, the winners gathered to the buffer's front, sorted and written.
+  template <typename KeyOutT, typename ValueInT, typename ValueOutT>
+  STRATA_DEVICE STRATA_FORCEINLINE void WriteBest(IndexT k, IndexT in_buffer, KeyOutT d_keys_out, ValueInT d_values_in,
+                                                  ValueOutT d_values_out)
+  {
+    const int tid        = int(threadIdx.x);
+    const int index_bits = num_items > 1 ? int(::cuda::std::bit_width(static_cast<IndexT>(num_items - 1))) : 0;
+    const PrefixT prefix = SelectRank(true, in_buffer, k, index_bits);
+    CandidateT held[SORT_ITEMS];
+    bool win[SORT_ITEMS];
+    int wins = 0;
+#pragma unroll
+    for (int i = 0; i < SORT_ITEMS; ++i)
+    {
+      const int index = i * BLOCK_THREADS + tid;
+      win[i]          = false;
+      if (index < int(in_buffer))
+      {
+        held[i] = storage.buffer[index];
+        win[i]  = detail::topk::AtOrAbove(prefix, held[i].key, held[i].inverted_index);
+      }
+      wins += win[i] ? 1 : 0;
+    }
+    int offset = 0;
+    ScanT(storage.scan).ExclusiveSum(wins, offset);
+    __syncthreads(); // every candidate is read before the winners move to the front
+#pragma unroll
+    for (int i = 0; i < SORT_ITEMS; ++i)
+    {
+      if (win[i])
+      {
+        storage.buffer[offset++] = held[i];
+      }
+    }
+    __syncthreads();
+    SortWrite(int(k), IndexT(0), d_keys_out, d_values_in, d_values_out);
+  }
+
+  //! The segment's k best (1 <= k <= num_items), best first, from the `count` candidates that
+  //! blocks over its parts appended to `d_candidates` (every item at or above a sampled
+  //! threshold; those past BUFFER_ITEMS counted, not kept), or from the segment itself where they
+  //! are too many or too few.
+  template <typename KeyOutT, typename ValueInT, typename ValueOutT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ProcessCandidates(IndexT k, const CandidateT* d_candidates, IndexT count,
+                                                          KeyOutT d_keys_out, ValueInT d_values_in,
+                                                          ValueOutT d_values_out)
+  {
+    if (count < k || count > IndexT(BUFFER_ITEMS))
+    {
+      Process(k, d_keys_out, d_values_in, d_values_out);
+      return;
+    }
+    for (int i = int(threadIdx.x); i < int(count); i += BLOCK_THREADS)
+    {
+      storage.buffer[i] = d_candidates[i];
+    }
+    __syncthreads();
+    WriteBest(k, count, d_keys_out, d_values_in, d_values_out);
   }
 
   //! The segment's k best (1 <= k <= num_items), best first.
@@ -444,7 +526,7 @@ struct AgentBatchedTopK
       from_buffer = true;
       in_buffer   = num_items;
     }
-    else if (const IndexT rank = SampleRank(k); rank > 0)
+    else if (const IndexT rank = SampleRank(k, num_items); rank > 0)
     {
       const bit_ordered_type threshold = SampleThreshold(rank);
       const IndexT kept                = Gather([&](const CandidateT& c) { return c.key >= threshold; });
@@ -454,36 +536,8 @@ struct AgentBatchedTopK
 
     if (from_buffer)
     {
-      // One window: the k best of at most BUFFER_ITEMS candidates, gathered to the buffer's front.
-      const PrefixT prefix = SelectRank(true, in_buffer, k, index_bits);
-      CandidateT held[SORT_ITEMS];
-      bool win[SORT_ITEMS];
-      int wins = 0;
-#pragma unroll
-      for (int i = 0; i < SORT_ITEMS; ++i)
-      {
-        const int index = i * BLOCK_THREADS + tid;
-        win[i]          = false;
-        if (index < int(in_buffer))
-        {
-          held[i] = storage.buffer[index];
-          win[i]  = detail::topk::AtOrAbove(prefix, held[i].key, held[i].inverted_index);
-        }
-        wins += win[i] ? 1 : 0;
-      }
-      int offset = 0;
-      ScanT(storage.scan).ExclusiveSum(wins, offset);
-      __syncthreads(); // every candidate is read before the winners move to the front
-#pragma unroll
-      for (int i = 0; i < SORT_ITEMS; ++i)
-      {
-        if (win[i])
-        {
-          storage.buffer[offset++] = held[i];
-        }
-      }
-      __syncthreads();
-      SortWrite(int(k), IndexT(0), d_keys_out, d_values_in, d_values_out);
+      // One window: the k best of at most BUFFER_ITEMS candidates.
+      WriteBest(k, in_buffer, d_keys_out, d_values_in, d_values_out);
       return;
     }
 
@@ -532,9 +586,9 @@ struct AgentBatchedTopKThread
   struct Item
   {
     static constexpr bool PACKED = PAIRS && sizeof(RankT) <= 4;
-    using type                   = ::cuda::std::conditional_t<
-                        PAIRS, ::cuda::std::conditional_t<PACKED, ::cuda::std::uint64_t, CandidateT>,
-                        ::cuda::std::conditional_t<(sizeof(RankT) < 4), ::cuda::std::uint32_t, RankT>>;
+    using type =
+        ::cuda::std::conditional_t<PAIRS, ::cuda::std::conditional_t<PACKED, ::cuda::std::uint64_t, CandidateT>,
+                                   ::cuda::std::conditional_t<(sizeof(RankT) < 4), ::cuda::std::uint32_t, RankT>>;
 
     STRATA_DEVICE STRATA_FORCEINLINE static type Make(RankT rank, int index)
     {
@@ -810,10 +864,10 @@ struct AgentBatchedTopKThread
           for (int i = 0; i < G; ++i)
           {
             const int at = chunk + g + i;
-            c[i]         = at < size
-                           ? ItemT::Make(RankBitsT::In(storage.keys[lane][g + i].Alias(), detail::identity_decomposer_t{}),
-                                         at)
-                           : ItemType{};
+            c[i] =
+                at < size
+                    ? ItemT::Make(RankBitsT::In(storage.keys[lane][g + i].Alias(), detail::identity_decomposer_t{}), at)
+                    : ItemType{};
           }
           Sort<ItemT>(c);
           Merge<ItemT>(best, c);

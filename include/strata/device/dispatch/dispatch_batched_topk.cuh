@@ -46,20 +46,23 @@ STRATA_KERNELS_BEGIN
 
 //! The k best of each segment, one block per segment in turn (AgentBatchedTopK): of every segment,
 //! or of the `*d_num_large` segments listed in `d_large`. A segment's k is at most its size: a
-//! larger one takes the whole segment.
+//! larger one takes the whole segment. Where `d_counts` is given, the blocks of the filter kernel
+//! have kept each segment's candidates (`d_counts[s]` of them, at `d_candidates + s * BUFFER_ITEMS`).
 template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
           typename ValueInputIteratorItT, typename ValueOutputIteratorItT, typename SizesT, typename KsT,
-          typename IndexT>
+          typename IndexT, typename CandidateT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) void DeviceBatchedTopKKernel(
     KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
     ValueOutputIteratorItT d_values_out, SizesT segment_sizes, KsT ks, ::cuda::std::int64_t num_segments,
-    const ::cuda::std::int64_t* d_large, const unsigned long long* d_num_large)
+    const ::cuda::std::int64_t* d_large, const unsigned long long* d_num_large, const CandidateT* d_candidates,
+    const IndexT* d_counts)
 {
   using PolicyT = typename MaxPolicyT::ActivePolicy::BatchedTopKPolicy;
   using AgentT  = AgentBatchedTopK<PolicyT, SELECT, detail::it_value_t<KeyInputIteratorItT>,
                                   detail::it_value_t<KeyOutputIteratorItT>, detail::it_value_t<ValueInputIteratorItT>,
                                   detail::it_value_t<ValueOutputIteratorItT>, IndexT>;
+  static_assert(::cuda::std::is_same_v<CandidateT, typename AgentT::CandidateT>, "the filter kernel's candidates");
   __shared__ typename AgentT::TempStorage temp_storage;
   // Every segment in turn, or those of the list d_large (the segments the thread kernel left).
   const ::cuda::std::int64_t count = d_large == nullptr ? num_segments : ::cuda::std::int64_t(*d_num_large);
@@ -74,15 +77,90 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) vo
       continue;
     }
     AgentT agent(temp_storage, d_keys_in[segment], num_items);
+    const auto process = [&](auto values_in, auto values_out)
+    {
+      if (d_counts != nullptr)
+      {
+        agent.ProcessCandidates(k, d_candidates + segment * AgentT::BUFFER_ITEMS, d_counts[segment],
+                                d_keys_out[segment], values_in, values_out);
+      }
+      else
+      {
+        agent.Process(k, d_keys_out[segment], values_in, values_out);
+      }
+    };
     if constexpr (AgentT::KEYS_ONLY)
     {
-      agent.Process(k, d_keys_out[segment], static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr));
+      process(static_cast<NullType*>(nullptr), static_cast<NullType*>(nullptr));
     }
     else
     {
-      agent.Process(k, d_keys_out[segment], d_values_in[segment], d_values_out[segment]);
+      process(d_values_in[segment], d_values_out[segment]);
     }
     __syncthreads(); // the next segment reuses the shared memory
+  }
+}
+
+//! The agent that samples and filters segments that several blocks share (keys alone: it writes
+//! no output).
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename IndexT>
+using batched_filter_agent_t =
+    AgentBatchedTopK<typename MaxPolicyT::ActivePolicy::BatchedTopKPolicy, SELECT,
+                     detail::it_value_t<KeyInputIteratorItT>, NullType*, NullType*, NullType*, IndexT>;
+
+//! For segments that several blocks filter: each segment's threshold from a sample of its keys
+//! (the key bits of the `rank`-th best, AgentBatchedTopK::SampleThreshold), a block a segment, and
+//! its count of candidates set to zero.
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename SizesT,
+          typename IndexT, typename ThresholdT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) void DeviceBatchedTopKSampleKernel(
+    KeyInputIteratorItT d_keys_in, SizesT segment_sizes, ::cuda::std::int64_t num_segments, IndexT rank,
+    ThresholdT* d_thresholds, IndexT* d_counts)
+{
+  using AgentT = batched_filter_agent_t<MaxPolicyT, SELECT, KeyInputIteratorItT, IndexT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  for (::cuda::std::int64_t segment = blockIdx.x; segment < num_segments; segment += gridDim.x)
+  {
+    AgentT agent(temp_storage, d_keys_in[segment], detail::topk::SegmentCount<IndexT>(segment_sizes(segment)));
+    const ThresholdT threshold = agent.SampleThreshold(rank);
+    if (threadIdx.x == 0)
+    {
+      d_thresholds[segment] = threshold;
+      d_counts[segment]     = 0;
+    }
+  }
+}
+
+//! For segments that several blocks filter: a block a part of PART_ITEMS keys of a segment (`parts`
+//! parts a segment), which appends the items at or above the segment's threshold to the segment's
+//! BUFFER_ITEMS candidates (those past the end counted, not kept).
+template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename SizesT,
+          typename IndexT, typename ThresholdT, typename CandidateT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) void DeviceBatchedTopKFilterKernel(
+    KeyInputIteratorItT d_keys_in, SizesT segment_sizes, ::cuda::std::int64_t num_segments, ::cuda::std::int64_t parts,
+    const ThresholdT* d_thresholds, IndexT* d_counts, CandidateT* d_candidates)
+{
+  using AgentT = batched_filter_agent_t<MaxPolicyT, SELECT, KeyInputIteratorItT, IndexT>;
+  static_assert(::cuda::std::is_same_v<CandidateT, typename AgentT::CandidateT>, "the block kernel's candidates");
+  constexpr IndexT PART_ITEMS = IndexT(MaxPolicyT::ActivePolicy::PART_TILES) * IndexT(AgentT::TILE_ITEMS);
+  __shared__ typename AgentT::TempStorage temp_storage;
+  for (::cuda::std::int64_t id = blockIdx.x; id < num_segments * parts; id += gridDim.x)
+  {
+    const ::cuda::std::int64_t segment = id / parts;
+    const IndexT num_items             = detail::topk::SegmentCount<IndexT>(segment_sizes(segment));
+    const IndexT begin                 = IndexT(id % parts) * PART_ITEMS;
+    if (begin >= num_items)
+    {
+      continue;
+    }
+    const IndexT end           = num_items - begin > PART_ITEMS ? begin + PART_ITEMS : num_items;
+    const ThresholdT threshold = d_thresholds[segment];
+    AgentT agent(temp_storage, d_keys_in[segment], num_items);
+    agent.Append([&](const CandidateT& c) { return c.key >= threshold; }, begin, end, d_counts + segment,
+                 d_candidates + segment * AgentT::BUFFER_ITEMS, IndexT(AgentT::BUFFER_ITEMS));
+    __syncthreads(); // the next part reuses the shared memory
   }
 }
 
@@ -91,9 +169,9 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) vo
 //! go to the list `d_large` (in no particular order; `*d_num_large` counts them, from 0) for the
 //! block kernel; where both are uniform the host sends no others here, and no list. No k exceeds
 //! MAX_K (8, 16 or 32: the registers a thread keeps its best in).
-template <typename MaxPolicyT, int MAX_K, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
-          typename ValueInputIteratorItT, typename ValueOutputIteratorItT, typename SizesT, typename KsT,
-          typename IndexT>
+template <typename MaxPolicyT, int MAX_K, detail::topk::select SELECT, typename KeyInputIteratorItT,
+          typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT,
+          typename SizesT, typename KsT, typename IndexT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBatchedTopKThreadKernel(
     KeyInputIteratorItT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
@@ -218,12 +296,39 @@ struct DispatchBatchedTopK
     {
       split = split && SegmentCount<IndexT>(segment_sizes.value) <= IndexT(ActivePolicyT::THREAD_ITEMS);
     }
+    // The uniform segment size and k (at most the size), where both are plain integers.
+    IndexT num_items = 0;
+    IndexT k         = 0;
+    if constexpr (UNIFORM)
+    {
+      num_items = SegmentCount<IndexT>(segment_sizes.value);
+      k         = SegmentCount<IndexT>(ks.value) < num_items ? SegmentCount<IndexT>(ks.value) : num_items;
+    }
+    // Uniform segments of at least SHARE_MIN_ITEMS keys whose sample can tell the few candidates:
+    // several blocks a segment filter it (`parts` each), and a block a segment selects from what
+    // they kept; each segment keeps a threshold, a count and BUFFER_ITEMS candidates.
+    using FilterAgentT =
+        AgentBatchedTopK<PolicyT, SELECT, it_value_t<KeyInputIteratorItT>, NullType*, NullType*, NullType*, IndexT>;
+    using ThresholdT = typename FilterAgentT::bit_ordered_type;
+    using CandidateT = typename FilterAgentT::CandidateT;
+    constexpr ::cuda::std::int64_t PART_ITEMS =
+        ::cuda::std::int64_t(ActivePolicyT::PART_TILES) * FilterAgentT::TILE_ITEMS;
+    const IndexT rank                = UNIFORM && k > 0 && num_items >= IndexT(ActivePolicyT::SHARE_MIN_ITEMS)
+                                           ? FilterAgentT::SampleRank(k, num_items)
+                                           : IndexT(0);
+    const ::cuda::std::int64_t parts = rank > 0 ? (::cuda::std::int64_t(num_items) + PART_ITEMS - 1) / PART_ITEMS : 0;
+    const ::cuda::std::int64_t shared_segments = parts > 0 ? num_segments : 0;
     // Otherwise nothing is kept; the size query still reports one byte, so that the buffer a
     // caller allocates from it is never null.
     unsigned long long* d_num_large = nullptr;
     ::cuda::std::int64_t* d_large   = nullptr;
-    cudaError_t error               = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_num_large, 1),
-                                                            Slot(d_large, split ? num_segments : 0));
+    ThresholdT* d_thresholds        = nullptr;
+    IndexT* d_counts                = nullptr;
+    CandidateT* d_candidates        = nullptr;
+    cudaError_t error               = CarveTemporaryStorage(
+                      d_temp_storage, temp_storage_bytes, Slot(d_num_large, 1), Slot(d_large, split ? num_segments : 0),
+                      Slot(d_thresholds, shared_segments), Slot(d_counts, shared_segments),
+                      Slot(d_candidates, ::cuda::std::uint64_t(shared_segments) * FilterAgentT::BUFFER_ITEMS));
     if (error != cudaSuccess || d_temp_storage == nullptr || num_segments == 0)
     {
       return error;
@@ -234,30 +339,51 @@ struct DispatchBatchedTopK
     // kernel whose registers fit that k.
     if constexpr (UNIFORM)
     {
-      const IndexT num_items = SegmentCount<IndexT>(segment_sizes.value);
-      const IndexT k         = SegmentCount<IndexT>(ks.value) < num_items ? SegmentCount<IndexT>(ks.value) : num_items;
       if (num_items <= IndexT(ActivePolicyT::THREAD_ITEMS) && k <= IndexT(32))
       {
-        const auto launch = [&](auto kernel) {
+        const auto launch = [&](auto kernel)
+        {
           return LaunchKernel(false, kernel, thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in,
-                              d_values_out, segment_sizes, ks, num_segments, static_cast<::cuda::std::int64_t*>(nullptr),
-                              static_cast<unsigned long long*>(nullptr));
+                              d_values_out, segment_sizes, ks, num_segments,
+                              static_cast<::cuda::std::int64_t*>(nullptr), static_cast<unsigned long long*>(nullptr));
         };
-        return k == 0 ? cudaSuccess
-             : k <= IndexT(8)  ? launch(ThreadKernel<8>())
-             : k <= IndexT(16) ? launch(ThreadKernel<16>())
-                               : launch(ThreadKernel<32>());
+        return k == 0            ? cudaSuccess
+               : k <= IndexT(8)  ? launch(ThreadKernel<8>())
+               : k <= IndexT(16) ? launch(ThreadKernel<16>())
+                                 : launch(ThreadKernel<32>());
       }
     }
-    auto block_kernel = DeviceBatchedTopKKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT,
-                                                ValueInputIteratorItT, ValueOutputIteratorItT, SizesT, KsT, IndexT>;
+    auto block_kernel =
+        DeviceBatchedTopKKernel<max_policy_t, SELECT, KeyInputIteratorItT, KeyOutputIteratorItT, ValueInputIteratorItT,
+                                ValueOutputIteratorItT, SizesT, KsT, IndexT, CandidateT>;
     if (!split)
     {
       const int grid = int(num_segments < MAX_GRID ? num_segments : MAX_GRID);
+      if (parts > 0)
+      {
+        auto sample_kernel =
+            DeviceBatchedTopKSampleKernel<max_policy_t, SELECT, KeyInputIteratorItT, SizesT, IndexT, ThresholdT>;
+        auto filter_kernel = DeviceBatchedTopKFilterKernel<max_policy_t, SELECT, KeyInputIteratorItT, SizesT, IndexT,
+                                                           ThresholdT, CandidateT>;
+        const ::cuda::std::int64_t filter_blocks = num_segments * parts;
+        error = LaunchKernel(false, sample_kernel, grid, PolicyT::BLOCK_THREADS, stream, d_keys_in, segment_sizes,
+                             num_segments, rank, d_thresholds, d_counts);
+        if (error == cudaSuccess)
+        {
+          error = LaunchKernel(false, filter_kernel, int(filter_blocks < MAX_GRID ? filter_blocks : MAX_GRID),
+                               PolicyT::BLOCK_THREADS, stream, d_keys_in, segment_sizes, num_segments, parts,
+                               static_cast<const ThresholdT*>(d_thresholds), d_counts, d_candidates);
+        }
+        if (error != cudaSuccess)
+        {
+          return error;
+        }
+      }
       return LaunchKernel(false, block_kernel, grid, PolicyT::BLOCK_THREADS, stream, d_keys_in, d_keys_out, d_values_in,
                           d_values_out, segment_sizes, ks, num_segments,
                           static_cast<const ::cuda::std::int64_t*>(nullptr),
-                          static_cast<const unsigned long long*>(nullptr));
+                          static_cast<const unsigned long long*>(nullptr), static_cast<const CandidateT*>(d_candidates),
+                          static_cast<const IndexT*>(d_counts));
     }
     // The list starts empty; the block kernel's grid is what the device holds at once (each block
     // takes the listed segments in turn), or fewer where there are fewer segments.
@@ -274,8 +400,8 @@ struct DispatchBatchedTopK
     }
     if (error == cudaSuccess)
     {
-      error = LaunchKernel(false, ThreadKernel<32>(), thread_grid, THREADS, stream, d_keys_in, d_keys_out,
-                           d_values_in, d_values_out, segment_sizes, ks, num_segments, d_large, d_num_large);
+      error = LaunchKernel(false, ThreadKernel<32>(), thread_grid, THREADS, stream, d_keys_in, d_keys_out, d_values_in,
+                           d_values_out, segment_sizes, ks, num_segments, d_large, d_num_large);
     }
     if (error != cudaSuccess)
     {
@@ -286,7 +412,8 @@ struct DispatchBatchedTopK
     return LaunchKernel(false, block_kernel, grid, PolicyT::BLOCK_THREADS, stream, d_keys_in, d_keys_out, d_values_in,
                         d_values_out, segment_sizes, ks, num_segments,
                         static_cast<const ::cuda::std::int64_t*>(d_large),
-                        static_cast<const unsigned long long*>(d_num_large));
+                        static_cast<const unsigned long long*>(d_num_large), static_cast<const CandidateT*>(nullptr),
+                        static_cast<const IndexT*>(nullptr));
   }
 
   //! Validates what the host knows of the arguments (counts, k within a uniform segment size,

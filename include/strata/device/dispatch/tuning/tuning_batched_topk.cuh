@@ -38,6 +38,10 @@ struct batched_policy_hub
     //! Blocks an SM is given of the block kernel over the segments the thread kernel lists (it
     //! holds two to four at once, as the key type's shared memory allows).
     static constexpr int LIST_BLOCKS_PER_SM = 4;
+    //! Uniform segments of at least SHARE_MIN_ITEMS keys are filtered by a block per PART_TILES
+    //! tiles of each, where a block per segment cannot keep enough loads in flight.
+    static constexpr int SHARE_MIN_ITEMS = 1 << 17;
+    static constexpr int PART_TILES      = 16;
   };
 
   using Policy800  = Policy750;
