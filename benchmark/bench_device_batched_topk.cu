@@ -1,8 +1,8 @@
 // DeviceBatchedTopK (MaxKeys of f32 keys, standard normal), strata and a baseline on the same
 // device buffers: 2^24 and 2^28 keys cut into equal segments of 64 (k = 8), 256 (k = 16), 1024
 // (k = 32) and 2^20 items (k = 64), and segments of power-law sizes with k from 1 to 64, both read
-// per segment from device arrays (strata alone, checked against the host). Bytes count one read of
-// the keys: the bound of a top-k.
+// per segment from device arrays (its baseline is always the sort and copy below: CUB 3.5's
+// DeviceBatchedTopK takes no such segments). Bytes count one read of the keys: the bound of a top-k.
 //
 // The baseline is what a CUDA 13.0 user has: CUB 3.0.1's DeviceSegmentedSort of every segment,
 // descending, and a strided copy of each segment's first k. Built with STRATA_BENCH_CCCL_NEXT
@@ -18,9 +18,8 @@
 
 #  include <cuda/argument>
 #  include <cuda/stream>
-#else
-#  include <cub/device/device_segmented_sort.cuh>
 #endif
+#include <cub/device/device_segmented_sort.cuh>
 
 #include "bench_common.cuh"
 
@@ -242,13 +241,14 @@ void segments_1m(benchmark::State& state)
 //! device arrays; built once per input, with the host's top-k of each segment, best first.
 struct power_law_batch
 {
-  const float* d_keys      = nullptr;
-  std::size_t num_segments = 0;
-  std::size_t out_items    = 0;
-  const float* const* d_in = nullptr;
-  float* const* d_out      = nullptr;
-  const int* d_sizes       = nullptr;
-  const int* d_ks          = nullptr;
+  const float* d_keys        = nullptr;
+  std::size_t num_segments   = 0;
+  std::size_t out_items      = 0;
+  const float* const* d_in   = nullptr;
+  float* const* d_out        = nullptr;
+  const int* d_sizes         = nullptr;
+  const int* d_ks            = nullptr;
+  const long long* d_offsets = nullptr; // where each segment starts, and n (for the baseline's sort)
   std::vector<float> expected;
 };
 
@@ -317,16 +317,38 @@ const power_law_batch& power_law_for(const float* d_keys, std::size_t n)
     allocations.push_back(d);
     return d;
   };
-  b.d_in    = static_cast<const float* const*>(upload(in));
-  b.d_out   = static_cast<float* const*>(upload(out));
-  b.d_sizes = static_cast<const int*>(upload(sizes));
-  b.d_ks    = static_cast<const int*>(upload(ks));
-  b.d_keys  = d_keys;
+  b.d_in  = static_cast<const float* const*>(upload(in));
+  b.d_out = static_cast<float* const*>(upload(out));
+  std::vector<long long> offsets(b.num_segments + 1, 0);
+  for (std::size_t s = 0; s < b.num_segments; ++s)
+  {
+    offsets[s + 1] = offsets[s] + sizes[s];
+  }
+  b.d_sizes   = static_cast<const int*>(upload(sizes));
+  b.d_ks      = static_cast<const int*>(upload(ks));
+  b.d_offsets = static_cast<const long long*>(upload(offsets));
+  b.d_keys    = d_keys;
   return b;
 }
 
-//! Times strata's batched top-k of state.range(0) keys in power-law segments; the first run
-//! compares its output with the host's.
+//! The baseline's last step for power-law segments: each segment's first k sorted keys to its
+//! output, a block a segment.
+__global__ void copy_firsts(const float* d_sorted, const long long* d_offsets, const int* d_ks, float* const* d_out,
+                            std::size_t num_segments)
+{
+  for (std::size_t s = blockIdx.x; s < num_segments; s += gridDim.x)
+  {
+    for (int j = int(threadIdx.x); j < d_ks[s]; j += int(blockDim.x))
+    {
+      d_out[s][j] = d_sorted[d_offsets[s] + j];
+    }
+  }
+}
+
+//! Times strata's batched top-k (STRATA) or the baseline (every segment sorted descending by
+//! DeviceSegmentedSort, then each segment's first k copied) of state.range(0) keys in power-law
+//! segments; the first run compares the output with the host's.
+template <bool STRATA>
 void power_law(benchmark::State& state)
 {
   const std::size_t n      = static_cast<std::size_t>(state.range(0));
@@ -334,13 +356,31 @@ void power_law(benchmark::State& state)
   const power_law_batch& b = power_law_for(keys.next(), n);
   auto call                = [&](void* d_temp, std::size_t& bytes, cudaStream_t stream)
   {
-    return strata::DeviceBatchedTopK::MaxKeys(d_temp, bytes, b.d_in, b.d_out, b.d_sizes, b.d_ks,
-                                              std::int64_t(b.num_segments), stream);
+    if constexpr (STRATA)
+    {
+      return strata::DeviceBatchedTopK::MaxKeys(d_temp, bytes, b.d_in, b.d_out, b.d_sizes, b.d_ks,
+                                                std::int64_t(b.num_segments), stream);
+    }
+    else
+    {
+      float* d_sorted   = static_cast<float*>(bench::scratch(1, n * sizeof(float)));
+      cudaError_t error = cub::DeviceSegmentedSort::SortKeysDescending(d_temp, bytes, b.d_keys, d_sorted,
+                                                                       std::int64_t(n), std::int64_t(b.num_segments),
+                                                                       b.d_offsets, b.d_offsets + 1, stream);
+      if (error != cudaSuccess || d_temp == nullptr)
+      {
+        return error;
+      }
+      const std::size_t blocks = std::min<std::size_t>(b.num_segments, 65536);
+      copy_firsts<<<unsigned(blocks), 64, 0, stream>>>(d_sorted, b.d_offsets, b.d_ks, b.d_out, b.num_segments);
+      return cudaGetLastError();
+    }
   };
   std::size_t bytes = 0;
   bench::check(call(nullptr, bytes, cudaStream_t(0)), "size query");
   void* d_temp                    = bench::scratch(2, bytes);
-  const std::string configuration = "DeviceBatchedTopK::MaxKeys, power-law segments/" + std::to_string(n);
+  const std::string configuration = std::string("DeviceBatchedTopK::MaxKeys, power-law segments/")
+                                    + (STRATA ? "strata/" : "cub/") + std::to_string(n);
   if (bench::first_run(configuration))
   {
     float* d_first = nullptr;
@@ -375,8 +415,10 @@ STRATA_BENCH_REGISTER_BATCHED(segments_256<false>, "DeviceBatchedTopK::MaxKeys, 
 STRATA_BENCH_REGISTER_BATCHED(segments_1024<true>, "DeviceBatchedTopK::MaxKeys, segments of 1024, k 32/strata/f32");
 STRATA_BENCH_REGISTER_BATCHED(segments_1024<false>, "DeviceBatchedTopK::MaxKeys, segments of 1024, k 32/cub/f32");
 STRATA_BENCH_REGISTER_BATCHED(segments_1m<true>, "DeviceBatchedTopK::MaxKeys, segments of 2^20, k 64/strata/f32");
-STRATA_BENCH_REGISTER_BATCHED(power_law,
+STRATA_BENCH_REGISTER_BATCHED(power_law<true>,
                               "DeviceBatchedTopK::MaxKeys, power-law segments, k 1-64 per segment/strata/f32");
+STRATA_BENCH_REGISTER_BATCHED(power_law<false>,
+                              "DeviceBatchedTopK::MaxKeys, power-law segments, k 1-64 per segment/cub/f32");
 #if !defined(STRATA_BENCH_CCCL_NEXT)
 STRATA_BENCH_REGISTER_BATCHED(segments_1m<false>, "DeviceBatchedTopK::MaxKeys, segments of 2^20, k 64/cub/f32");
 #endif
