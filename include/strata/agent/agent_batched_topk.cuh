@@ -8,7 +8,7 @@
 // block sorts at once are written a window of ranks at a time. Large segments may be filtered by
 // several blocks first (Append over parts of the segment into global memory), the block then
 // selecting from what they kept (ProcessCandidates). Small segments with small k take a thread
-// each instead (AgentBatchedTopKThread).
+// or a warp each instead (AgentBatchedTopKThread).
 #pragma once
 
 #include <strata/config.cuh>
@@ -566,7 +566,8 @@ struct AgentBatchedTopK
 //! memory, and each thread keeps its segment's best K (K at least its k) sorted in registers. Each
 //! group of G keys of the chunk is sorted by a sorting network and merged into the K by another,
 //! so that every lane runs the same instructions whatever its keys. For segments of at most a few
-//! thousand keys and k of at most 32, where a block per segment would wait on its barriers.
+//! thousand keys and k of at most 32, where a block per segment would wait on its barriers; where
+//! their sizes differ much, the larger take the whole warp each instead (ProcessSegment).
 template <int WARPS, detail::topk::select SELECT, typename SegmentIteratorT, typename IndexT>
 struct AgentBatchedTopKThread
 {
@@ -763,6 +764,24 @@ struct AgentBatchedTopKThread
     }
   }
 
+  //! The item of lane `lane ^ mask`, moved as 32-bit words.
+  template <typename ItemType>
+  STRATA_DEVICE STRATA_FORCEINLINE static ItemType ShuffleXor(const ItemType& item, int mask)
+  {
+    static_assert(sizeof(ItemType) % 4 == 0, "an item is whole 32-bit words");
+    struct Words
+    {
+      ::cuda::std::uint32_t w[sizeof(ItemType) / 4];
+    };
+    Words words = ::cuda::std::bit_cast<Words>(item);
+#pragma unroll
+    for (int i = 0; i < int(sizeof(ItemType) / 4); ++i)
+    {
+      words.w[i] = __shfl_xor_sync(0xffffffffu, words.w[i], mask);
+    }
+    return ::cuda::std::bit_cast<ItemType>(words);
+  }
+
   //! The largest of the warp's values, in every lane.
   STRATA_DEVICE STRATA_FORCEINLINE int WarpMax(int value)
   {
@@ -801,6 +820,103 @@ struct AgentBatchedTopKThread
       }
     }
     ProcessK<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, mine, num_items, k);
+  }
+
+  //! One segment (`segment`, of `num_items` keys, at most a few thousand, and 1 <= k <= 32) with the
+  //! whole warp: each lane keeps the best K of the keys at its positions (lane, lane + 32, ...),
+  //! read G at a time, then five rounds of shuffles merge the lanes' K (each round two lanes' sets,
+  //! so that every lane ends with the warp's K), and lane j writes the j-th best. For segments whose
+  //! sizes differ too much for a thread each. Every lane calls it with the same arguments.
+  template <typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ProcessSegment(SegmentIteratorT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
+                 ValueOutputIteratorItT d_values_out, ::cuda::std::int64_t segment, IndexT num_items, IndexT k)
+  {
+    if (k > IndexT(16))
+    {
+      ProcessSegmentK<32>(d_keys_in, d_keys_out, d_values_in, d_values_out, segment, num_items, k);
+    }
+    else if (k > IndexT(8))
+    {
+      ProcessSegmentK<16>(d_keys_in, d_keys_out, d_values_in, d_values_out, segment, num_items, k);
+    }
+    else
+    {
+      ProcessSegmentK<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, segment, num_items, k);
+    }
+  }
+
+  //! ProcessSegment with room for K winners (k at most K).
+  template <int K, typename KeyOutputIteratorItT, typename ValueInputIteratorItT, typename ValueOutputIteratorItT>
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ProcessSegmentK(SegmentIteratorT d_keys_in, KeyOutputIteratorItT d_keys_out, ValueInputIteratorItT d_values_in,
+                  ValueOutputIteratorItT d_values_out, ::cuda::std::int64_t segment, IndexT num_items, IndexT k)
+  {
+    constexpr bool PAIRS = !::cuda::std::is_same_v<ValueOutputIteratorItT, NullType**>;
+    using ItemT          = Item<PAIRS>;
+    using ItemType       = typename ItemT::type;
+    constexpr int G      = K < 16 ? K : 16;
+    const KeyInputIteratorT keys(d_keys_in[segment]);
+    const int size = int(num_items);
+    ItemType best[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+    {
+      best[j] = ItemType{};
+    }
+    for (int base = 0; base < size; base += 32 * G)
+    {
+      KeyT loaded[G];
+#pragma unroll
+      for (int i = 0; i < G; ++i)
+      {
+        if (base + i * 32 + lane < size)
+        {
+          loaded[i] = keys[IndexT(base + i * 32 + lane)];
+        }
+      }
+      ItemType c[G];
+#pragma unroll
+      for (int i = 0; i < G; ++i)
+      {
+        const int at = base + i * 32 + lane;
+        c[i] = at < size ? ItemT::Make(RankBitsT::In(loaded[i], detail::identity_decomposer_t{}), at) : ItemType{};
+      }
+      Sort<ItemT>(c);
+      Merge<ItemT>(best, c);
+    }
+    // Merge<ItemT>(best, partner's best), without a copy of the partner's K: the better of each
+    // pair from opposite ends, taken a pair of places at a time, then the half-cleaners.
+#pragma unroll
+    for (int mask = 16; mask > 0; mask /= 2)
+    {
+#pragma unroll
+      for (int i = 0; i < K / 2; ++i)
+      {
+        const ItemType low  = ShuffleXor(best[K - 1 - i], mask);
+        const ItemType high = ShuffleXor(best[i], mask);
+        best[i]             = ItemT::Max(best[i], low);
+        best[K - 1 - i]     = ItemT::Max(best[K - 1 - i], high);
+      }
+      Clean<ItemT, 0, K>(best);
+    }
+    ItemType mine = best[0];
+#pragma unroll
+    for (int j = 1; j < K; ++j)
+    {
+      mine = j == lane ? best[j] : mine;
+    }
+    if (IndexT(lane) < k)
+    {
+      auto keys_out  = d_keys_out[segment];
+      keys_out[lane] = RankBitsT::Out(ItemT::Rank(mine), detail::identity_decomposer_t{});
+      if constexpr (PAIRS)
+      {
+        auto values_in   = d_values_in[segment];
+        auto values_out  = d_values_out[segment];
+        values_out[lane] = values_in[ItemT::Index(mine)];
+      }
+    }
   }
 
   //! Process with room for K winners a thread (every lane's k at most K).

@@ -198,6 +198,10 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBat
       k                                  = wanted < ::cuda::std::uint64_t(num_items) ? IndexT(wanted) : num_items;
     }
     const bool small = num_items <= IndexT(THREAD_ITEMS) && k <= IndexT(32);
+    // Where sizes come one per segment (a list is kept), a small segment of more than
+    // WARP_MIN_ITEMS keys takes the whole warp, where a thread would keep the warp's other lanes
+    // waiting on it.
+    const bool by_warp = d_large != nullptr && small && num_items > IndexT(MaxPolicyT::ActivePolicy::WARP_MIN_ITEMS);
     // The others go to the list, one atomic a warp.
     const unsigned large = __ballot_sync(0xffffffffu, k > 0 && !small);
     if (large != 0)
@@ -214,8 +218,14 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::THREAD_BLOCK_THREADS) void DeviceBat
         d_large[base + __popc(large & ((1u << lane) - 1u))] = segment;
       }
     }
-    agent.template Process<MAX_K>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, k > 0 && small, num_items,
-                                  k);
+    agent.template Process<MAX_K>(d_keys_in, d_keys_out, d_values_in, d_values_out, first, k > 0 && small && !by_warp,
+                                  num_items, k);
+    for (unsigned by_warps = __ballot_sync(0xffffffffu, k > 0 && by_warp); by_warps != 0; by_warps &= by_warps - 1)
+    {
+      const int owner = __ffs(by_warps) - 1;
+      agent.ProcessSegment(d_keys_in, d_keys_out, d_values_in, d_values_out, first + owner,
+                           __shfl_sync(0xffffffffu, num_items, owner), __shfl_sync(0xffffffffu, k, owner));
+    }
   }
 }
 

@@ -35,6 +35,9 @@ struct batched_policy_hub
     //! blocks of THREAD_BLOCK_THREADS.
     static constexpr int THREAD_ITEMS         = 2048;
     static constexpr int THREAD_BLOCK_THREADS = 128;
+    //! Where sizes come one per segment, those small segments of more than WARP_MIN_ITEMS keys
+    //! take a warp each instead.
+    static constexpr int WARP_MIN_ITEMS = 256;
     //! Blocks an SM is given of the block kernel over the segments the thread kernel lists (it
     //! holds two to four at once, as the key type's shared memory allows).
     static constexpr int LIST_BLOCKS_PER_SM = 4;
