@@ -69,9 +69,10 @@ cudaError_t call_batched(void* d_temp, std::size_t& bytes, const T* const* d_in,
 
 //! Runs one batch through DeviceBatchedTopK and checks every segment's output and the poison past
 //! it. `misalign` items of padding come before each segment (so that 16-byte loads do not fit),
-//! and SizeT is the type of the segment sizes (64 bits: 64-bit indices within a segment).
-template <bool MAX, bool PAIRS, typename SizeT, typename T>
-void check_batch(const batch<T>& b, form sizes_form, form k_form, std::size_t misalign)
+//! and SizeT is the type of the segment sizes (64 bits: 64-bit indices within a segment). The forms
+//! are template arguments so that each instantiation compiles only the dispatch it calls.
+template <bool MAX, bool PAIRS, typename SizeT, form SIZES_FORM, form K_FORM, typename T>
+void check_batch(const batch<T>& b, std::size_t misalign)
 {
   const std::size_t num_segments = b.segments.size();
   std::vector<std::size_t> in_offsets(num_segments);
@@ -133,17 +134,17 @@ void check_batch(const batch<T>& b, form sizes_form, form k_form, std::size_t mi
                                           k_param, std::int64_t(num_segments));
         });
   };
-  const SizeT uniform_size  = num_segments > 0 ? sizes[0] : SizeT(0);
-  const long long uniform_k = num_segments > 0 ? ks[0] : 0;
-  if (sizes_form == form::uniform && k_form == form::uniform)
+  [[maybe_unused]] const SizeT uniform_size  = num_segments > 0 ? sizes[0] : SizeT(0);
+  [[maybe_unused]] const long long uniform_k = num_segments > 0 ? ks[0] : 0;
+  if constexpr (SIZES_FORM == form::uniform && K_FORM == form::uniform)
   {
     run(uniform_size, uniform_k);
   }
-  else if (sizes_form == form::uniform)
+  else if constexpr (SIZES_FORM == form::uniform)
   {
     run(uniform_size, static_cast<const long long*>(d_ks.data()));
   }
-  else if (k_form == form::uniform)
+  else if constexpr (K_FORM == form::uniform)
   {
     run(static_cast<const SizeT*>(d_sizes.data()), uniform_k);
   }
@@ -224,8 +225,8 @@ void check_mixed()
     INFO(shape_name(s));
     const batch<T> b = make_batch<T>(mixed_sizes(), mixed_ks(), s, seed + std::uint64_t(s));
     // Plain calls, not Catch2 sections: sections inside a loop would run for its first turn only.
-    check_batch<true, false, int>(b, form::per_segment, form::per_segment, 0);
-    check_batch<false, false, int>(b, form::per_segment, form::per_segment, 1); // misaligned segments
+    check_batch<true, false, int, form::per_segment, form::per_segment>(b, 0);
+    check_batch<false, false, int, form::per_segment, form::per_segment>(b, 1); // misaligned segments
   }
 }
 } // namespace batched_topk_test

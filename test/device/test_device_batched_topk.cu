@@ -28,12 +28,12 @@ TEST_CASE("DeviceBatchedTopK::MaxPairs and MinPairs move each winner's value", "
   {
     INFO(shape_name(s));
     const batch<float> b = make_batch<float>(mixed_sizes(), mixed_ks(), s, seed + std::uint64_t(s));
-    check_batch<true, true, int>(b, form::per_segment, form::per_segment, 1);
-    check_batch<false, true, int>(b, form::per_segment, form::per_segment, 0);
+    check_batch<true, true, int, form::per_segment, form::per_segment>(b, 1);
+    check_batch<false, true, int, form::per_segment, form::per_segment>(b, 0);
   }
   // 64-bit keys: the small-segment path orders (key, index) pairs that do not fit one word.
   const batch<double> wide = make_batch<double>(mixed_sizes(), mixed_ks(), shape::few_values, seed + 7);
-  check_batch<true, true, int>(wide, form::per_segment, form::per_segment, 0);
+  check_batch<true, true, int, form::per_segment, form::per_segment>(wide, 0);
 }
 
 TEST_CASE("DeviceBatchedTopK takes many segments of per-segment sizes and k, small and large",
@@ -54,8 +54,8 @@ TEST_CASE("DeviceBatchedTopK takes many segments of per-segment sizes and k, sma
     ks[i]    = std::uniform_int_distribution<long long>(-1, 40)(engine);
   }
   const batch<float> b = make_batch<float>(sizes, ks, shape::duplicates, seed);
-  check_batch<true, false, int>(b, form::per_segment, form::per_segment, 0);
-  check_batch<false, true, int>(b, form::per_segment, form::per_segment, 1);
+  check_batch<true, false, int, form::per_segment, form::per_segment>(b, 0);
+  check_batch<false, true, int, form::per_segment, form::per_segment>(b, 1);
 }
 
 TEST_CASE("DeviceBatchedTopK indexes segments with 64-bit sizes", "[device][topk][batched]")
@@ -64,7 +64,7 @@ TEST_CASE("DeviceBatchedTopK indexes segments with 64-bit sizes", "[device][topk
   const std::uint64_t seed = strata_test::seed(906);
   INFO("seed " << seed);
   const batch<std::int64_t> b = make_batch<std::int64_t>(mixed_sizes(), mixed_ks(), shape::duplicates, seed);
-  check_batch<true, false, std::int64_t>(b, form::per_segment, form::per_segment, 0);
+  check_batch<true, false, std::int64_t, form::per_segment, form::per_segment>(b, 0);
 }
 
 namespace

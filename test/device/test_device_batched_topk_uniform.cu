@@ -35,10 +35,10 @@ TEST_CASE("DeviceBatchedTopK takes a uniform segment size and k as plain integer
       const batch<float> b           = make_batch<float>(std::vector<std::size_t>(num_segments, n),
                                                std::vector<long long>(num_segments, static_cast<long long>(k)),
                                                shape::duplicates, seed + n + k);
-      check_batch<true, false, int>(b, form::uniform, form::uniform, 0);
-      check_batch<false, true, unsigned>(b, form::uniform, form::uniform, 1);
-      check_batch<true, false, int>(b, form::per_segment, form::uniform, 0);
-      check_batch<false, false, int>(b, form::uniform, form::per_segment, 0);
+      check_batch<true, false, int, form::uniform, form::uniform>(b, 0);
+      check_batch<false, true, unsigned, form::uniform, form::uniform>(b, 1);
+      check_batch<true, false, int, form::per_segment, form::uniform>(b, 0);
+      check_batch<false, false, int, form::uniform, form::per_segment>(b, 0);
     }
   }
 }
@@ -51,7 +51,7 @@ TEST_CASE("DeviceBatchedTopK selects many small segments", "[device][topk][batch
   const std::size_t num_segments = strata_test::under_sanitizer() ? 300 : 20000;
   const batch<float> b           = make_batch<float>(std::vector<std::size_t>(num_segments, 64),
                                            std::vector<long long>(num_segments, 8), shape::random_bits, seed);
-  check_batch<true, false, int>(b, form::uniform, form::uniform, 0);
+  check_batch<true, false, int, form::uniform, form::uniform>(b, 0);
 }
 
 TEST_CASE("DeviceBatchedTopK falls back from a sample that misleads", "[device][topk][batched]")
@@ -78,9 +78,9 @@ TEST_CASE("DeviceBatchedTopK falls back from a sample that misleads", "[device][
     b.segments.push_back(keys);
     b.ks.push_back(300); // small enough that the sample's threshold is used at all
   }
-  check_batch<true, true, int>(b, form::per_segment, form::per_segment, 0);
+  check_batch<true, true, int, form::per_segment, form::per_segment>(b, 0);
   // The same as a uniform size and k: several blocks filter each segment, then fall back.
-  check_batch<true, true, int>(b, form::uniform, form::uniform, 0);
+  check_batch<true, true, int, form::uniform, form::uniform>(b, 0);
 }
 
 TEST_CASE("DeviceBatchedTopK filters large uniform segments with several blocks each", "[device][topk][batched]")
@@ -104,8 +104,8 @@ TEST_CASE("DeviceBatchedTopK filters large uniform segments with several blocks 
         const batch<float> b           = make_batch<float>(std::vector<std::size_t>(num_segments, n),
                                                  std::vector<long long>(num_segments, static_cast<long long>(k)), s,
                                                  seed + n + k + std::uint64_t(s));
-        check_batch<true, false, int>(b, form::uniform, form::uniform, 0);
-        check_batch<false, true, unsigned>(b, form::uniform, form::uniform, 1);
+        check_batch<true, false, int, form::uniform, form::uniform>(b, 0);
+        check_batch<false, true, unsigned, form::uniform, form::uniform>(b, 1);
       }
     }
   }
