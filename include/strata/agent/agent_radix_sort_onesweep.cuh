@@ -6,11 +6,12 @@
 #include <strata/config.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_radix_rank.cuh>
-#include <strata/block/block_scan.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/detail/policy_member.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/util_arch.cuh>
+#include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/bit>
@@ -79,7 +80,7 @@ STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t WaitForEpoch(const ::cuda
   scan_tile::WaitBound<WAIT_LIMIT_MS> bound;
   while (true)
   {
-    const ::cuda::std::uint32_t word = scan_tile::LoadRelaxed(at);
+    const ::cuda::std::uint32_t word = LoadRelaxed(at);
     if ((word >> lookback_epoch_shift) == epoch)
     {
       return word;
@@ -219,7 +220,7 @@ struct AgentRadixSortOnesweep
       const int digit = tid * BINS_PER_THREAD + j;
       if (digit < RADIX_DIGITS)
       {
-        detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit], Word(true, 0));
+        detail::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit], Word(true, 0));
       }
     }
     KeyT keys[ITEMS_PER_THREAD];
@@ -341,8 +342,8 @@ struct AgentRadixSortOnesweep
                       {
                         tile_counts[j] =
                             ::cuda::std::uint32_t(bins[j] - (digit == filler_digit ? TILE_ITEMS - valid : 0));
-                        detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
-                                                        Word(tile == first_tile, tile_counts[j]));
+                        detail::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
+                                             Word(tile == first_tile, tile_counts[j]));
                       }
                     }
                   });
@@ -362,7 +363,7 @@ struct AgentRadixSortOnesweep
           while (true)
           {
             const ::cuda::std::uint32_t* at = &d_lookback[predecessor * RADIX_DIGITS + digit];
-            ::cuda::std::uint32_t word      = detail::scan_tile::LoadRelaxed(at);
+            ::cuda::std::uint32_t word      = detail::LoadRelaxed(at);
             if ((word >> detail::radix::lookback_epoch_shift) != epoch)
             {
               word = detail::radix::WaitForEpoch<detail::radix::onesweep_wait_limit_ms_v<PolicyT>>(at, epoch);
@@ -374,8 +375,7 @@ struct AgentRadixSortOnesweep
             }
             --predecessor;
           }
-          detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
-                                          Word(true, before + tile_counts[j]));
+          detail::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit], Word(true, before + tile_counts[j]));
         }
         storage.digit_offsets[digit] = bins[digit] + OffsetT(before) - OffsetT(exclusive_digit_prefix[j]);
         // The next portion's keys of a digit follow this portion's: the last tile knows how many.

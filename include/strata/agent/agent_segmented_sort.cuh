@@ -6,12 +6,14 @@
 #include <strata/config.cuh>
 #include <strata/block/block_radix_sort.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
+#include <strata/thread/thread_sort.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/util_type.cuh>
 #include <strata/warp/warp_merge_sort.cuh>
 
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
+#include <cuda/std/functional>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -105,87 +107,6 @@ struct AgentSegmentWarpSort
     }
   }
 };
-
-//! Sorts N items in registers, ascending, with a bitonic network (N a power of two). Not stable:
-//! callers make every item distinct (an index in the low bits) where order among equals matters.
-template <int N, typename T>
-STRATA_DEVICE STRATA_FORCEINLINE void ThreadBitonicSort(T (&items)[N])
-{
-  static_assert(N >= 1 && (N & (N - 1)) == 0, "a bitonic network sorts a power of two of items");
-#pragma unroll
-  for (int k = 2; k <= N; k <<= 1)
-  {
-#pragma unroll
-    for (int j = k >> 1; j > 0; j >>= 1)
-    {
-#pragma unroll
-      for (int i = 0; i < N; ++i)
-      {
-        const int l = i ^ j;
-        if (l > i)
-        {
-          const T a     = items[i];
-          const T b     = items[l];
-          const bool up = (i & k) == 0;
-          items[i]      = (a < b) == up ? a : b;
-          items[l]      = (a < b) == up ? b : a;
-        }
-      }
-    }
-  }
-}
-
-//! ThreadBitonicSort of keys with values moving with them (not stable).
-template <int N, typename K, typename V>
-STRATA_DEVICE STRATA_FORCEINLINE void ThreadBitonicSortPairs(K (&keys)[N], V (&values)[N])
-{
-#pragma unroll
-  for (int k = 2; k <= N; k <<= 1)
-  {
-#pragma unroll
-    for (int j = k >> 1; j > 0; j >>= 1)
-    {
-#pragma unroll
-      for (int i = 0; i < N; ++i)
-      {
-        const int l = i ^ j;
-        if (l > i && ((keys[l] < keys[i]) == ((i & k) == 0)))
-        {
-          const K key   = keys[i];
-          keys[i]       = keys[l];
-          keys[l]       = key;
-          const V value = values[i];
-          values[i]     = values[l];
-          values[l]     = value;
-        }
-      }
-    }
-  }
-}
-
-//! Odd-even transposition sort of keys with values: N rounds of neighbours swapped when the later
-//! key is smaller, so equal keys keep their order (stable).
-template <int N, typename K, typename V>
-STRATA_DEVICE STRATA_FORCEINLINE void ThreadStableTranspositionSort(K (&keys)[N], V (&values)[N])
-{
-#pragma unroll
-  for (int round = 0; round < N; ++round)
-  {
-#pragma unroll
-    for (int i = round & 1; i + 1 < N; i += 2)
-    {
-      if (keys[i + 1] < keys[i])
-      {
-        const K key   = keys[i];
-        keys[i]       = keys[i + 1];
-        keys[i + 1]   = key;
-        const V value = values[i];
-        values[i]     = values[i + 1];
-        values[i + 1] = value;
-      }
-    }
-  }
-}
 
 //! Segments of at most 32 keys, one per thread: a warp takes 32 segments at once. The warp
 //! stages each segment's keys (and values) into a row of shared memory with coalesced loads, each
@@ -299,7 +220,7 @@ struct AgentSegmentThreadSort
         if (equal)
         {
           LoadRow(storage, lane, count, items, values);
-          ThreadStableTranspositionSort(items, values);
+          StableOddEvenSort(items, values, ::cuda::std::less<>{}); // stable
         }
       }
 #pragma unroll
