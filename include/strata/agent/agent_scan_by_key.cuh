@@ -207,22 +207,13 @@ private:
     // thread 0's heads (Heads compared the tile's first key with the one before it), shared
     // before the scan, whose barriers make it visible here.
     const bool tile_starts_segment = tile == 0 || temp_storage.starts_segment != 0;
-    AccumT tile_prefix{};
-    if (tile == 0)
-    {
-      if (num_tiles > 1 && threadIdx.x == 0)
-      {
-        tile_state.SetInclusive(0, aggregate.value);
-      }
-    }
-    else
-    {
-      // A tile with a segment head publishes its value as inclusive at once; one that starts a
-      // segment needs no prefix.
-      tile_prefix = rows.template LookBack<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op, tile,
-                                                      aggregate.value, aggregate.key != 0 /* aggregate_is_inclusive */,
-                                                      !tile_starts_segment /* needs_prefix */);
-    }
+    // A tile with a segment head publishes its value as inclusive at once; one that starts a
+    // segment needs no prefix.
+    detail::tile::TilePrefixOptions<AccumT> options;
+    options.aggregate_is_inclusive = aggregate.key != 0;
+    options.needs_prefix           = !tile_starts_segment;
+    const AccumT tile_prefix = rows.template TilePrefix<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op,
+                                                                   tile, num_tiles, aggregate.value, options);
 
     rows.template Finish<IS_INCLUSIVE>(items, prefixes, PairT(0u, tile_prefix), !tile_starts_segment, pair_op);
     AccumT results[ITEMS_PER_THREAD];
