@@ -141,6 +141,71 @@ STRATA_DEVICE STRATA_FORCEINLINE bool MbarrierTryWaitParity(::cuda::std::uint64_
       : "memory");
   return done != 0;
 }
+//! A 16-byte word read and written with one access.
+struct alignas(16) Word128
+{
+  ::cuda::std::uint64_t lo;
+  ::cuda::std::uint64_t hi;
+};
+
+// Device-scope loads and stores with a memory order, as PTX (the instructions
+// cuda::atomic_ref<T, thread_scope_device> issues for these orders, without its headers): the
+// look-back descriptors of the single-pass algorithms and of the radix sort's onesweep pass.
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint64_t LoadRelaxed(const ::cuda::std::uint64_t* word)
+{
+  ::cuda::std::uint64_t value;
+  asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+  return value;
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(::cuda::std::uint64_t* word, ::cuda::std::uint64_t value)
+{
+  asm volatile("st.relaxed.gpu.b64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LoadRelaxed(const ::cuda::std::uint32_t* word)
+{
+  ::cuda::std::uint32_t value;
+  asm volatile("ld.relaxed.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+  return value;
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LoadAcquire(const ::cuda::std::uint32_t* word)
+{
+  ::cuda::std::uint32_t value;
+  asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+  return value;
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(::cuda::std::uint32_t* word, ::cuda::std::uint32_t value)
+{
+  asm volatile("st.relaxed.gpu.b32 [%0], %1;" : : "l"(word), "r"(value) : "memory");
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelease(::cuda::std::uint32_t* word, ::cuda::std::uint32_t value)
+{
+  asm volatile("st.release.gpu.b32 [%0], %1;" : : "l"(word), "r"(value) : "memory");
+}
+
+// 16-byte words: libcu++ of CUDA 13.0 emits PTX for atomic_ref<16 bytes>::load that ptxas rejects,
+// so the two accesses are written here (ld/st .b128 need sm_70 and PTX 8.3).
+STRATA_DEVICE STRATA_FORCEINLINE Word128 LoadRelaxed(const Word128* word)
+{
+  Word128 value;
+  asm volatile("{\n\t.reg .b128 w;\n\tld.relaxed.gpu.global.b128 w, [%2];\n\tmov.b128 {%0, %1}, w;\n\t}"
+               : "=l"(value.lo), "=l"(value.hi)
+               : "l"(word)
+               : "memory");
+  return value;
+}
+
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(Word128* word, Word128 value)
+{
+  asm volatile("{\n\t.reg .b128 w;\n\tmov.b128 w, {%0, %1};\n\tst.relaxed.gpu.global.b128 [%2], w;\n\t}"
+               :
+               : "l"(value.lo), "l"(value.hi), "l"(word)
+               : "memory");
+}
 } // namespace detail
 
 //! The calling thread's rank in its block when threads are numbered x fastest, then y, then z.

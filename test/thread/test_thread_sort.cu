@@ -1,5 +1,7 @@
 // Tests of strata/thread/thread_sort.cuh: StableOddEvenSort of keys with values and of keys only,
-// on host and device, against std::stable_sort. Keys are drawn from a handful of values so that
+// on host and device, against std::stable_sort; the bitonic networks (detail::ThreadBitonicSort,
+// its pairs form, BitonicSortNetwork with a descending compare-exchange, and BitonicMergeNetwork of
+// bitonic runs) on the device, against std::sort. Keys are drawn from a handful of values so that
 // most keys have duplicates; the values (or, keys only, the part of the key the comparison
 // ignores) record the original positions, which proves stability.
 #include <strata/thread/thread_sort.cuh>
@@ -9,6 +11,7 @@
 #include <cuda/std/functional>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <utility>
 
@@ -180,4 +183,139 @@ TEST_CASE("StableOddEvenSort on the device", "[thread][sort][gpu]")
   check_sort<7, double>(true, descending{}, 6);
   check_sort<16, std::int64_t>(true, descending{}, 7);
   check_sort<16, __nv_bfloat16>(true, cuda::std::less<>{}, 8);
+}
+
+namespace
+{
+//! Thread t sorts its N keys of `keys` (distinct per thread) four ways, each into its own output:
+//! ascending alone, ascending with their positions as values, descending through the network's
+//! comparators, and (merge) ascending after the first half is sorted ascending and the second
+//! descending, which makes the run bitonic.
+template <int N>
+__global__ void bitonic_kernel(const unsigned* keys, unsigned* ascending, unsigned* pair_keys, int* pair_values,
+                               unsigned* descending, unsigned* merged, int threads)
+{
+  const int tid = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (tid >= threads)
+  {
+    return;
+  }
+  unsigned a[N];
+  unsigned p[N];
+  int v[N];
+  unsigned d[N];
+  unsigned m[N];
+  for (int i = 0; i < N; ++i)
+  {
+    a[i] = p[i] = d[i] = m[i] = keys[tid * N + i];
+    v[i]                      = i;
+  }
+  strata::detail::ThreadBitonicSort(a);
+  strata::detail::ThreadBitonicSortPairs(p, v);
+  strata::detail::BitonicSortNetwork<N>(
+      [&](int i, int j, bool up)
+      {
+        // Descending: the larger first where the network asks for ascending order.
+        if ((d[i] < d[j]) == up)
+        {
+          const unsigned t = d[i];
+          d[i]             = d[j];
+          d[j]             = t;
+        }
+      });
+  // A bitonic run: the first half ascending, the second descending (odd-even sorts on each half).
+  if constexpr (N >= 2)
+  {
+    unsigned low[N / 2];
+    unsigned high[N / 2];
+    strata::NullType none[N / 2];
+    for (int i = 0; i < N / 2; ++i)
+    {
+      low[i]  = m[i];
+      high[i] = m[N / 2 + i];
+    }
+    strata::StableOddEvenSort(low, none, cuda::std::less<>{});
+    strata::StableOddEvenSort(high, none, cuda::std::greater<>{});
+    for (int i = 0; i < N / 2; ++i)
+    {
+      m[i]         = low[i];
+      m[N / 2 + i] = high[i];
+    }
+  }
+  strata::detail::BitonicMergeNetwork<0, N>(
+      [&](int i, int j)
+      {
+        if (m[j] < m[i])
+        {
+          const unsigned t = m[i];
+          m[i]             = m[j];
+          m[j]             = t;
+        }
+      });
+  for (int i = 0; i < N; ++i)
+  {
+    ascending[tid * N + i]   = a[i];
+    pair_keys[tid * N + i]   = p[i];
+    pair_values[tid * N + i] = v[i];
+    descending[tid * N + i]  = d[i];
+    merged[tid * N + i]      = m[i];
+  }
+}
+
+template <int N>
+void check_bitonic(std::uint64_t salt)
+{
+  constexpr int threads = 130;
+  const auto seed       = strata_test::seed(salt * 977 + N);
+  INFO("N " << N << ", seed " << seed);
+  // Distinct keys per thread: a permutation of random values (the networks are not stable).
+  std::vector<unsigned> keys(std::size_t{threads} * N);
+  const std::vector<int> raw = strata_test::random_vector<int>(keys.size(), seed, 0, 1 << 20);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+  {
+    keys[i] = (unsigned(raw[i]) << 8) | unsigned(i % N); // distinct within a thread's N
+  }
+  strata_test::device_buffer<unsigned> d_keys(keys);
+  strata_test::device_buffer<unsigned> d_ascending(keys.size());
+  strata_test::device_buffer<unsigned> d_pair_keys(keys.size());
+  strata_test::device_buffer<int> d_pair_values(keys.size());
+  strata_test::device_buffer<unsigned> d_descending(keys.size());
+  strata_test::device_buffer<unsigned> d_merged(keys.size());
+  d_ascending.poison();
+  d_pair_keys.poison();
+  d_pair_values.poison();
+  d_descending.poison();
+  d_merged.poison();
+  bitonic_kernel<N><<<(threads + 63) / 64, 64>>>(d_keys.data(), d_ascending.data(), d_pair_keys.data(),
+                                                 d_pair_values.data(), d_descending.data(), d_merged.data(), threads);
+  strata_test::check_launch();
+  std::vector<unsigned> expected            = keys;
+  std::vector<unsigned> expected_descending = keys;
+  std::vector<int> expected_values(keys.size());
+  for (int t = 0; t < threads; ++t)
+  {
+    std::sort(expected.begin() + t * N, expected.begin() + (t + 1) * N);
+    std::sort(expected_descending.begin() + t * N, expected_descending.begin() + (t + 1) * N, std::greater<>{});
+    for (int i = 0; i < N; ++i)
+    {
+      // The value of the key now at i: that key's position in the input.
+      const auto at              = std::find(keys.begin() + t * N, keys.begin() + (t + 1) * N, expected[t * N + i]);
+      expected_values[t * N + i] = int(at - (keys.begin() + t * N));
+    }
+  }
+  strata_test::check_equal(expected, d_ascending.download());
+  strata_test::check_equal(expected, d_pair_keys.download());
+  strata_test::check_equal(expected_values, d_pair_values.download());
+  strata_test::check_equal(expected_descending, d_descending.download());
+  strata_test::check_equal(expected, d_merged.download());
+}
+} // namespace
+
+TEST_CASE("Bitonic networks sort and merge on the device", "[thread][sort][gpu]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  check_bitonic<1>(1);
+  check_bitonic<2>(2);
+  check_bitonic<8>(3);
+  check_bitonic<32>(4);
 }

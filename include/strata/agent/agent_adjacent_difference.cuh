@@ -3,8 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_store.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/tile/tile_neighbours.cuh>

@@ -15,6 +15,7 @@
 #include <strata/agent/agent_topk.cuh>
 #include <strata/block/block_merge_sort.cuh>
 #include <strata/block/block_scan.cuh>
+#include <strata/thread/thread_sort.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/tile/tile_vector.cuh>
 #include <strata/util_type.cuh>
@@ -692,48 +693,25 @@ struct AgentBatchedTopKThread
   template <typename ItemT, int FIRST, int COUNT, typename ItemArrayT>
   STRATA_DEVICE STRATA_FORCEINLINE static void Clean(ItemArrayT& c)
   {
-#pragma unroll
-    for (int stride = COUNT / 2; stride > 0; stride /= 2)
-    {
-#pragma unroll
-      for (int i = 0; i < COUNT; ++i)
-      {
-        if ((i & stride) == 0)
-        {
-          ItemT::Order(c[FIRST + i], c[FIRST + i + stride]);
-        }
-      }
-    }
+    detail::BitonicMergeNetwork<FIRST, COUNT>([&](int i, int j) { ItemT::Order(c[i], c[j]); });
   }
 
   //! Sorts `c` the better first (a bitonic sorting network).
   template <typename ItemT, int N>
   STRATA_DEVICE STRATA_FORCEINLINE static void Sort(typename ItemT::type (&c)[N])
   {
-#pragma unroll
-    for (int size = 2; size <= N; size *= 2)
-    {
-#pragma unroll
-      for (int stride = size / 2; stride > 0; stride /= 2)
-      {
-#pragma unroll
-        for (int i = 0; i < N; ++i)
+    detail::BitonicSortNetwork<N>(
+        [&](int i, int j, bool better_first)
         {
-          if ((i & stride) == 0)
+          if (better_first)
           {
-            // Runs of `size` alternate in direction, so that each pair of them is bitonic.
-            if ((i & size) == 0)
-            {
-              ItemT::Order(c[i], c[i + stride]);
-            }
-            else
-            {
-              ItemT::Order(c[i + stride], c[i]);
-            }
+            ItemT::Order(c[i], c[j]);
           }
-        }
-      }
-    }
+          else
+          {
+            ItemT::Order(c[j], c[i]);
+          }
+        });
   }
 
   //! The K best of the sorted `best` and the sorted `c` (G = K or K / 2), sorted, into `best`.

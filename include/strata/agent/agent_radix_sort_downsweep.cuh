@@ -5,9 +5,7 @@
 #pragma once
 
 #include <strata/config.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_radix_rank.cuh>
-#include <strata/block/block_scan.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/util_arch.cuh>
 

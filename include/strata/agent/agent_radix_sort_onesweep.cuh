@@ -11,6 +11,7 @@
 #include <strata/detail/policy_member.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/util_arch.cuh>
+#include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/bit>
@@ -79,7 +80,7 @@ STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t WaitForEpoch(const ::cuda
   scan_tile::WaitBound<WAIT_LIMIT_MS> bound;
   while (true)
   {
-    const ::cuda::std::uint32_t word = scan_tile::LoadRelaxed(at);
+    const ::cuda::std::uint32_t word = LoadRelaxed(at);
     if ((word >> lookback_epoch_shift) == epoch)
     {
       return word;
@@ -219,7 +220,7 @@ struct AgentRadixSortOnesweep
       const int digit = tid * BINS_PER_THREAD + j;
       if (digit < RADIX_DIGITS)
       {
-        detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit], Word(true, 0));
+        detail::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit], Word(true, 0));
       }
     }
     KeyT keys[ITEMS_PER_THREAD];
@@ -341,8 +342,8 @@ struct AgentRadixSortOnesweep
                       {
                         tile_counts[j] =
                             ::cuda::std::uint32_t(bins[j] - (digit == filler_digit ? TILE_ITEMS - valid : 0));
-                        detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
-                                                        Word(tile == first_tile, tile_counts[j]));
+                        detail::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
+                                             Word(tile == first_tile, tile_counts[j]));
                       }
                     }
                   });
@@ -362,7 +363,7 @@ struct AgentRadixSortOnesweep
           while (true)
           {
             const ::cuda::std::uint32_t* at = &d_lookback[predecessor * RADIX_DIGITS + digit];
-            ::cuda::std::uint32_t word      = detail::scan_tile::LoadRelaxed(at);
+            ::cuda::std::uint32_t word      = detail::LoadRelaxed(at);
             if ((word >> detail::radix::lookback_epoch_shift) != epoch)
             {
               word = detail::radix::WaitForEpoch<detail::radix::onesweep_wait_limit_ms_v<PolicyT>>(at, epoch);
@@ -374,8 +375,7 @@ struct AgentRadixSortOnesweep
             }
             --predecessor;
           }
-          detail::scan_tile::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit],
-                                          Word(true, before + tile_counts[j]));
+          detail::StoreRelaxed(&d_lookback[tile * RADIX_DIGITS + digit], Word(true, before + tile_counts[j]));
         }
         storage.digit_offsets[digit] = bins[digit] + OffsetT(before) - OffsetT(exclusive_digit_prefix[j]);
         // The next portion's keys of a digit follow this portion's: the last tile knows how many.
@@ -448,6 +448,59 @@ struct AgentRadixSortOnesweep
               (packed_digits[k / DIGITS_PER_WORD] >> (DIGIT_WIDTH * (k % DIGITS_PER_WORD))) & (RADIX_DIGITS - 1);
           d_values_out[storage.digit_offsets[digit] + OffsetT(rank)] = shared_values[rank];
         }
+      }
+    }
+  }
+};
+
+//! Turns the digit counts of a onesweep sort into the digit starts of each pass's first portion,
+//! in place (a block of one thread per digit per pass; the pass is the block's index): a digit
+//! starts after every key of the digits that sort before it (lower digits, higher ones when
+//! descending). A later portion's starts come from the onesweep launch of the portion before it,
+//! since a pass moves keys between portions. A pass whose keys all have one digit moves no key:
+//! its tile counters get the trivial-pass flag and its later portions their starts here, and its
+//! tiles are copied (AgentRadixSortOnesweep).
+template <int RADIX_BITS, bool IS_DESCENDING, typename OffsetT>
+struct AgentRadixSortExclusiveSum
+{
+  static constexpr int RADIX_DIGITS = 1 << RADIX_BITS;
+  using BlockScanT                  = BlockScan<OffsetT, RADIX_DIGITS>;
+  using TempStorage                 = typename BlockScanT::TempStorage;
+
+  TempStorage& temp_storage;
+
+  STRATA_DEVICE STRATA_FORCEINLINE explicit AgentRadixSortExclusiveSum(TempStorage& temp_storage)
+      : temp_storage(temp_storage)
+  {
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(OffsetT* d_bins, ::cuda::std::uint32_t* d_tile_counters,
+                                                int num_portions, OffsetT portion_items)
+  {
+    const unsigned pass                  = blockIdx.x;
+    const int digit                      = int(threadIdx.x);
+    const ::cuda::std::size_t pass_first = ::cuda::std::size_t(pass) * num_portions * RADIX_DIGITS;
+    OffsetT total                        = 0;
+    for (int portion = 0; portion < num_portions; ++portion)
+    {
+      total += d_bins[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit];
+    }
+    OffsetT start = 0;
+    OffsetT all   = 0;
+    BlockScanT(temp_storage).ExclusiveSum(total, start, all); // every count is read before any start is written
+    start                      = IS_DESCENDING ? all - start - total : start;
+    d_bins[pass_first + digit] = start;
+    const bool holds_all       = total == all;
+    if (__syncthreads_or(holds_all))
+    {
+      for (int portion = 1; holds_all && portion < num_portions; ++portion)
+      {
+        d_bins[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit] =
+            start + OffsetT(portion) * portion_items;
+      }
+      for (int portion = digit; portion < num_portions; portion += RADIX_DIGITS)
+      {
+        d_tile_counters[::cuda::std::size_t(pass) * num_portions + portion] = detail::radix::trivial_pass_flag;
       }
     }
   }

@@ -4,8 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_scan.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/tile/tile_compact.cuh>
 #include <strata/tile/tile_prefetch.cuh>
 #include <strata/tile/tile_runs.cuh>

@@ -4,9 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_scan.cuh>
-#include <strata/block/block_store.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/tile/tile_prefetch.cuh>
 #include <strata/tile/tile_scan_rows.cuh>
@@ -149,31 +147,17 @@ private:
 
     // The tile's prefix: the initial value for tile 0, the look-back's result after it. Warp 0
     // publishes and looks back while the other warps wait at the barrier.
-    AccumT tile_prefix{};
-    if (tile == 0)
+    detail::tile::TilePrefixOptions<AccumT> options;
+    if constexpr (HAS_INIT)
     {
-      if constexpr (HAS_INIT)
+      if (tile == 0)
       {
-        tile_prefix = AccumT(*init_value);
-      }
-      if (num_tiles > 1 && threadIdx.x == 0)
-      {
-        if constexpr (HAS_INIT)
-        {
-          tile_state.SetInclusive(0, scan_op(tile_prefix, block_aggregate));
-        }
-        else
-        {
-          tile_state.SetInclusive(0, block_aggregate);
-        }
+        options.initial     = AccumT(*init_value);
+        options.has_initial = true;
       }
     }
-    else
-    {
-      tile_prefix =
-          rows.template LookBack<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op, tile, block_aggregate,
-                                            false /* aggregate_is_inclusive */, true /* needs_prefix */);
-    }
+    const AccumT tile_prefix = rows.template TilePrefix<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op,
+                                                                   tile, num_tiles, block_aggregate, options);
 
     const bool has_tile_prefix = HAS_INIT || tile > 0;
     rows.template Finish<IS_INCLUSIVE>(items, prefixes, tile_prefix, has_tile_prefix, scan_op);

@@ -8,6 +8,7 @@
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/tile/tile_prefetch.cuh>
+#include <strata/tile/tile_runs.cuh>
 #include <strata/tile/tile_scan_rows.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
@@ -126,51 +127,6 @@ private:
   InitValueT init_value;
   OffsetT num_items;
 
-  //! Bit k set: this lane's item k starts a segment (its key differs from the previous item's,
-  //! or it is the first item of the input).
-  STRATA_DEVICE STRATA_FORCEINLINE unsigned int Heads(const RowsT& rows, const KeyT (&keys)[ITEMS_PER_THREAD],
-                                                      OffsetT tile_offset, int valid)
-  {
-    unsigned int heads = 0;
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r)
-    {
-      // The key before this vector: the last of the lane below, of lane 31 in the row above, or
-      // (row 0, lane 0) the item before the warp's first, from memory.
-      const KeyT from_below = ShuffleUp<detail::warp_threads>(keys[r * VEC + VEC - 1], 1, 0, 0xFFFFFFFFu);
-      KeyT before           = from_below;
-      bool input_start      = false;
-      if (r > 0)
-      {
-        const KeyT row_above =
-            ShuffleIndex<detail::warp_threads>(keys[(r - 1) * VEC + VEC - 1], detail::warp_threads - 1, 0xFFFFFFFFu);
-        before = rows.lane == 0 ? row_above : from_below;
-      }
-      else if (rows.lane == 0 && rows.ItemIndex(0, 0) <= valid) // past the end of a partial tile: no key
-      {
-        const OffsetT first = tile_offset + OffsetT(rows.ItemIndex(0, 0));
-        input_start         = first == 0;
-        if (!input_start)
-        {
-          before = d_keys_in[first - 1];
-        }
-      }
-      if (input_start || !equality_op(before, keys[r * VEC]))
-      {
-        heads |= 1u << (r * VEC);
-      }
-#pragma unroll
-      for (int j = 1; j < VEC; ++j)
-      {
-        if (!equality_op(keys[r * VEC + j - 1], keys[r * VEC + j]))
-        {
-          heads |= 1u << (r * VEC + j);
-        }
-      }
-    }
-    return heads;
-  }
-
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
   {
     const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
@@ -183,7 +139,8 @@ private:
     {
       KeyT keys[ITEMS_PER_THREAD];
       rows.Load(d_keys_in, tile_offset, valid, keys);
-      heads = Heads(rows, keys, tile_offset, valid);
+      heads = detail::tile::RunHeads(rows, keys, detail::tile::KeyBeforeWarp(rows, keys, d_keys_in, tile_offset, valid),
+                                     tile_offset, equality_op);
     }
     if (threadIdx.x == 0)
     {
@@ -204,25 +161,16 @@ private:
     const PairT aggregate = rows.template ScanTile<IS_INCLUSIVE>(items, prefixes, pair_op);
 
     // A tile that starts a segment (tile 0 always does) needs nothing from before it: bit 0 of
-    // thread 0's heads (Heads compared the tile's first key with the one before it), shared
+    // thread 0's heads (RunHeads compared the tile's first key with the one before it), shared
     // before the scan, whose barriers make it visible here.
     const bool tile_starts_segment = tile == 0 || temp_storage.starts_segment != 0;
-    AccumT tile_prefix{};
-    if (tile == 0)
-    {
-      if (num_tiles > 1 && threadIdx.x == 0)
-      {
-        tile_state.SetInclusive(0, aggregate.value);
-      }
-    }
-    else
-    {
-      // A tile with a segment head publishes its value as inclusive at once; one that starts a
-      // segment needs no prefix.
-      tile_prefix = rows.template LookBack<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op, tile,
-                                                      aggregate.value, aggregate.key != 0 /* aggregate_is_inclusive */,
-                                                      !tile_starts_segment /* needs_prefix */);
-    }
+    // A tile with a segment head publishes its value as inclusive at once; one that starts a
+    // segment needs no prefix.
+    detail::tile::TilePrefixOptions<AccumT> options;
+    options.aggregate_is_inclusive = aggregate.key != 0;
+    options.needs_prefix           = !tile_starts_segment;
+    const AccumT tile_prefix = rows.template TilePrefix<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op,
+                                                                   tile, num_tiles, aggregate.value, options);
 
     rows.template Finish<IS_INCLUSIVE>(items, prefixes, PairT(0u, tile_prefix), !tile_starts_segment, pair_op);
     AccumT results[ITEMS_PER_THREAD];

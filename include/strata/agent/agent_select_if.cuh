@@ -4,10 +4,9 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_scan.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/tile/tile_compact.cuh>
-#include <strata/tile/tile_neighbours.cuh>
+#include <strata/tile/tile_runs.cuh>
 #include <strata/tile/tile_prefetch.cuh>
 #include <strata/tile/tile_scan_rows.cuh>
 #include <strata/util_ptx.cuh>
@@ -188,7 +187,14 @@ private:
     }
     else
     {
-      FlagRunHeads(rows, items, tile_offset, valid, keep);
+      // Unique: an item is kept where it differs from the item before it (the first always is).
+      const unsigned int heads = detail::tile::RunHeads(
+          rows, items, detail::tile::KeyBeforeWarp(rows, items, d_in, tile_offset, valid), tile_offset, equality_op);
+#pragma unroll
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      {
+        keep[k] = (heads >> k) & 1u;
+      }
     }
     unsigned int bits = 0;
 #pragma unroll
@@ -198,28 +204,6 @@ private:
       bits |= (keep[k] && index < valid) ? (1u << k) : 0u;
     }
     return bits;
-  }
-
-  //! Unique: keep[k] says whether item k differs from the item before it in the input (the very
-  //! first item always does). Neighbours within a warp's part come by shuffles; the item before a
-  //! warp's part is read from memory.
-  STRATA_DEVICE STRATA_FORCEINLINE void FlagRunHeads(const RowsT& rows, const InputT (&items)[ITEMS_PER_THREAD],
-                                                     OffsetT tile_offset, int valid, bool (&keep)[ITEMS_PER_THREAD])
-  {
-    const int lane           = int(threadIdx.x) % detail::warp_threads;
-    const int warp_first     = (int(threadIdx.x) / detail::warp_threads) * RowsT::WARP_ITEMS;
-    const bool has_warp_pred = tile_offset > 0 || warp_first > 0;
-    InputT warp_pred         = items[0];
-    if (lane == 0 && has_warp_pred && warp_first < valid)
-    {
-      warp_pred = d_in[tile_offset + OffsetT(warp_first) - 1];
-    }
-    detail::tile::WarpRowNeighbours<ITEMS_PER_THREAD, RowsT::VEC>::Predecessors(
-        items, warp_pred, lane, [&](int k, const InputT& pred) { keep[k] = !bool(equality_op(pred, items[k])); });
-    if (lane == 0 && !has_warp_pred)
-    {
-      keep[0] = true; // the input's first item
-    }
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)

@@ -59,71 +59,6 @@ namespace detail
 {
 namespace scan_tile
 {
-//! A 16-byte word read and written with one access.
-struct alignas(16) Word128
-{
-  ::cuda::std::uint64_t lo;
-  ::cuda::std::uint64_t hi;
-};
-
-// The device-scope accesses of the descriptors, as PTX (the instructions
-// cuda::atomic_ref<T, thread_scope_device> issues for these orders, without its headers).
-STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint64_t LoadRelaxed(const ::cuda::std::uint64_t* word)
-{
-  ::cuda::std::uint64_t value;
-  asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
-  return value;
-}
-
-STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(::cuda::std::uint64_t* word, ::cuda::std::uint64_t value)
-{
-  asm volatile("st.relaxed.gpu.b64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
-}
-
-STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LoadRelaxed(const ::cuda::std::uint32_t* word)
-{
-  ::cuda::std::uint32_t value;
-  asm volatile("ld.relaxed.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
-  return value;
-}
-
-STRATA_DEVICE STRATA_FORCEINLINE ::cuda::std::uint32_t LoadAcquire(const ::cuda::std::uint32_t* word)
-{
-  ::cuda::std::uint32_t value;
-  asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
-  return value;
-}
-
-STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(::cuda::std::uint32_t* word, ::cuda::std::uint32_t value)
-{
-  asm volatile("st.relaxed.gpu.b32 [%0], %1;" : : "l"(word), "r"(value) : "memory");
-}
-
-STRATA_DEVICE STRATA_FORCEINLINE void StoreRelease(::cuda::std::uint32_t* word, ::cuda::std::uint32_t value)
-{
-  asm volatile("st.release.gpu.b32 [%0], %1;" : : "l"(word), "r"(value) : "memory");
-}
-
-// 16-byte words: libcu++ of CUDA 13.0 emits PTX for atomic_ref<16 bytes>::load that ptxas rejects,
-// so the two accesses are written here (ld/st .b128 need sm_70 and PTX 8.3).
-STRATA_DEVICE STRATA_FORCEINLINE Word128 LoadRelaxed(const Word128* word)
-{
-  Word128 value;
-  asm volatile("{\n\t.reg .b128 w;\n\tld.relaxed.gpu.global.b128 w, [%2];\n\tmov.b128 {%0, %1}, w;\n\t}"
-               : "=l"(value.lo), "=l"(value.hi)
-               : "l"(word)
-               : "memory");
-  return value;
-}
-
-STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed(Word128* word, Word128 value)
-{
-  asm volatile("{\n\t.reg .b128 w;\n\tmov.b128 w, {%0, %1};\n\tst.relaxed.gpu.global.b128 [%2], w;\n\t}"
-               :
-               : "l"(value.lo), "l"(value.hi), "l"(word)
-               : "memory");
-}
-
 //! A value and its status in one word of WORD_BYTES.
 template <typename T, int WORD_BYTES>
 struct alignas(WORD_BYTES) Descriptor
@@ -155,7 +90,7 @@ template <typename T>
 inline constexpr int word_bytes_v = WordBytes<T>();
 
 template <int WORD_BYTES>
-using word_t = ::cuda::std::conditional_t<WORD_BYTES == 8, ::cuda::std::uint64_t, Word128>;
+using word_t = ::cuda::std::conditional_t<WORD_BYTES == 8, ::cuda::std::uint64_t, detail::Word128>;
 
 //! The bytes between two descriptors: one 32-byte sector each. Packed densely, the descriptors
 //! that every look-back polls share a few L2 lines, and the L2 slices holding them become the
@@ -292,11 +227,11 @@ public:
       {
         DescriptorT descriptor{};
         descriptor.status = SCAN_TILE_INVALID;
-        detail::scan_tile::StoreRelaxed(d_words + tile * WORD_STRIDE, ::cuda::std::bit_cast<WordT>(descriptor));
+        detail::StoreRelaxed(d_words + tile * WORD_STRIDE, ::cuda::std::bit_cast<WordT>(descriptor));
       }
       else
       {
-        detail::scan_tile::StoreRelaxed(StatusWordAt(tile), ::cuda::std::uint32_t(SCAN_TILE_INVALID));
+        detail::StoreRelaxed(StatusWordAt(tile), ::cuda::std::uint32_t(SCAN_TILE_INVALID));
       }
     }
   }
@@ -321,13 +256,13 @@ public:
     if constexpr (SINGLE_WORD)
     {
       const DescriptorT descriptor =
-          ::cuda::std::bit_cast<DescriptorT>(detail::scan_tile::LoadRelaxed(d_words + tile * WORD_STRIDE));
+          ::cuda::std::bit_cast<DescriptorT>(detail::LoadRelaxed(d_words + tile * WORD_STRIDE));
       status = ScanTileStatus(descriptor.status);
       value  = descriptor.value;
     }
     else
     {
-      status = ScanTileStatus(detail::scan_tile::LoadAcquire(StatusWordAt(tile)));
+      status = ScanTileStatus(detail::LoadAcquire(StatusWordAt(tile)));
       if (status != SCAN_TILE_INVALID)
       {
         value = ValueAt(tile, status); // ordered after the acquire of its status
@@ -375,11 +310,11 @@ public:
   {
     if constexpr (SINGLE_WORD)
     {
-      return ::cuda::std::bit_cast<DescriptorT>(detail::scan_tile::LoadRelaxed(d_words + tile * WORD_STRIDE)).value;
+      return ::cuda::std::bit_cast<DescriptorT>(detail::LoadRelaxed(d_words + tile * WORD_STRIDE)).value;
     }
     else
     {
-      return ValueAt(tile, ScanTileStatus(detail::scan_tile::LoadAcquire(StatusWordAt(tile))));
+      return ValueAt(tile, ScanTileStatus(detail::LoadAcquire(StatusWordAt(tile))));
     }
   }
 
@@ -427,12 +362,12 @@ private:
       DescriptorT descriptor{};
       descriptor.value  = value;
       descriptor.status = status;
-      detail::scan_tile::StoreRelaxed(d_words + tile * WORD_STRIDE, ::cuda::std::bit_cast<WordT>(descriptor));
+      detail::StoreRelaxed(d_words + tile * WORD_STRIDE, ::cuda::std::bit_cast<WordT>(descriptor));
     }
     else
     {
       detail::UninitializedCopy((status == SCAN_TILE_INCLUSIVE ? d_inclusives : d_partials) + tile, value);
-      detail::scan_tile::StoreRelease(StatusWordAt(tile), ::cuda::std::uint32_t(status)); // the value first
+      detail::StoreRelease(StatusWordAt(tile), ::cuda::std::uint32_t(status)); // the value first
     }
   }
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/block/specializations/block_histogram_atomic.cuh>
 #include <strata/block/specializations/block_histogram_sort.cuh>
 #include <strata/util_ptx.cuh>
@@ -11,18 +12,6 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
-
-//! How BlockHistogram counts.
-enum BlockHistogramAlgorithm
-{
-  //! Sort the tile's bins with a block-wide radix sort, then count each bin as the length of its
-  //! run in the sorted tile. Takes the same time whatever the distribution of the samples; every
-  //! bin is updated by one thread without atomics.
-  BLOCK_HISTO_SORT,
-  //! Add every sample to its bin with an atomic increment. Fast for samples spread over many
-  //! bins, slower when many samples of a warp hit the same bin.
-  BLOCK_HISTO_ATOMIC,
-};
 
 //! Counts a tile of BLOCK_THREADS * ITEMS_PER_THREAD samples (any arrangement over the threads)
 //! into a histogram of BINS counters of any arithmetic CounterT, in shared or global memory.

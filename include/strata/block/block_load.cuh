@@ -5,6 +5,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/block/block_exchange.cuh>
 #include <strata/iterator/cache_modified_input_iterator.cuh>
 #include <strata/thread/thread_direct.cuh>
@@ -14,30 +15,6 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
-
-//! How BlockLoad reads a tile of BLOCK_THREADS * ITEMS_PER_THREAD items. Every algorithm but
-//! BLOCK_LOAD_STRIPED leaves the items blocked: thread t holds tile positions
-//! t * ITEMS_PER_THREAD + i.
-enum BlockLoadAlgorithm
-{
-  //! Each thread reads its own consecutive items: uncoalesced unless items are few; no shared memory.
-  BLOCK_LOAD_DIRECT,
-  //! Items striped (thread t holds positions i * BLOCK_THREADS + t), read directly: coalesced, no
-  //! shared memory.
-  BLOCK_LOAD_STRIPED,
-  //! As BLOCK_LOAD_DIRECT, but in vector words (one 16-byte load for 4 ints) when the input is a
-  //! pointer or a CacheModifiedInputIterator to T aligned to the word and the load is not
-  //! guarded; otherwise item by item (see LoadDirectBlockedVectorized).
-  BLOCK_LOAD_VECTORIZE,
-  //! Read striped (coalesced), then transposed to blocked through shared memory by BlockExchange.
-  BLOCK_LOAD_TRANSPOSE,
-  //! Read warp-striped (coalesced within each warp), then transposed by each warp in its own
-  //! part of the shared memory (only __syncwarp). Needs a multiple of 32 threads.
-  BLOCK_LOAD_WARP_TRANSPOSE,
-  //! As BLOCK_LOAD_WARP_TRANSPOSE, with one warp's worth of shared memory that the warps use in
-  //! turn (a barrier per warp). Needs a multiple of 32 threads.
-  BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED,
-};
 
 //! Loads a tile of BLOCK_THREADS * ITEMS_PER_THREAD items (BLOCK_THREADS =
 //! BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, threads ranked row-major: x fastest) into the

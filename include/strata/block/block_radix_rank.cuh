@@ -4,6 +4,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/util_arch.cuh>
@@ -16,23 +17,6 @@
 #include <cuda_runtime_api.h>
 
 STRATA_NAMESPACE_BEGIN
-
-//! The ranking algorithms, as tuning policies name them.
-enum RadixRankAlgorithm
-{
-  RADIX_RANK_BASIC,                       //!< BlockRadixRank, outer scan from shared memory
-  RADIX_RANK_MEMOIZE,                     //!< BlockRadixRank, outer scan kept in registers
-  RADIX_RANK_MATCH,                       //!< BlockRadixRankMatch
-  RADIX_RANK_MATCH_EARLY_COUNTS_ANY,      //!< BlockRadixRankMatchEarlyCounts with WARP_MATCH_ANY
-  RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR //!< BlockRadixRankMatchEarlyCounts with WARP_MATCH_ATOMIC_OR
-};
-
-//! How BlockRadixRankMatchEarlyCounts finds the lanes of a warp that share a digit.
-enum WarpMatchAlgorithm
-{
-  WARP_MATCH_ANY,      //!< lanes of equal digits found by MatchAny (one ballot per digit bit)
-  WARP_MATCH_ATOMIC_OR //!< every lane ORs its bit into a shared-memory mask of its digit
-};
 
 //! A counts callback that does nothing (the default of the rankers that take one).
 template <int BINS_PER_THREAD>

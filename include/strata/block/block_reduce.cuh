@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/block/specializations/block_reduce_raking.cuh>
 #include <strata/block/specializations/block_reduce_raking_commutative_only.cuh>
 #include <strata/block/specializations/block_reduce_warp_reductions.cuh>
@@ -14,23 +15,6 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
-
-//! The algorithms BlockReduce can use (values as in CUB).
-enum BlockReduceAlgorithm
-{
-  //! Warp 0 rakes the other warps' partials onto its own, then reduces within the warp. The
-  //! fewest operations and one barrier; the operator must be commutative. Blocks whose size is
-  //! not a multiple of 32, or of one warp, use BLOCK_REDUCE_RAKING.
-  BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY,
-  //! Every thread stores its partial in a padded raking grid, one warp rakes it in order and
-  //! reduces within the warp. One barrier; keeps the order of the items, so any associative
-  //! operator works.
-  BLOCK_REDUCE_RAKING,
-  //! Every warp reduces its own partials, then warp 0 reduces the warps' aggregates. One barrier,
-  //! the shortest latency, and the order of the items is kept, so any associative operator
-  //! works. The default.
-  BLOCK_REDUCE_WARP_REDUCTIONS,
-};
 
 //! Cooperative reductions over the threads of a block of BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z
 //! (1 to 1024) threads, ranked row-major (x fastest, then y, then z). Each thread contributes one

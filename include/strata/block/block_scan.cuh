@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/block/block_scan_running_prefix_op.cuh>
 #include <strata/block/specializations/block_scan_raking.cuh>
 #include <strata/block/specializations/block_scan_warp_scans.cuh>
@@ -15,22 +16,6 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
-
-//! The algorithms BlockScan can use.
-enum BlockScanAlgorithm
-{
-  //! Raking reduce-then-scan: one warp reduces segments of a shared-memory grid holding one value
-  //! per thread, scans the segment reductions, then scans its segments again. Few instructions
-  //! in total, so high throughput when the GPU is busy; two barriers.
-  BLOCK_SCAN_RAKING,
-  //! As BLOCK_SCAN_RAKING, but the raking threads keep their segment in registers between the two
-  //! passes: fewer shared-memory reads, more registers.
-  BLOCK_SCAN_RAKING_MEMOIZE,
-  //! Tiled warp scans: every warp scans its own values, then every thread adds the aggregates of
-  //! the warps before its own. Fewer dependent steps (lower latency) but more instructions. Needs
-  //! a block of whole warps; BlockScan uses BLOCK_SCAN_RAKING for any other block size.
-  BLOCK_SCAN_WARP_SCANS,
-};
 
 //! Block-wide prefix scans. Each thread contributes one item, or ITEMS_PER_THREAD consecutive
 //! items (a blocked arrangement: thread t holds items t * ITEMS_PER_THREAD ..

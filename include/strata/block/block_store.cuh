@@ -5,6 +5,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/block/block_exchange.cuh>
 #include <strata/thread/thread_direct.cuh>
 #include <strata/util_ptx.cuh>
@@ -13,31 +14,6 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
-
-//! How BlockStore writes a tile of BLOCK_THREADS * ITEMS_PER_THREAD items. Every algorithm but
-//! BLOCK_STORE_STRIPED takes the items blocked: thread t holds tile positions
-//! t * ITEMS_PER_THREAD + i.
-enum BlockStoreAlgorithm
-{
-  //! Each thread writes its own consecutive items: uncoalesced unless items are few; no shared memory.
-  BLOCK_STORE_DIRECT,
-  //! Items striped (thread t holds positions i * BLOCK_THREADS + t), written directly: coalesced,
-  //! no shared memory.
-  BLOCK_STORE_STRIPED,
-  //! As BLOCK_STORE_DIRECT, but in vector words (one 16-byte store for 4 ints) when the output is
-  //! a pointer to T aligned to the word and the store is not guarded; otherwise item by item (see
-  //! StoreDirectBlockedVectorized).
-  BLOCK_STORE_VECTORIZE,
-  //! Transposed to striped through shared memory by BlockExchange, then written striped (coalesced).
-  BLOCK_STORE_TRANSPOSE,
-  //! Transposed to warp-striped by each warp in its own part of the shared memory (only
-  //! __syncwarp), then written warp-striped (coalesced within each warp). Needs a multiple of 32
-  //! threads.
-  BLOCK_STORE_WARP_TRANSPOSE,
-  //! As BLOCK_STORE_WARP_TRANSPOSE, with one warp's worth of shared memory that the warps use in
-  //! turn (a barrier per warp). Needs a multiple of 32 threads.
-  BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED,
-};
 
 //! Stores a tile of BLOCK_THREADS * ITEMS_PER_THREAD items (BLOCK_THREADS =
 //! BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, threads ranked row-major: x fastest) held by the

@@ -1,5 +1,7 @@
-// strata/thread/thread_sort.cuh: StableOddEvenSort, one thread's stable sort of a small register
-// array of keys (and values).
+// strata/thread/thread_sort.cuh: one thread's sorting networks over a small register array:
+// StableOddEvenSort (stable, keys and values), and the comparators of bitonic sorting and merging
+// networks (BitonicSortNetwork, BitonicMergeNetwork) for callers that order their own items, and
+// the ascending bitonic sorts of items (and values) by operator< built on them.
 #pragma once
 
 #include <strata/config.cuh>
@@ -70,5 +72,89 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void StableOddEvenSort(KeyT (&keys)[ITEMS_
 {
   detail::OddEvenRounds(keys, items, compare_op, ::cuda::std::make_integer_sequence<int, ITEMS_PER_THREAD>{});
 }
+
+namespace detail
+{
+//! Calls `compare_exchange(i, j, ascending)` for every comparator of a bitonic sorting network over
+//! N items (N a power of two), stage by stage; always i < j. The caller orders items i and j: where
+//! `ascending`, the one that goes first to i, otherwise to j. Whatever the caller compares (keys,
+//! keys with values beside them, packed ranks), the N items end sorted. Not stable.
+template <int N, typename CompareExchangeT>
+STRATA_DEVICE STRATA_FORCEINLINE void BitonicSortNetwork(CompareExchangeT&& compare_exchange)
+{
+  static_assert(N >= 1 && (N & (N - 1)) == 0, "a bitonic network sorts a power of two of items");
+#pragma unroll
+  for (int size = 2; size <= N; size *= 2)
+  {
+#pragma unroll
+    for (int stride = size / 2; stride > 0; stride /= 2)
+    {
+#pragma unroll
+      for (int i = 0; i < N; ++i)
+      {
+        if ((i & stride) == 0)
+        {
+          // Runs of `size` alternate in direction, so that each pair of them is bitonic.
+          compare_exchange(i, i + stride, (i & size) == 0);
+        }
+      }
+    }
+  }
+}
+
+//! Calls `compare_exchange(i, j)` (i < j; the item that goes first to i) for every comparator of
+//! the half-cleaners that sort the bitonic run of COUNT items from FIRST (COUNT a power of two).
+template <int FIRST, int COUNT, typename CompareExchangeT>
+STRATA_DEVICE STRATA_FORCEINLINE void BitonicMergeNetwork(CompareExchangeT&& compare_exchange)
+{
+  static_assert(COUNT >= 1 && (COUNT & (COUNT - 1)) == 0, "a bitonic merge sorts a power of two of items");
+#pragma unroll
+  for (int stride = COUNT / 2; stride > 0; stride /= 2)
+  {
+#pragma unroll
+    for (int i = 0; i < COUNT; ++i)
+    {
+      if ((i & stride) == 0)
+      {
+        compare_exchange(FIRST + i, FIRST + i + stride);
+      }
+    }
+  }
+}
+
+//! Sorts N items in registers, ascending, with a bitonic network (N a power of two). Not stable:
+//! callers make every item distinct (an index in the low bits) where order among equals matters.
+template <int N, typename T>
+STRATA_DEVICE STRATA_FORCEINLINE void ThreadBitonicSort(T (&items)[N])
+{
+  BitonicSortNetwork<N>(
+      [&](int i, int l, bool up)
+      {
+        const T a = items[i];
+        const T b = items[l];
+        items[i]  = (a < b) == up ? a : b;
+        items[l]  = (a < b) == up ? b : a;
+      });
+}
+
+//! ThreadBitonicSort of keys with values moving with them (not stable).
+template <int N, typename K, typename V>
+STRATA_DEVICE STRATA_FORCEINLINE void ThreadBitonicSortPairs(K (&keys)[N], V (&values)[N])
+{
+  BitonicSortNetwork<N>(
+      [&](int i, int l, bool up)
+      {
+        if ((keys[l] < keys[i]) == up)
+        {
+          const K key   = keys[i];
+          keys[i]       = keys[l];
+          keys[l]       = key;
+          const V value = values[i];
+          values[i]     = values[l];
+          values[l]     = value;
+        }
+      });
+}
+} // namespace detail
 
 STRATA_NAMESPACE_END

@@ -1,6 +1,6 @@
-// strata/tile/tile_runs.cuh: TileRuns, where the runs of equal keys of a tile held in
-// ScanTileRows' layout start and end (run-length encoding and reduction by key), and how many of
-// the tile's runs end in it.
+// strata/tile/tile_runs.cuh: RunHeads, where the runs of equal keys of a tile held in
+// ScanTileRows' layout start (unique, scans by key), and TileRuns, where they start and end
+// (run-length encoding and reduction by key), and how many of the tile's runs end in it.
 #pragma once
 
 #include <strata/config.cuh>
@@ -12,6 +12,57 @@ namespace detail
 {
 namespace tile
 {
+//! The key just before the warp's part of a tile of RowsT (ScanTileRows) at `tile_offset` of
+//! `d_keys`, as lane 0 reads it where it exists and the part holds valid items (other lanes, and
+//! lane 0 elsewhere, get their first key, which no caller compares).
+template <typename RowsT, typename KeyT, typename KeysIteratorT, typename OffsetT>
+STRATA_DEVICE STRATA_FORCEINLINE KeyT KeyBeforeWarp(const RowsT& rows, const KeyT (&keys)[RowsT::ITEMS_PER_THREAD],
+                                                    KeysIteratorT d_keys, OffsetT tile_offset, int valid)
+{
+  const int warp_first = rows.warp * RowsT::WARP_ITEMS;
+  KeyT before          = keys[0];
+  if (rows.lane == 0 && (tile_offset > 0 || warp_first > 0) && warp_first < valid)
+  {
+    before = d_keys[tile_offset + OffsetT(warp_first) - 1];
+  }
+  return before;
+}
+
+//! The key just after the warp's part, as lane 31 reads it where it exists (before `num_items`)
+//! and the part is all valid (other lanes, and lane 31 elsewhere, get their last key).
+template <typename RowsT, typename KeyT, typename KeysIteratorT, typename OffsetT>
+STRATA_DEVICE STRATA_FORCEINLINE KeyT KeyAfterWarp(const RowsT& rows, const KeyT (&keys)[RowsT::ITEMS_PER_THREAD],
+                                                   KeysIteratorT d_keys, OffsetT tile_offset, int valid,
+                                                   OffsetT num_items)
+{
+  const int warp_end = (rows.warp + 1) * RowsT::WARP_ITEMS; // tile index of the item after the warp's part
+  KeyT after         = keys[RowsT::ITEMS_PER_THREAD - 1];
+  if (rows.lane == warp_threads - 1 && tile_offset + OffsetT(warp_end) < num_items && warp_end <= valid)
+  {
+    after = d_keys[tile_offset + OffsetT(warp_end)];
+  }
+  return after;
+}
+
+//! Bit k set: this lane's item k of `keys` (a tile of RowsT at `tile_offset`) starts a run: it is
+//! the input's first item, or not equal under `equality_op` to the item before it (`warp_before`,
+//! KeyBeforeWarp, for the warp's first). Bits of items past the tile's valid ones mean nothing.
+template <typename RowsT, typename KeyT, typename OffsetT, typename EqualityOpT>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int RunHeads(const RowsT& rows, const KeyT (&keys)[RowsT::ITEMS_PER_THREAD],
+                                                       const KeyT& warp_before, OffsetT tile_offset,
+                                                       EqualityOpT& equality_op)
+{
+  unsigned int heads = 0;
+  WarpRowNeighbours<RowsT::ITEMS_PER_THREAD, RowsT::VEC>::Predecessors(
+      keys, warp_before, rows.lane,
+      [&](int k, const KeyT& before) { heads |= equality_op(before, keys[k]) ? 0u : (1u << k); });
+  if (rows.lane == 0 && tile_offset == 0 && rows.warp == 0)
+  {
+    heads |= 1u; // the input's first item
+  }
+  return heads;
+}
+
 //! The run edges of one tile of RowsT (ScanTileRows): bit k of `heads` says that this lane's item
 //! k starts a run (it is the input's first item, or not equal to the item before it), bit k of
 //! `tails` that it ends one (the input's last item, or not equal to the item after it). Items past
@@ -39,32 +90,12 @@ struct TileRuns
                                             const KeyT (&keys)[ITEMS_PER_THREAD], KeysIteratorT d_keys,
                                             OffsetT tile_offset, int valid, OffsetT num_items, EqualityOpT& equality_op)
   {
-    const int lane       = rows.lane;
-    const int warp_first = rows.warp * RowsT::WARP_ITEMS;
-    const int warp_end   = warp_first + RowsT::WARP_ITEMS; // tile index of the item after the warp's part
-    // The keys either side of the warp's part, where they exist and the part holds valid items.
-    const bool has_before = (tile_offset > 0 || warp_first > 0) && warp_first < valid;
-    const bool has_after  = tile_offset + OffsetT(warp_end) < num_items && warp_end <= valid;
-    KeyT warp_before      = keys[0];
-    KeyT warp_after       = keys[ITEMS_PER_THREAD - 1];
-    if (lane == 0 && has_before)
-    {
-      warp_before = d_keys[tile_offset + OffsetT(warp_first) - 1];
-    }
-    if (lane == warp_threads - 1 && has_after)
-    {
-      warp_after = d_keys[tile_offset + OffsetT(warp_end)];
-    }
-    NeighboursT::Predecessors(keys, warp_before, lane,
-                              [&](int k, const KeyT& before)
-                              { heads |= equality_op(before, keys[k]) ? 0u : (1u << k); });
-    NeighboursT::Successors(keys, warp_after, lane,
+    // Both neighbours outside the warp's part are read before either is needed.
+    const KeyT warp_before = KeyBeforeWarp(rows, keys, d_keys, tile_offset, valid);
+    const KeyT warp_after  = KeyAfterWarp(rows, keys, d_keys, tile_offset, valid, num_items);
+    heads                  = RunHeads(rows, keys, warp_before, tile_offset, equality_op);
+    NeighboursT::Successors(keys, warp_after, rows.lane,
                             [&](int k, const KeyT& after) { tails |= equality_op(keys[k], after) ? 0u : (1u << k); });
-    const bool input_start = tile_offset == 0 && warp_first == 0;
-    if (lane == 0 && input_start)
-    {
-      heads |= 1u; // the input's first item
-    }
     if (threadIdx.x == 0)
     {
       storage.starts_run = heads & 1u; // the tile's first item is thread 0's first

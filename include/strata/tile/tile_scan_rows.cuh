@@ -32,6 +32,23 @@ enum class LookbackItems
   PARKED
 };
 
+//! How ScanTileRows::TilePrefix finds a tile's prefix, as named options (each default is what the
+//! compactions' counts need):
+//! - `initial`: the value before the first tile (a scan's initial value), where `has_initial`;
+//!   tile 0 then gets it as its prefix and publishes it combined with its aggregate;
+//! - `aggregate_is_inclusive`: nothing before the tile can change its aggregate (a scan by key
+//!   whose tile holds a segment head), so it is published as the tile's inclusive value at once;
+//! - `needs_prefix`: the tile waits for its look-back; without it (a tile that starts a segment)
+//!   it only publishes, and gets a value-initialized prefix with no barrier.
+template <typename PrefixT>
+struct TilePrefixOptions
+{
+  PrefixT initial{};
+  bool has_initial            = false;
+  bool aggregate_is_inclusive = false;
+  bool needs_prefix           = true;
+};
+
 //! A tile of BLOCK_THREADS * ITEMS_PER_THREAD items in registers, for single-pass scans.
 //!
 //! Layout: warp w holds items [w * WARP_ITEMS, (w + 1) * WARP_ITEMS) of the tile, as ROWS rows of
@@ -291,24 +308,26 @@ struct ScanTileRows
     return shared_prefix;
   }
 
-  //! The combination of every tile before `tile` where no initial value comes first (the
-  //! compactions' counts): tile 0 gets a value-initialized PrefixT and publishes its `aggregate` as
-  //! inclusive (when more tiles follow); later tiles look back (LookBack, a barrier included).
+  //! The combination of every tile before `tile` (TilePrefixOptions say what comes before the
+  //! first and what the tile needs): tile 0 gets the initial value or a value-initialized PrefixT
+  //! and publishes its inclusive value (when more tiles follow); later tiles publish and look back
+  //! (LookBack, a barrier included where they need the prefix).
   template <typename PrefixOpT, typename PrefixT, typename TileStateT, typename ScanOpT>
   STRATA_DEVICE STRATA_FORCEINLINE PrefixT TilePrefix(AccumT (&items)[ITEMS_PER_THREAD], PrefixT& shared_prefix,
                                                       TileStateT& tile_state, ScanOpT& scan_op, int tile, int num_tiles,
-                                                      const PrefixT& aggregate)
+                                                      const PrefixT& aggregate,
+                                                      const TilePrefixOptions<PrefixT>& options = {})
   {
     if (tile == 0)
     {
       if (num_tiles > 1 && threadIdx.x == 0)
       {
-        tile_state.SetInclusive(0, aggregate);
+        tile_state.SetInclusive(0, options.has_initial ? PrefixT(scan_op(options.initial, aggregate)) : aggregate);
       }
-      return PrefixT{};
+      return options.has_initial ? options.initial : PrefixT{};
     }
     return LookBack<PrefixOpT>(items, shared_prefix, tile_state, scan_op, tile, aggregate,
-                               false /* aggregate_is_inclusive */, true /* needs_prefix */);
+                               options.aggregate_is_inclusive, options.needs_prefix);
   }
 
   //! Turns the tile-local scan into the scan's results, with `tile_prefix` (when

@@ -7,8 +7,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_radix_sort_histogram.cuh>
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
-#include <strata/block/block_radix_sort.cuh>
-#include <strata/block/block_scan.cuh>
+#include <strata/agent/agent_radix_sort_single_tile.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/detail/device_arguments.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
@@ -39,55 +38,11 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS) voi
     const KeyT* d_keys_in, KeyT* d_keys_out, ValuesInputIteratorT d_values_in, ValueT* d_values_out, OffsetT num_items,
     int begin_bit, int end_bit, DecomposerT decomposer)
 {
-  using PolicyT                  = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
-  constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
-  constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
-  constexpr bool KEYS_ONLY       = ::cuda::std::is_same_v<ValueT, NullType>;
-  constexpr bool IDENTITY        = ::cuda::std::is_same_v<DecomposerT, detail::identity_decomposer_t>;
-  using SortT                    = BlockRadixSort<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, ValueT, PolicyT::RADIX_BITS>;
-  using BlockedT                 = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD, 1, 1>;
-  using StripedT                 = detail::tile::TileIo<BLOCK_THREADS, ITEMS_PER_THREAD>;
-  __shared__ typename SortT::TempStorage temp_storage;
-
-  const int tid   = int(threadIdx.x);
-  const int valid = int(num_items);
-  // Missing items sort last: the key whose bits are all ones (all zeros, descending) once ordered.
-  const KeyT filler = ::cuda::std::bit_cast<KeyT>(RadixSortTwiddle<IS_DESCENDING, KeyT>::DefaultKey(decomposer));
-  KeyT keys[ITEMS_PER_THREAD];
-  BlockedT::LoadPartial(d_keys_in, tid, valid, keys, filler);
-  ValueT values[ITEMS_PER_THREAD];
-  if constexpr (!KEYS_ONLY)
-  {
-    BlockedT::LoadPartial(d_values_in, tid, valid, values);
-  }
-
-  SortT sort(temp_storage);
-  if constexpr (KEYS_ONLY && IDENTITY)
-  {
-    IS_DESCENDING ? sort.SortDescendingBlockedToStriped(keys, begin_bit, end_bit)
-                  : sort.SortBlockedToStriped(keys, begin_bit, end_bit);
-  }
-  else if constexpr (KEYS_ONLY)
-  {
-    IS_DESCENDING ? sort.SortDescendingBlockedToStriped(keys, decomposer, begin_bit, end_bit)
-                  : sort.SortBlockedToStriped(keys, decomposer, begin_bit, end_bit);
-  }
-  else if constexpr (IDENTITY)
-  {
-    IS_DESCENDING ? sort.SortDescendingBlockedToStriped(keys, values, begin_bit, end_bit)
-                  : sort.SortBlockedToStriped(keys, values, begin_bit, end_bit);
-  }
-  else
-  {
-    IS_DESCENDING ? sort.SortDescendingBlockedToStriped(keys, values, decomposer, begin_bit, end_bit)
-                  : sort.SortBlockedToStriped(keys, values, decomposer, begin_bit, end_bit);
-  }
-
-  StripedT::StorePartial(d_keys_out, tid, valid, keys);
-  if constexpr (!KEYS_ONLY)
-  {
-    StripedT::StorePartial(d_values_out, tid, valid, values);
-  }
+  using AgentT = AgentRadixSortSingleTile<typename MaxPolicyT::ActivePolicy::SingleTilePolicy, IS_DESCENDING, KeyT,
+                                          ValueT, DecomposerT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
+  AgentT(temp_storage)
+      .Process(d_keys_in, d_keys_out, d_values_in, d_values_out, int(num_items), begin_bit, end_bit, decomposer);
 }
 
 //! The histogram pass: `blocks_per_portion` blocks per portion, portion after portion, and
@@ -133,36 +88,12 @@ STRATA_KERNEL_ATTRIBUTES
     __launch_bounds__(1 << MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS) void DeviceRadixSortExclusiveSumKernel(
         OffsetT* d_bins, ::cuda::std::uint32_t* d_tile_counters, int num_portions, OffsetT portion_items)
 {
-  constexpr int RADIX_DIGITS = 1 << MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS;
-  using BlockScanT           = BlockScan<OffsetT, RADIX_DIGITS>;
-  __shared__ typename BlockScanT::TempStorage temp_storage;
+  using AgentT =
+      AgentRadixSortExclusiveSum<MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS, IS_DESCENDING, OffsetT>;
+  __shared__ typename AgentT::TempStorage temp_storage;
   detail::TriggerDependentLaunch();
   detail::WaitForPrimaryGrid(); // the counts, from the histogram pass
-  const int digit                      = int(threadIdx.x);
-  const ::cuda::std::size_t pass_first = ::cuda::std::size_t(blockIdx.x) * num_portions * RADIX_DIGITS;
-  OffsetT total                        = 0;
-  for (int portion = 0; portion < num_portions; ++portion)
-  {
-    total += d_bins[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit];
-  }
-  OffsetT start = 0;
-  OffsetT all   = 0;
-  BlockScanT(temp_storage).ExclusiveSum(total, start, all); // every count is read before any start is written
-  start                      = IS_DESCENDING ? all - start - total : start;
-  d_bins[pass_first + digit] = start;
-  const bool holds_all       = total == all;
-  if (__syncthreads_or(holds_all))
-  {
-    for (int portion = 1; holds_all && portion < num_portions; ++portion)
-    {
-      d_bins[pass_first + ::cuda::std::size_t(portion) * RADIX_DIGITS + digit] =
-          start + OffsetT(portion) * portion_items;
-    }
-    for (int portion = digit; portion < num_portions; portion += RADIX_DIGITS)
-    {
-      d_tile_counters[::cuda::std::size_t(blockIdx.x) * num_portions + portion] = detail::radix::trivial_pass_flag;
-    }
-  }
+  AgentT(temp_storage).Process(d_bins, d_tile_counters, num_portions, portion_items);
 }
 
 namespace detail

@@ -9,7 +9,7 @@
 #include <strata/detail/device_arguments.cuh>
 #include <strata/detail/shared_fit.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
-#include <strata/device/dispatch/dispatch_select_if.cuh>
+#include <strata/device/dispatch/dispatch_single_pass.cuh>
 #include <strata/device/dispatch/tuning/tuning_reduce_by_key.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -107,7 +107,7 @@ struct dispatch_t
                      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, CountT, AccumT>;
     using AgentT     = fitted_agent_t<FamilyT, typename ActivePolicyT::ReduceByKeyPolicyT>;
     using TileStateT = typename AgentT::TileStateT;
-    return select::InvokeCompaction<TileStateT>(
+    return single_pass::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_runs_out, 1,
         block_storage_bytes_v<FamilyT, typename ActivePolicyT::ReduceByKeyPolicyT>,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
@@ -138,8 +138,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
                                              NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op,
                                              ReductionOpT reduction_op, OffsetT num_items, cudaStream_t stream)
 {
-  if (const char* problem = select::ArgumentProblem(d_temp_storage, d_num_runs_out, num_items, d_keys_in, d_unique_out,
-                                                    d_values_in, d_aggregates_out))
+  if (const char* problem = single_pass::ArgumentProblem(d_temp_storage, d_num_runs_out, num_items, d_keys_in,
+                                                         d_unique_out, d_values_in, d_aggregates_out))
   {
     return STRATA_INVALID_ARGUMENT(problem);
   }
@@ -157,15 +157,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
                            reduction_op,   CountT(num_items),  stream,         ptx_version};
         });
   };
-  using WideCountT = offset_t<OffsetT>;
-  if constexpr (sizeof(WideCountT) > 4)
-  {
-    if (static_cast<WideCountT>(num_items) > WideCountT(::cuda::std::numeric_limits<::cuda::std::uint32_t>::max()))
-    {
-      return run(WideCountT{});
-    }
-  }
-  return run(::cuda::std::uint32_t{});
+  return single_pass::WithCountType(num_items, run);
 }
 } // namespace reduce_by_key
 } // namespace detail

@@ -9,7 +9,7 @@
 #include <strata/detail/device_arguments.cuh>
 #include <strata/detail/shared_fit.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
-#include <strata/device/dispatch/dispatch_select_if.cuh>
+#include <strata/device/dispatch/dispatch_single_pass.cuh>
 #include <strata/device/dispatch/tuning/tuning_run_length_encode.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -94,7 +94,7 @@ struct dispatch_t
                                  EqualityOpT, CountT, NON_TRIVIAL_RUNS>;
     using AgentT  = fitted_agent_t<FamilyT, typename ActivePolicyT::RleSweepPolicyT>;
     using TileStateT = typename AgentT::TileStateT;
-    return select::InvokeCompaction<TileStateT>(
+    return single_pass::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_runs_out, 1,
         block_storage_bytes_v<FamilyT, typename ActivePolicyT::RleSweepPolicyT>,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
@@ -121,7 +121,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
                                              OffsetT num_items, cudaStream_t stream)
 {
   if (const char* problem =
-          select::ArgumentProblem(d_temp_storage, d_num_runs_out, num_items, d_in, d_first_out, d_lengths_out))
+          single_pass::ArgumentProblem(d_temp_storage, d_num_runs_out, num_items, d_in, d_first_out, d_lengths_out))
   {
     return STRATA_INVALID_ARGUMENT(problem);
   }
@@ -137,15 +137,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
                            equality_op,    CountT(num_items),  stream, ptx_version};
         });
   };
-  using WideCountT = offset_t<OffsetT>;
-  if constexpr (sizeof(WideCountT) > 4)
-  {
-    if (static_cast<WideCountT>(num_items) > WideCountT(::cuda::std::numeric_limits<::cuda::std::uint32_t>::max()))
-    {
-      return run(WideCountT{});
-    }
-  }
-  return run(::cuda::std::uint32_t{});
+  return single_pass::WithCountType(num_items, run);
 }
 } // namespace rle
 } // namespace detail

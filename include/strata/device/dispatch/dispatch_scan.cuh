@@ -7,6 +7,7 @@
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/detail/device_arguments.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
+#include <strata/device/dispatch/dispatch_single_pass.cuh>
 #include <strata/device/dispatch/tuning/tuning_scan.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util_debug.cuh>
@@ -63,18 +64,6 @@ using init_value_t = typename init_value<InitValueT, InputT>::type;
 
 STRATA_KERNELS_BEGIN
 
-//! Before a single-pass launch: every tile descriptor unpublished, the tile counter at zero.
-template <typename TileStateT>
-STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, int num_tiles, unsigned int* d_tile_counter)
-{
-  detail::TriggerDependentLaunch(); // the single pass may launch now; it waits for this grid's writes
-  tile_state.InitializeStatus(num_tiles);
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-  {
-    *d_tile_counter = 0;
-  }
-}
-
 //! The single pass: each block scans the tile it takes from the counter.
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
           typename OffsetT, typename AccumT, bool FORCE_INCLUSIVE>
@@ -95,76 +84,6 @@ __launch_bounds__(detail::scan::scan_policy_t<typename MaxPolicyT::ActivePolicy>
 }
 
 STRATA_KERNELS_END
-
-namespace detail
-{
-namespace scan
-{
-//! The host side of every single-pass algorithm: sizes and carves the temporary storage (a tile
-//! counter and the descriptors of TileStateT), and launches. No tiles launch nothing; one tile
-//! launches `launch(TileStateT{}, nullptr, 1, false)` alone (neither needs temporary storage: one
-//! byte is reported, any size accepted); more launch DeviceScanInitKernel,
-//! then `launch(tile_state, d_tile_counter, num_tiles, programmatic)`: with `programmatic`, the
-//! single pass is a programmatic dependent launch (detail::LaunchKernel; its kernel calls
-//! detail::WaitForPrimaryGrid first), so that its blocks start while the initialization ends. That
-//! needs the kernels' code for sm_90 or later: `ptx_version` is the device's (PtxVersion).
-template <typename TileStateT, typename OffsetT, typename LaunchT>
-STRATA_RUNTIME_FUNCTION cudaError_t SinglePassInvoke(void* d_temp_storage, size_t& temp_storage_bytes,
-                                                     OffsetT num_items, OffsetT tile_items, int ptx_version,
-                                                     cudaStream_t stream, LaunchT launch)
-{
-  constexpr int INIT_BLOCK_THREADS = 256;
-  const OffsetT tiles              = num_items / tile_items + (num_items % tile_items != 0);
-  if (tiles > OffsetT(::cuda::std::numeric_limits<int>::max()))
-  {
-    // Tile indices are int: 2^31 tiles of at least 1024 items.
-    return STRATA_INVALID_ARGUMENT("num_items is too large: more than 2^31 - 1 tiles");
-  }
-  const int num_tiles = int(tiles);
-
-  if (num_tiles <= 1)
-  {
-    // No temporary storage: the size query asks for one byte (the buffer pointer of the second
-    // call is then never null), and the second call accepts whatever size it gets.
-    if (d_temp_storage == nullptr)
-    {
-      temp_storage_bytes = 1;
-      return cudaSuccess;
-    }
-    return num_tiles == 0 ? cudaSuccess : launch(TileStateT{}, static_cast<unsigned int*>(nullptr), 1, false);
-  }
-
-  size_t tile_state_bytes = 0;
-  cudaError_t error       = TileStateT::AllocationSize(num_tiles, tile_state_bytes);
-  if (error != cudaSuccess)
-  {
-    return error;
-  }
-  unsigned int* d_tile_counter      = nullptr;
-  unsigned char* d_tile_state_bytes = nullptr;
-  error                             = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_tile_counter, 1),
-                                                            Slot(d_tile_state_bytes, tile_state_bytes));
-  if (error != cudaSuccess || d_temp_storage == nullptr)
-  {
-    return error;
-  }
-  TileStateT tile_state;
-  error = tile_state.Init(num_tiles, d_tile_state_bytes, tile_state_bytes);
-  if (error != cudaSuccess)
-  {
-    return error;
-  }
-  const int init_blocks = (num_tiles + INIT_BLOCK_THREADS - 1) / INIT_BLOCK_THREADS;
-  error = LaunchKernel(false, DeviceScanInitKernel<TileStateT>, init_blocks, INIT_BLOCK_THREADS, stream, tile_state,
-                       num_tiles, d_tile_counter);
-  if (error != cudaSuccess)
-  {
-    return error;
-  }
-  return launch(tile_state, d_tile_counter, num_tiles, ptx_version >= 900);
-}
-} // namespace scan
-} // namespace detail
 
 //! Dispatches a scan of num_items items of d_in into d_out with scan_op: exclusive from
 //! init_value, inclusive without one (InitValueT = NullType), or inclusive from init_value
@@ -225,7 +144,7 @@ struct DispatchScan
     using PolicyT = detail::scan::scan_policy_t<ActivePolicyT>;
     using AgentT =
         AgentScan<PolicyT, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, FORCE_INCLUSIVE>;
-    return detail::scan::SinglePassInvoke<TileStateT>(
+    return detail::single_pass::Invoke<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), ptx_version, stream,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
         {

@@ -110,7 +110,7 @@ struct DispatchScanByKey
     using PolicyT = detail::scan_by_key::scan_by_key_policy_t<ActivePolicyT>;
     using AgentT = AgentScanByKey<PolicyT, KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT,
                                   ScanOpT, InitValueT, OffsetT, AccumT>;
-    return detail::scan::SinglePassInvoke<TileStateT>(
+    return detail::single_pass::Invoke<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, OffsetT(AgentT::TILE_ITEMS), ptx_version, stream,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
         {

@@ -34,70 +34,6 @@ namespace detail
 {
 namespace segmented_sort
 {
-using offset_t = ::cuda::std::uint64_t;
-
-//! The bins of segments a sorter takes whole (the policy's Tiny, Small, Medium, Large), and the
-//! bin of long segments (onesweep passes).
-inline constexpr int sorter_bins = 4;
-inline constexpr int long_bin    = 4;
-//! A tile that belongs to no segment (a long segment past the room the host sized).
-inline constexpr ::cuda::std::uint32_t no_chain = 0xFFFFFFFFu;
-inline constexpr int classify_threads           = 256;
-inline constexpr int classify_segments          = 4; // per thread and round
-inline constexpr int warp_sorter_threads        = 256;
-
-//! A long segment: its items, its onesweep tiles (numbered across all long segments) and its
-//! chains (runs of its tiles inside one launch window; chains == 0: dropped).
-struct LongSegment
-{
-  offset_t begin;
-  offset_t end;
-  ::cuda::std::uint32_t first_tile;
-  ::cuda::std::uint32_t tiles;
-  ::cuda::std::uint32_t first_chain;
-  ::cuda::std::uint32_t chains;
-};
-
-//! The tiles of one look-back chain: items [begin, end) from tile first_tile on; has_next when the
-//! segment's next chain follows (in the next window).
-struct Chain
-{
-  offset_t begin;
-  offset_t end;
-  ::cuda::std::uint32_t first_tile;
-  ::cuda::std::uint32_t has_next;
-};
-
-//! What the binning writes: the segments of each bin, the long segments, their tiles and chains.
-struct Counters
-{
-  unsigned long long bin[5];
-  ::cuda::std::uint32_t tiles;
-  ::cuda::std::uint32_t chains;
-};
-
-//! The room the host sized for each bin, tile and chain.
-struct Capacity
-{
-  unsigned long long bin[5];
-  ::cuda::std::uint32_t max_tiles;
-  ::cuda::std::uint32_t max_chains;
-  ::cuda::std::uint32_t window_tiles;
-};
-
-//! A segment's items, clamped to [0, num_items).
-template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void SegmentRange(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
-                                                   ::cuda::std::int64_t segment, offset_t num_items, offset_t& begin,
-                                                   offset_t& end)
-{
-  const long long b = static_cast<long long>(d_begin[segment]);
-  const long long e = static_cast<long long>(d_end[segment]);
-  begin             = b < 0 ? 0 : (offset_t(b) > num_items ? num_items : offset_t(b));
-  end               = e < 0 ? 0 : (offset_t(e) > num_items ? num_items : offset_t(e));
-  end               = end < begin ? begin : end;
-}
-
 template <typename MaxPolicyT>
 using active_t = typename MaxPolicyT::ActivePolicy;
 
@@ -150,110 +86,12 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(detail::segmented_sort::classify_thre
     ::cuda::std::int64_t* d_bin2, ::cuda::std::int64_t* d_bin3, detail::segmented_sort::LongSegment* d_long,
     detail::segmented_sort::Counters* d_counters, detail::segmented_sort::Capacity capacity)
 {
-  using namespace detail::segmented_sort;
-  using PolicyT             = active_t<MaxPolicyT>;
-  constexpr int THREADS     = classify_threads;
-  constexpr int PER_THREAD  = classify_segments;
-  constexpr long long ROUND = THREADS * PER_THREAD;
-  constexpr offset_t TILE   = offset_t(onesweep_tile_v<MaxPolicyT>);
-  __shared__ unsigned int counts[5];
-  __shared__ unsigned long long bases[5];
-  ::cuda::std::int64_t* bins[4] = {d_bin0, d_bin1, d_bin2, d_bin3};
-  const int tid                 = int(threadIdx.x);
-  for (long long round = (long long)blockIdx.x * ROUND; round < num_segments; round += (long long)gridDim.x * ROUND)
-  {
-    if (tid < 5)
-    {
-      counts[tid] = 0;
-    }
-    __syncthreads();
-    int bin[PER_THREAD];
-    unsigned int slot[PER_THREAD];
-    offset_t begin[PER_THREAD];
-    offset_t end[PER_THREAD];
-#pragma unroll
-    for (int k = 0; k < PER_THREAD; ++k)
-    {
-      const long long segment = round + k * THREADS + tid;
-      bin[k]                  = -1;
-      if (segment < num_segments)
-      {
-        SegmentRange(d_begin, d_end, segment, num_items, begin[k], end[k]);
-        const offset_t length = end[k] - begin[k];
-        if (length > 0)
-        {
-          bin[k] = length <= offset_t(PolicyT::TinyPolicy::MAX_ITEMS)     ? 0
-                   : length <= offset_t(PolicyT::SmallPolicy::MAX_ITEMS)  ? 1
-                   : length <= offset_t(PolicyT::MediumPolicy::MAX_ITEMS) ? 2
-                   : length <= offset_t(PolicyT::LargePolicy::MAX_ITEMS)  ? 3
-                                                                          : long_bin;
-        }
-      }
-      // One shared atomic per bin and warp: the lanes of a bin take consecutive slots.
-      const unsigned lane = unsigned(tid) % detail::warp_threads;
-#pragma unroll
-      for (int b = 0; b < 5; ++b)
-      {
-        const unsigned mask = __ballot_sync(0xFFFFFFFFu, bin[k] == b);
-        if (mask != 0)
-        {
-          const unsigned leader = unsigned(__ffs(mask)) - 1;
-          unsigned first        = 0;
-          if (lane == leader)
-          {
-            first = atomicAdd(&counts[b], unsigned(__popc(mask)));
-          }
-          first = __shfl_sync(0xFFFFFFFFu, first, int(leader));
-          if (bin[k] == b)
-          {
-            slot[k] = first + unsigned(__popc(mask & ((1u << lane) - 1u)));
-          }
-        }
-      }
-    }
-    __syncthreads();
-    if (tid < 5 && counts[tid] != 0)
-    {
-      bases[tid] = atomicAdd(&d_counters->bin[tid], (unsigned long long)counts[tid]);
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < PER_THREAD; ++k)
-    {
-      if (bin[k] < 0)
-      {
-        continue;
-      }
-      const unsigned long long index = bases[bin[k]] + slot[k];
-      if (index >= capacity.bin[bin[k]])
-      {
-        continue; // more items in segments than num_items (overlapping segments): not sorted
-      }
-      const long long segment = round + k * THREADS + tid;
-      if (bin[k] < sorter_bins)
-      {
-        bins[bin[k]][index] = segment;
-        continue;
-      }
-      // A long segment: its tiles, and a chain for each launch window they touch.
-      const offset_t tiles              = (end[k] - begin[k] + TILE - 1) / TILE;
-      const ::cuda::std::uint32_t first = atomicAdd(&d_counters->tiles, ::cuda::std::uint32_t(tiles));
-      LongSegment entry{begin[k], end[k], first, ::cuda::std::uint32_t(tiles), 0, 0};
-      if (offset_t(first) + tiles <= offset_t(capacity.max_tiles))
-      {
-        const ::cuda::std::uint32_t chains =
-            (first + ::cuda::std::uint32_t(tiles) - 1) / capacity.window_tiles - first / capacity.window_tiles + 1;
-        const ::cuda::std::uint32_t first_chain = atomicAdd(&d_counters->chains, chains);
-        if (offset_t(first_chain) + chains <= offset_t(capacity.max_chains))
-        {
-          entry.first_chain = first_chain;
-          entry.chains      = chains;
-        }
-      }
-      d_long[index] = entry;
-    }
-    __syncthreads(); // the counts are read before the next round clears them
-  }
+  using AgentT = detail::segmented_sort::AgentSegmentBinning<detail::segmented_sort::active_t<MaxPolicyT>,
+                                                             detail::segmented_sort::onesweep_tile_v<MaxPolicyT>,
+                                                             BeginOffsetIteratorT, EndOffsetIteratorT>;
+  __shared__ typename AgentT::TempStorage storage;
+  AgentT(storage, d_begin, d_end, num_segments, num_items, d_counters, capacity)
+      .Process(d_bin0, d_bin1, d_bin2, d_bin3, d_long);
 }
 
 //! Sorts the segments of bin 0, a thread each (AgentSegmentThreadSort): warps take 32 of the bin's
@@ -366,56 +204,10 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(256) void DeviceSegmentedSortChainKer
     detail::segmented_sort::Capacity capacity, detail::segmented_sort::Chain* d_chains,
     ::cuda::std::uint32_t* d_tile_chain, detail::segmented_sort::offset_t* d_counts, int num_passes)
 {
-  using namespace detail::segmented_sort;
-  constexpr offset_t TILE        = offset_t(onesweep_tile_v<MaxPolicyT>);
-  constexpr int DIGITS           = 1 << active_t<MaxPolicyT>::OnesweepPolicy::RADIX_BITS;
-  const int lane                 = int(threadIdx.x) % detail::warp_threads;
-  const unsigned long long warps = (unsigned long long)gridDim.x * (blockDim.x / detail::warp_threads);
-  const unsigned long long count = d_counters->bin[long_bin];
-  const unsigned long long n     = count < capacity.bin[long_bin] ? count : capacity.bin[long_bin];
-  for (unsigned long long e =
-           (unsigned long long)blockIdx.x * (blockDim.x / detail::warp_threads) + threadIdx.x / detail::warp_threads;
-       e < n; e += warps)
-  {
-    const LongSegment segment             = d_long[e];
-    const ::cuda::std::uint32_t last_tile = offset_t(segment.first_tile) + segment.tiles < offset_t(capacity.max_tiles)
-                                                ? segment.first_tile + segment.tiles
-                                                : capacity.max_tiles;
-    if (segment.chains == 0)
-    {
-      for (::cuda::std::uint32_t t = segment.first_tile + lane; t < last_tile; t += detail::warp_threads)
-      {
-        d_tile_chain[t] = no_chain;
-      }
-      continue;
-    }
-    const ::cuda::std::uint32_t first_window = segment.first_tile / capacity.window_tiles;
-    for (::cuda::std::uint32_t j = 0; j < segment.chains; ++j)
-    {
-      const ::cuda::std::uint32_t chain        = segment.first_chain + j;
-      const ::cuda::std::uint32_t window_first = (first_window + j) * capacity.window_tiles;
-      const ::cuda::std::uint32_t first        = segment.first_tile > window_first ? segment.first_tile : window_first;
-      const ::cuda::std::uint32_t end_tile =
-          last_tile < window_first + capacity.window_tiles ? last_tile : window_first + capacity.window_tiles;
-      if (lane == 0)
-      {
-        const offset_t begin = segment.begin + offset_t(first - segment.first_tile) * TILE;
-        const offset_t end   = segment.begin + offset_t(end_tile - segment.first_tile) * TILE;
-        d_chains[chain] = Chain{begin, end < segment.end ? end : segment.end, first, j + 1 < segment.chains ? 1u : 0u};
-      }
-      for (::cuda::std::uint32_t t = first + lane; t < end_tile; t += detail::warp_threads)
-      {
-        d_tile_chain[t] = chain;
-      }
-      for (int pass = 0; pass < num_passes; ++pass)
-      {
-        for (int digit = lane; digit < DIGITS; digit += detail::warp_threads)
-        {
-          d_counts[(::cuda::std::size_t(pass) * capacity.max_chains + chain) * DIGITS + digit] = 0;
-        }
-      }
-    }
-  }
+  detail::segmented_sort::AgentSegmentChains<
+      detail::segmented_sort::onesweep_tile_v<MaxPolicyT>,
+      1 << detail::segmented_sort::active_t<MaxPolicyT>::OnesweepPolicy::RADIX_BITS>(d_counters, capacity)
+      .Process(d_long, d_chains, d_tile_chain, d_counts, num_passes);
 }
 
 //! Counts every pass's digits of each chain (AgentRadixSortHistogram), a tile per block and round.
@@ -468,36 +260,10 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
                                                        detail::segmented_sort::Capacity capacity,
                                                        detail::segmented_sort::offset_t* d_counts, int num_passes)
 {
-  using namespace detail::segmented_sort;
-  constexpr int DIGITS       = 1 << active_t<MaxPolicyT>::OnesweepPolicy::RADIX_BITS;
-  const int pass             = int(blockIdx.x) % num_passes;
-  const unsigned first_entry = blockIdx.x / unsigned(num_passes);
-  const unsigned stride      = gridDim.x / unsigned(num_passes);
-  using BlockScanT           = BlockScan<offset_t, DIGITS>;
-  __shared__ typename BlockScanT::TempStorage storage;
-  const int digit                = int(threadIdx.x);
-  const unsigned long long count = d_counters->bin[long_bin];
-  const unsigned long long n     = count < capacity.bin[long_bin] ? count : capacity.bin[long_bin];
-  offset_t* pass_counts          = d_counts + ::cuda::std::size_t(pass) * capacity.max_chains * DIGITS;
-  for (unsigned long long e = first_entry; e < n; e += stride)
-  {
-    const LongSegment segment = d_long[e];
-    if (segment.chains == 0)
-    {
-      continue;
-    }
-    offset_t total = 0;
-    for (::cuda::std::uint32_t j = 0; j < segment.chains; ++j)
-    {
-      total += pass_counts[::cuda::std::size_t(segment.first_chain + j) * DIGITS + digit];
-    }
-    offset_t start = 0;
-    offset_t all   = 0;
-    BlockScanT(storage).ExclusiveSum(total, start, all);
-    pass_counts[::cuda::std::size_t(segment.first_chain) * DIGITS + digit] =
-        segment.begin + (IS_DESCENDING ? all - start - total : start);
-    __syncthreads(); // the scan's storage is free for the next segment
-  }
+  using AgentT = detail::segmented_sort::AgentSegmentDigitStarts<
+      1 << detail::segmented_sort::active_t<MaxPolicyT>::OnesweepPolicy::RADIX_BITS, IS_DESCENDING>;
+  __shared__ typename AgentT::TempStorage storage;
+  AgentT(storage, d_counters, capacity).Process(d_long, d_counts, num_passes);
 }
 
 //! One onesweep launch over the tiles of one window (from window_first on) of the long segments,

@@ -12,7 +12,7 @@
 #include <strata/detail/shared_fit.cuh>
 #include <strata/device/dispatch/dispatch_common.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
-#include <strata/device/dispatch/dispatch_scan.cuh>
+#include <strata/device/dispatch/dispatch_single_pass.cuh>
 #include <strata/device/dispatch/tuning/tuning_select_if.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -56,16 +56,6 @@ struct agent_family
 } // namespace detail
 
 STRATA_KERNELS_BEGIN
-
-//! An empty input: the counts are 0.
-template <typename NumSelectedIteratorT, typename OffsetT>
-STRATA_KERNEL_ATTRIBUTES void DeviceSelectEmptyKernel(NumSelectedIteratorT d_num_selected_out, int num_counts)
-{
-  for (int i = 0; i < num_counts; ++i)
-  {
-    d_num_selected_out[i] = OffsetT(0);
-  }
-}
 
 //! The single pass of DeviceSelect and two-way DevicePartition: each block compacts the tile it
 //! takes from the counter.
@@ -144,82 +134,6 @@ namespace select
 template <typename InputIteratorT>
 using input_t = non_void_value_t<InputIteratorT, char>;
 
-//! The arguments every compaction checks on the run call: a count to write to, and (for a
-//! non-empty input) the iterators it reads and writes. Returns what is wrong, or nullptr.
-template <typename NumSelectedIteratorT, typename OffsetT, typename... IteratorTs>
-STRATA_RUNTIME_FUNCTION const char* ArgumentProblem(void* d_temp_storage, NumSelectedIteratorT d_num_selected_out,
-                                                    OffsetT num_items, const IteratorTs&... iterators)
-{
-  if (!IsValidCount(num_items))
-  {
-    return "num_items is negative";
-  }
-  if (d_temp_storage == nullptr)
-  {
-    return nullptr;
-  }
-  if (IsNullPointer(d_num_selected_out))
-  {
-    return "d_num_selected_out or d_num_runs_out is null";
-  }
-  if (num_items != 0 && (IsNullPointer(iterators) || ...))
-  {
-    return "an input or output iterator is a null pointer";
-  }
-  return nullptr;
-}
-
-//! Sizes or runs a single-pass compaction with the agent AgentT and the launch `launch`
-//! (`launch(tile_state, d_tile_counter, num_tiles, programmatic, d_block_storage)`), after which
-//! an empty input writes `num_counts` zero counts. An agent whose TempStorage does not fit shared
-//! memory (block_storage_bytes > 0, detail::block_storage_bytes_v) gets a slice of that many bytes
-//! per tile (a block per tile) in the temporary storage, ahead of the single pass's own.
-template <typename TileStateT, typename UnsignedOffsetT, typename NumSelectedIteratorT, typename LaunchT>
-STRATA_RUNTIME_FUNCTION cudaError_t InvokeCompaction(void* d_temp_storage, size_t& temp_storage_bytes,
-                                                     UnsignedOffsetT num_items, int tile_items, int ptx_version,
-                                                     cudaStream_t stream, NumSelectedIteratorT d_num_selected_out,
-                                                     int num_counts, size_t block_storage_bytes, LaunchT launch)
-{
-  cudaError_t error = cudaSuccess;
-  if (block_storage_bytes == 0)
-  {
-    error = scan::SinglePassInvoke<TileStateT>(
-        d_temp_storage, temp_storage_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version, stream,
-        [&](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
-        { return launch(tile_state, d_tile_counter, num_tiles, programmatic, static_cast<void*>(nullptr)); });
-  }
-  else
-  {
-    size_t pass_bytes = 0;
-    error = scan::SinglePassInvoke<TileStateT>(nullptr, pass_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version,
-                                               stream, [](auto...) { return cudaSuccess; });
-    if (error != cudaSuccess)
-    {
-      return error;
-    }
-    const UnsignedOffsetT tiles =
-        num_items / UnsignedOffsetT(tile_items) + (num_items % UnsignedOffsetT(tile_items) != 0);
-    unsigned char* d_block_storage = nullptr;
-    unsigned char* d_pass_storage  = nullptr;
-    error                          = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
-                                                           Slot(d_block_storage, static_cast<size_t>(tiles) * block_storage_bytes),
-                                                           Slot(d_pass_storage, pass_bytes));
-    if (error != cudaSuccess || d_temp_storage == nullptr)
-    {
-      return error;
-    }
-    error = scan::SinglePassInvoke<TileStateT>(
-        d_pass_storage, pass_bytes, num_items, UnsignedOffsetT(tile_items), ptx_version, stream,
-        [&](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic)
-        { return launch(tile_state, d_tile_counter, num_tiles, programmatic, static_cast<void*>(d_block_storage)); });
-  }
-  if (error != cudaSuccess || d_temp_storage == nullptr || num_items != 0)
-  {
-    return error;
-  }
-  return LaunchKernel(false, DeviceSelectEmptyKernel<NumSelectedIteratorT, UnsignedOffsetT>, 1, 1, stream,
-                      d_num_selected_out, num_counts);
-}
 } // namespace select
 } // namespace detail
 
@@ -261,7 +175,7 @@ struct DispatchSelectIf
         detail::select::sweep_agent_family<InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
                                            NumSelectedIteratorT, SelectOpT, EqualityOpT, UnsignedOffsetT, KEEP_REJECTS>;
     using AgentT = detail::fitted_agent_t<FamilyT, typename ActivePolicyT::SelectIfPolicyT>;
-    return detail::select::InvokeCompaction<TileStateT>(
+    return detail::single_pass::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 1,
         detail::block_storage_bytes_v<FamilyT, typename ActivePolicyT::SelectIfPolicyT>,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
@@ -287,7 +201,7 @@ struct DispatchSelectIf
                                                       EqualityOpT equality_op, OffsetT num_items, cudaStream_t stream)
   {
     const char* problem =
-        detail::select::ArgumentProblem(d_temp_storage, d_num_selected_out, num_items, d_in, d_selected_out);
+        detail::single_pass::ArgumentProblem(d_temp_storage, d_num_selected_out, num_items, d_in, d_selected_out);
     if constexpr (!detail::select::is_null_iterator_v<FlagsInputIteratorT>)
     {
       if (problem == nullptr && d_temp_storage != nullptr && num_items != 0 && detail::IsNullPointer(d_flags))
@@ -343,7 +257,7 @@ struct DispatchUniqueByKey
                                                        NumSelectedIteratorT, NullType, EqualityOpT, UnsignedOffsetT,
                                                        false, ValueInputIteratorT, ValueOutputIteratorT>;
     using AgentT  = detail::fitted_agent_t<FamilyT, typename ActivePolicyT::SelectIfPolicyT>;
-    return detail::select::InvokeCompaction<TileStateT>(
+    return detail::single_pass::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 1,
         detail::block_storage_bytes_v<FamilyT, typename ActivePolicyT::SelectIfPolicyT>,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
@@ -367,8 +281,8 @@ struct DispatchUniqueByKey
                                                       NumSelectedIteratorT d_num_selected_out, EqualityOpT equality_op,
                                                       OffsetT num_items, cudaStream_t stream)
   {
-    if (const char* problem = detail::select::ArgumentProblem(d_temp_storage, d_num_selected_out, num_items, d_keys_in,
-                                                              d_values_in, d_keys_out, d_values_out))
+    if (const char* problem = detail::single_pass::ArgumentProblem(d_temp_storage, d_num_selected_out, num_items,
+                                                                   d_keys_in, d_values_in, d_keys_out, d_values_out))
     {
       return STRATA_INVALID_ARGUMENT(problem);
     }
@@ -421,7 +335,7 @@ struct dispatch_t
     using FamilyT = agent_family<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
                                  NumSelectedIteratorT, SelectFirstPartOp, SelectSecondPartOp, UnsignedOffsetT>;
     using AgentT  = fitted_agent_t<FamilyT, typename ActivePolicyT::ThreeWayPartitionPolicy>;
-    return select::InvokeCompaction<TileStateT>(
+    return single_pass::InvokeCompaction<TileStateT>(
         d_temp_storage, temp_storage_bytes, num_items, AgentT::TILE_ITEMS, ptx_version, stream, d_num_selected_out, 2,
         block_storage_bytes_v<FamilyT, typename ActivePolicyT::ThreeWayPartitionPolicy>,
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
@@ -463,8 +377,8 @@ struct DispatchThreeWayPartitionIf
            NumSelectedIteratorT d_num_selected_out, SelectFirstPartOp select_first_part_op,
            SelectSecondPartOp select_second_part_op, OffsetT num_items, cudaStream_t stream)
   {
-    if (const char* problem = detail::select::ArgumentProblem(d_temp_storage, d_num_selected_out, num_items, d_in,
-                                                              d_first_part_out, d_second_part_out, d_unselected_out))
+    if (const char* problem = detail::single_pass::ArgumentProblem(
+            d_temp_storage, d_num_selected_out, num_items, d_in, d_first_part_out, d_second_part_out, d_unselected_out))
     {
       return STRATA_INVALID_ARGUMENT(problem);
     }
@@ -491,15 +405,7 @@ struct DispatchThreeWayPartitionIf
                              ptx_version};
           });
     };
-    using WideOffsetT = detail::offset_t<OffsetT>;
-    if constexpr (sizeof(WideOffsetT) > 4)
-    {
-      if (static_cast<WideOffsetT>(num_items) > WideOffsetT(::cuda::std::numeric_limits<::cuda::std::uint32_t>::max()))
-      {
-        return run(WideOffsetT{});
-      }
-    }
-    return run(::cuda::std::uint32_t{});
+    return detail::single_pass::WithCountType(num_items, run);
   }
 };
 

@@ -4,8 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_adjacent_difference.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_store.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/util_device.cuh>
 

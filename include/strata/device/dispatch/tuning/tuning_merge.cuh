@@ -4,8 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_merge_sort.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_store.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/device/dispatch/tuning/tuning_merge_sort.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_type.cuh>

@@ -5,8 +5,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_merge_sort.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_store.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/detail/policy_member.cuh>
 #include <strata/detail/shared_fit.cuh>
 #include <strata/tile/tile_merge.cuh>

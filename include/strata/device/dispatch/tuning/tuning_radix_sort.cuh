@@ -7,9 +7,7 @@
 #include <strata/agent/agent_radix_sort_histogram.cuh>
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
 #include <strata/agent/agent_radix_sort_upsweep.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_radix_rank.cuh>
-#include <strata/block/block_scan.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/detail/policy_member.cuh>
 #include <strata/util_arch.cuh>
 #include <strata/util_device.cuh>

@@ -4,7 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_reduce.cuh>
-#include <strata/block/block_reduce.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/grid/grid_mapping.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/util_device.cuh>

@@ -5,8 +5,7 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_select_if.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
-#include <strata/block/block_load.cuh>
-#include <strata/block/block_scan.cuh>
+#include <strata/block/block_algorithms.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/util_device.cuh>
 
