@@ -59,27 +59,46 @@ TEST_CASE("DeviceBatchedTopK falls back from a sample that misleads", "[device][
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(905);
   INFO("seed " << seed);
-  // The sample reads items n * s / 4096: where those hold the largest keys, the threshold keeps
-  // fewer than k items; where they hold the smallest, it keeps more than the buffer holds.
+  // The sample reads items n * s / 4096. Where those hold the largest keys, both thresholds keep
+  // fewer than k items; where they hold the smallest, more than the buffer holds: the block reads
+  // the segment instead. In the third segment the samples' 40 best (100 - s) set the thresholds at
+  // 80 (the 21st best, k = 300 of 200000 keys) and 87 (the 14th); 5000 other keys of 85 and 1000
+  // of 95 make the first keep too many, and the second, higher one keeps 1014.
   const std::size_t n = 200000;
   batch<float> b;
-  for (bool sampled_best : {true, false})
+  for (int layout = 0; layout < 3; ++layout)
   {
-    std::mt19937 engine(std::uint32_t(seed + sampled_best));
+    std::mt19937 engine(std::uint32_t(seed + std::uint64_t(layout)));
     std::vector<float> keys(n);
     for (float& key : keys)
     {
       key = std::uniform_real_distribution<float>(1.0f, 2.0f)(engine);
     }
+    std::vector<bool> sampled(n, false);
     for (std::size_t s = 0; s < buffer_items; ++s)
     {
-      keys[n * s / buffer_items] = sampled_best ? 10.0f + float(s) : -1.0f;
+      const std::size_t at = n * s / buffer_items;
+      sampled[at]          = true;
+      keys[at]             = layout == 0 ? 10.0f + float(s) : layout == 1 ? -1.0f : (s < 40 ? 100.0f - float(s) : 1.5f);
+    }
+    if (layout == 2)
+    {
+      std::size_t placed = 0;
+      for (std::size_t i = 7; i < n && placed < 6000; i += 13)
+      {
+        if (!sampled[i])
+        {
+          keys[i] = placed < 5000 ? 85.0f : 95.0f;
+          ++placed;
+        }
+      }
     }
     b.segments.push_back(keys);
     b.ks.push_back(300); // small enough that the sample's threshold is used at all
   }
   check_batch<true, true, int, form::per_segment, form::per_segment>(b, 0);
-  // The same as a uniform size and k: several blocks filter each segment, then fall back.
+  // The same as a uniform size and k: several blocks filter each segment, then select from the
+  // candidates of the second threshold or fall back.
   check_batch<true, true, int, form::uniform, form::uniform>(b, 0);
 }
 

@@ -355,6 +355,23 @@ struct AgentBatchedTopK
   //! over the segment (held in the buffer while it is chosen).
   STRATA_DEVICE STRATA_FORCEINLINE bit_ordered_type SampleThreshold(IndexT rank)
   {
+    LoadSample();
+    return SampleRankBits(rank);
+  }
+
+  //! Two thresholds of one sample: the `rank`-th best's key bits and the `tight_rank`-th best's
+  //! (SampleThreshold of each, the sample read once).
+  STRATA_DEVICE STRATA_FORCEINLINE void SampleThresholds(IndexT rank, IndexT tight_rank, bit_ordered_type& threshold,
+                                                         bit_ordered_type& tight_threshold)
+  {
+    LoadSample();
+    threshold       = SampleRankBits(rank);
+    tight_threshold = SampleRankBits(tight_rank);
+  }
+
+  //! SAMPLES items spread evenly over the segment, into the buffer.
+  STRATA_DEVICE STRATA_FORCEINLINE void LoadSample()
+  {
     constexpr int SAMPLES          = BUFFER_ITEMS;
     constexpr int SAMPLES_A_THREAD = SAMPLES / BLOCK_THREADS;
     const int tid                  = int(threadIdx.x);
@@ -373,9 +390,13 @@ struct AgentBatchedTopK
       storage.buffer[s] = CandidateT{RankBitsT::In(keys[j], detail::identity_decomposer_t{}), IndexT(~IndexT(s))};
     }
     __syncthreads();
-    // The key bits alone decide: a prefix that ends within them is the smallest key it admits.
-    const PrefixT prefix = SelectRank(true, IndexT(SAMPLES), rank, 0);
-    return prefix.key;
+  }
+
+  //! The key bits of the `rank`-th best item of the sample in the buffer (LoadSample): the key bits
+  //! alone decide, and a prefix that ends within them is the smallest key it admits.
+  STRATA_DEVICE STRATA_FORCEINLINE bit_ordered_type SampleRankBits(IndexT rank)
+  {
+    return SelectRank(true, IndexT(BUFFER_ITEMS), rank, 0).key;
   }
 
   //! Appends the items [begin, end) of the segment for which `keep(candidate)` holds to `buffer`
@@ -394,6 +415,32 @@ struct AgentBatchedTopK
             flags[i] = valid[i] && keep(items[i]);
           }
           BlockAppendT::Append(storage.append, flags, items, counter, buffer, capacity);
+        },
+        begin, end);
+  }
+
+  //! Append to two buffers in one read of [begin, end): the items for which `keep` holds to
+  //! `buffer` (counted in `*counter`), those for which `keep_tight` holds to `tight_buffer` (counted
+  //! in `*tight_counter`), each keeping at most `capacity`.
+  template <typename KeepT, typename KeepTightT>
+  STRATA_DEVICE STRATA_FORCEINLINE void AppendTwo(KeepT keep, KeepTightT keep_tight, IndexT begin, IndexT end,
+                                                  IndexT* counter, CandidateT* buffer, IndexT* tight_counter,
+                                                  CandidateT* tight_buffer, IndexT capacity)
+  {
+    ForEachInputTile(
+        [&](const CandidateT(&items)[ITEMS_PER_THREAD], const bool(&valid)[ITEMS_PER_THREAD])
+        {
+          bool flags[ITEMS_PER_THREAD];
+          bool tight_flags[ITEMS_PER_THREAD];
+#pragma unroll
+          for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+          {
+            flags[i]       = valid[i] && keep(items[i]);
+            tight_flags[i] = valid[i] && keep_tight(items[i]);
+          }
+          // Each Append starts with a barrier, after which the other's shared memory is free.
+          BlockAppendT::Append(storage.append, flags, items, counter, buffer, capacity);
+          BlockAppendT::Append(storage.append, tight_flags, items, tight_counter, tight_buffer, capacity);
         },
         begin, end);
   }
@@ -423,6 +470,18 @@ struct AgentBatchedTopK
     float kept       = 0.0f;
     const float rank = detail::topk::ThresholdRank(float(k), float(BUFFER_ITEMS), float(num_items), kept);
     return rank <= float(BUFFER_ITEMS / 2) && 2.0f * kept <= float(BUFFER_ITEMS) ? IndexT(rank) : IndexT(0);
+  }
+
+  //! The rank of a second, higher threshold for segments that several blocks filter (SampleRank
+  //! must be positive): half the margin above the expected rank of the k-th best, so that where the
+  //! first threshold kept more than BUFFER_ITEMS (the sample's best were rarer than the segment's),
+  //! the second most likely keeps fewer, and still at least k.
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE static IndexT TightSampleRank(IndexT k, IndexT num_items)
+  {
+    const float share  = float(k) * float(BUFFER_ITEMS) / float(num_items);
+    const float rank   = ::cuda::std::ceil(share + 2.0f * ::cuda::std::sqrt(share) + 2.0f);
+    const IndexT loose = SampleRank(k, num_items);
+    return IndexT(rank) < loose ? IndexT(rank) : loose;
   }
 
   //! The k best of the `in_buffer` candidates in the buffer (k <= in_buffer <= BUFFER_ITEMS),
@@ -464,26 +523,31 @@ struct AgentBatchedTopK
     SortWrite(int(k), IndexT(0), d_keys_out, d_values_in, d_values_out);
   }
 
-  //! The segment's k best (1 <= k <= num_items), best first, from the `count` candidates that
-  //! blocks over its parts appended to `d_candidates` (every item at or above a sampled
-  //! threshold; those past BUFFER_ITEMS counted, not kept), or from the segment itself where they
-  //! are too many or too few.
+  //! The segment's k best (1 <= k <= num_items), best first, from the candidates that blocks over
+  //! its parts appended: `count` of them at `d_candidates` (every item at or above the sampled
+  //! threshold; those past BUFFER_ITEMS counted, not kept), or, where those are too many,
+  //! `tight_count` at `d_tight_candidates` (at or above the higher threshold); from the segment
+  //! itself where neither holds between k and BUFFER_ITEMS.
   template <typename KeyOutT, typename ValueInT, typename ValueOutT>
-  STRATA_DEVICE STRATA_FORCEINLINE void ProcessCandidates(IndexT k, const CandidateT* d_candidates, IndexT count,
-                                                          KeyOutT d_keys_out, ValueInT d_values_in,
-                                                          ValueOutT d_values_out)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ProcessCandidates(IndexT k, const CandidateT* d_candidates, IndexT count, const CandidateT* d_tight_candidates,
+                    IndexT tight_count, KeyOutT d_keys_out, ValueInT d_values_in, ValueOutT d_values_out)
   {
-    if (count < k || count > IndexT(BUFFER_ITEMS))
+    const bool loose_fits = count >= k && count <= IndexT(BUFFER_ITEMS);
+    const bool tight_fits = tight_count >= k && tight_count <= IndexT(BUFFER_ITEMS);
+    if (!loose_fits && !tight_fits)
     {
       Process(k, d_keys_out, d_values_in, d_values_out);
       return;
     }
-    for (int i = int(threadIdx.x); i < int(count); i += BLOCK_THREADS)
+    const CandidateT* from = loose_fits ? d_candidates : d_tight_candidates;
+    const IndexT kept      = loose_fits ? count : tight_count;
+    for (int i = int(threadIdx.x); i < int(kept); i += BLOCK_THREADS)
     {
-      storage.buffer[i] = d_candidates[i];
+      storage.buffer[i] = from[i];
     }
     __syncthreads();
-    WriteBest(k, count, d_keys_out, d_values_in, d_values_out);
+    WriteBest(k, kept, d_keys_out, d_values_in, d_values_out);
   }
 
   //! The segment's k best (1 <= k <= num_items), best first.

@@ -47,7 +47,8 @@ STRATA_KERNELS_BEGIN
 //! The k best of each segment, one block per segment in turn (AgentBatchedTopK): of every segment,
 //! or of the `*d_num_large` segments listed in `d_large`. A segment's k is at most its size: a
 //! larger one takes the whole segment. Where `d_counts` is given, the blocks of the filter kernel
-//! have kept each segment's candidates (`d_counts[s]` of them, at `d_candidates + s * BUFFER_ITEMS`).
+//! have kept each segment's candidates at two thresholds (`d_counts[2 s]` of them at `d_candidates
+//! + 2 s * BUFFER_ITEMS`, `d_counts[2 s + 1]` at the higher one BUFFER_ITEMS further).
 template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename KeyOutputIteratorItT,
           typename ValueInputIteratorItT, typename ValueOutputIteratorItT, typename SizesT, typename KsT,
           typename IndexT, typename CandidateT>
@@ -81,8 +82,9 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) vo
     {
       if (d_counts != nullptr)
       {
-        agent.ProcessCandidates(k, d_candidates + segment * AgentT::BUFFER_ITEMS, d_counts[segment],
-                                d_keys_out[segment], values_in, values_out);
+        const CandidateT* candidates = d_candidates + 2 * segment * AgentT::BUFFER_ITEMS;
+        agent.ProcessCandidates(k, candidates, d_counts[2 * segment], candidates + AgentT::BUFFER_ITEMS,
+                                d_counts[2 * segment + 1], d_keys_out[segment], values_in, values_out);
       }
       else
       {
@@ -108,33 +110,37 @@ using batched_filter_agent_t =
     AgentBatchedTopK<typename MaxPolicyT::ActivePolicy::BatchedTopKPolicy, SELECT,
                      detail::it_value_t<KeyInputIteratorItT>, NullType*, NullType*, NullType*, IndexT>;
 
-//! For segments that several blocks filter: each segment's threshold from a sample of its keys
-//! (the key bits of the `rank`-th best, AgentBatchedTopK::SampleThreshold), a block a segment, and
-//! its count of candidates set to zero.
+//! For segments that several blocks filter: each segment's two thresholds from a sample of its keys
+//! (the key bits of the `rank`-th and the `tight_rank`-th best, AgentBatchedTopK::SampleThresholds),
+//! a block a segment, and its two counts of candidates set to zero.
 template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename SizesT,
           typename IndexT, typename ThresholdT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) void DeviceBatchedTopKSampleKernel(
     KeyInputIteratorItT d_keys_in, SizesT segment_sizes, ::cuda::std::int64_t num_segments, IndexT rank,
-    ThresholdT* d_thresholds, IndexT* d_counts)
+    IndexT tight_rank, ThresholdT* d_thresholds, IndexT* d_counts)
 {
   using AgentT = batched_filter_agent_t<MaxPolicyT, SELECT, KeyInputIteratorItT, IndexT>;
   __shared__ typename AgentT::TempStorage temp_storage;
   for (::cuda::std::int64_t segment = blockIdx.x; segment < num_segments; segment += gridDim.x)
   {
     AgentT agent(temp_storage, d_keys_in[segment], detail::topk::SegmentCount<IndexT>(segment_sizes(segment)));
-    const ThresholdT threshold = agent.SampleThreshold(rank);
+    ThresholdT threshold       = 0;
+    ThresholdT tight_threshold = 0;
+    agent.SampleThresholds(rank, tight_rank, threshold, tight_threshold);
     if (threadIdx.x == 0)
     {
-      d_thresholds[segment] = threshold;
-      d_counts[segment]     = 0;
+      d_thresholds[2 * segment]     = threshold;
+      d_thresholds[2 * segment + 1] = tight_threshold;
+      d_counts[2 * segment]         = 0;
+      d_counts[2 * segment + 1]     = 0;
     }
   }
 }
 
 //! For segments that several blocks filter: a block a part of PART_ITEMS keys of a segment (`parts`
-//! parts a segment), which appends the items at or above the segment's threshold to the segment's
-//! BUFFER_ITEMS candidates (those past the end counted, not kept).
+//! parts a segment), which appends the items at or above each of the segment's two thresholds to
+//! that threshold's BUFFER_ITEMS candidates (those past the end counted, not kept).
 template <typename MaxPolicyT, detail::topk::select SELECT, typename KeyInputIteratorItT, typename SizesT,
           typename IndexT, typename ThresholdT, typename CandidateT>
 STRATA_KERNEL_ATTRIBUTES
@@ -155,11 +161,15 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BatchedTopKPolicy::BLOCK_THREADS) vo
     {
       continue;
     }
-    const IndexT end           = num_items - begin > PART_ITEMS ? begin + PART_ITEMS : num_items;
-    const ThresholdT threshold = d_thresholds[segment];
+    const IndexT end                 = num_items - begin > PART_ITEMS ? begin + PART_ITEMS : num_items;
+    const ThresholdT threshold       = d_thresholds[2 * segment];
+    const ThresholdT tight_threshold = d_thresholds[2 * segment + 1];
+    CandidateT* candidates           = d_candidates + 2 * segment * AgentT::BUFFER_ITEMS;
     AgentT agent(temp_storage, d_keys_in[segment], num_items);
-    agent.Append([&](const CandidateT& c) { return c.key >= threshold; }, begin, end, d_counts + segment,
-                 d_candidates + segment * AgentT::BUFFER_ITEMS, IndexT(AgentT::BUFFER_ITEMS));
+    agent.AppendTwo([&](const CandidateT& c) { return c.key >= threshold; },
+                    [&](const CandidateT& c) { return c.key >= tight_threshold; }, begin, end, d_counts + 2 * segment,
+                    candidates, d_counts + 2 * segment + 1, candidates + AgentT::BUFFER_ITEMS,
+                    IndexT(AgentT::BUFFER_ITEMS));
     __syncthreads(); // the next part reuses the shared memory
   }
 }
@@ -316,7 +326,8 @@ struct DispatchBatchedTopK
     }
     // Uniform segments of at least SHARE_MIN_ITEMS keys whose sample can tell the few candidates:
     // several blocks a segment filter it (`parts` each), and a block a segment selects from what
-    // they kept; each segment keeps a threshold, a count and BUFFER_ITEMS candidates.
+    // they kept; each segment keeps two thresholds (the second higher, for a sample that
+    // under-counts the best keys), a count and BUFFER_ITEMS candidates for each.
     using FilterAgentT =
         AgentBatchedTopK<PolicyT, SELECT, it_value_t<KeyInputIteratorItT>, NullType*, NullType*, NullType*, IndexT>;
     using ThresholdT = typename FilterAgentT::bit_ordered_type;
@@ -326,6 +337,7 @@ struct DispatchBatchedTopK
     const IndexT rank                = UNIFORM && k > 0 && num_items >= IndexT(ActivePolicyT::SHARE_MIN_ITEMS)
                                            ? FilterAgentT::SampleRank(k, num_items)
                                            : IndexT(0);
+    const IndexT tight_rank          = rank > 0 ? FilterAgentT::TightSampleRank(k, num_items) : IndexT(0);
     const ::cuda::std::int64_t parts = rank > 0 ? (::cuda::std::int64_t(num_items) + PART_ITEMS - 1) / PART_ITEMS : 0;
     const ::cuda::std::int64_t shared_segments = parts > 0 ? num_segments : 0;
     // Otherwise nothing is kept; the size query still reports one byte, so that the buffer a
@@ -337,8 +349,8 @@ struct DispatchBatchedTopK
     CandidateT* d_candidates        = nullptr;
     cudaError_t error               = CarveTemporaryStorage(
                       d_temp_storage, temp_storage_bytes, Slot(d_num_large, 1), Slot(d_large, split ? num_segments : 0),
-                      Slot(d_thresholds, shared_segments), Slot(d_counts, shared_segments),
-                      Slot(d_candidates, ::cuda::std::uint64_t(shared_segments) * FilterAgentT::BUFFER_ITEMS));
+                      Slot(d_thresholds, 2 * shared_segments), Slot(d_counts, 2 * shared_segments),
+                      Slot(d_candidates, 2 * ::cuda::std::uint64_t(shared_segments) * FilterAgentT::BUFFER_ITEMS));
     if (error != cudaSuccess || d_temp_storage == nullptr || num_segments == 0)
     {
       return error;
@@ -377,7 +389,7 @@ struct DispatchBatchedTopK
                                                            ThresholdT, CandidateT>;
         const ::cuda::std::int64_t filter_blocks = num_segments * parts;
         error = LaunchKernel(false, sample_kernel, grid, PolicyT::BLOCK_THREADS, stream, d_keys_in, segment_sizes,
-                             num_segments, rank, d_thresholds, d_counts);
+                             num_segments, rank, tight_rank, d_thresholds, d_counts);
         if (error == cudaSuccess)
         {
           error = LaunchKernel(false, filter_kernel, int(filter_blocks < MAX_GRID ? filter_blocks : MAX_GRID),
