@@ -11,6 +11,7 @@
 #include <strata/warp/warp_reduce.cuh>
 
 #include <cuda/std/array>
+#include <cuda/std/bit>
 #include <cuda/std/cstdint>
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
@@ -44,7 +45,8 @@ struct AgentHistogramPolicy
 };
 
 //! Where a block counts: in registers (every channel has one bin), in a column of shared counters
-//! per lane, in one set of shared counters, or in the output.
+//! per lane, in one set of shared counters, or in the output. Lane columns and one set of shared
+//! counters are one kernel (CountMode::shared), told the columns per counter at run time.
 enum class CountMode : int
 {
   registers,
@@ -53,35 +55,58 @@ enum class CountMode : int
   global
 };
 
-//! The mode of `total_bins` bins over NUM_ACTIVE_CHANNELS channels with PolicyT, where a block
-//! may take max_shared_bytes of dynamic shared memory.
-template <typename PolicyT, int NUM_ACTIVE_CHANNELS>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE CountMode PickCountMode(::cuda::std::int64_t total_bins, int max_shared_bytes)
+//! Whether samples of SampleT are counted by value, 256 counters a channel, and take their bins
+//! only when a block adds its counts to the output: one-byte samples, whose every value has a
+//! counter whatever the bins, so that counting a sample needs no bin arithmetic at all.
+template <typename SampleT>
+inline constexpr bool count_byte_values_v = sizeof(SampleT) == 1;
+
+//! The sample of a byte value (count_byte_values_v).
+template <typename SampleT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE SampleT SampleOfByte(unsigned value)
 {
-  if (total_bins == NUM_ACTIVE_CHANNELS)
+  return ::cuda::std::bit_cast<SampleT>(static_cast<unsigned char>(value));
+}
+
+//! The counters a block keeps per counter column: a bin's (`total_bins` over all channels), or
+//! with byte samples a value's of every channel.
+template <typename SampleT, int NUM_ACTIVE_CHANNELS>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE ::cuda::std::int64_t CountSlots(::cuda::std::int64_t total_bins)
+{
+  return count_byte_values_v<SampleT> ? ::cuda::std::int64_t(256) * NUM_ACTIVE_CHANNELS : total_bins;
+}
+
+//! The mode of `slots` counters (CountSlots) over NUM_ACTIVE_CHANNELS channels with PolicyT, where
+//! a block may take max_shared_bytes of dynamic shared memory. Byte samples always fit shared
+//! memory in one set of counters (1 KiB a channel).
+template <typename PolicyT, typename SampleT, int NUM_ACTIVE_CHANNELS>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE CountMode PickCountMode(::cuda::std::int64_t slots, int max_shared_bytes)
+{
+  if (!count_byte_values_v<SampleT> && slots == NUM_ACTIVE_CHANNELS)
   {
     return CountMode::registers;
   }
-  if (total_bins <= PolicyT::LANE_BINS && total_bins * warp_threads * 4 <= max_shared_bytes)
+  if (slots <= PolicyT::LANE_BINS && slots * warp_threads * 4 <= max_shared_bytes)
   {
     return CountMode::lanes;
   }
-  return total_bins <= PolicyT::SHARED_BINS && total_bins * 4 <= max_shared_bytes ? CountMode::shared
-                                                                                  : CountMode::global;
+  return count_byte_values_v<SampleT> || (slots <= PolicyT::SHARED_BINS && slots * 4 <= max_shared_bytes)
+           ? CountMode::shared
+           : CountMode::global;
 }
 
 //! The dynamic shared memory a block of `mode` takes.
 template <int NUM_ACTIVE_CHANNELS>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE int CountSharedBytes(CountMode mode, ::cuda::std::int64_t total_bins)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE int CountSharedBytes(CountMode mode, ::cuda::std::int64_t slots)
 {
   switch (mode)
   {
   case CountMode::registers:
     return NUM_ACTIVE_CHANNELS * 4;
   case CountMode::lanes:
-    return int(total_bins) * warp_threads * 4;
+    return int(slots) * warp_threads * 4;
   case CountMode::shared:
-    return int(total_bins) * 4;
+    return int(slots) * 4;
   default:
     return 0;
   }
@@ -114,11 +139,13 @@ struct Channels
   ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> num_bins;
   ::cuda::std::array<int, NUM_ACTIVE_CHANNELS> first_bin; // in the block's shared counters (when they fit)
   ::cuda::std::int64_t total_bins;
+  int columns; // shared counters per slot: 32 (lane columns, CountMode::lanes) or 1
 };
 
 //! A block's share of a histogram of num_rows rows of num_row_pixels pixels (NUM_CHANNELS samples
 //! each, the first NUM_ACTIVE_CHANNELS counted; rows row_stride_samples apart), counted in MODE
-//! (CountMode) with `counters` in dynamic shared memory (CountSharedBytes).
+//! (CountMode; lane columns as CountMode::shared with 32 columns) with `counters` in dynamic shared
+//! memory (CountSharedBytes). One-byte samples count their values (count_byte_values_v).
 //!
 //! Where `vectors` (the host found the samples a pointer whose pixels pack into 16-byte vectors,
 //! every row starting on a whole pixel), each row is a head of pixels up to the first 16-byte
@@ -135,6 +162,10 @@ class AgentHistogram
   static constexpr int PIXELS        = PolicyT::PIXELS_PER_THREAD;
   using ChannelsT                    = Channels<CounterT, BinsT, NUM_ACTIVE_CHANNELS>;
   static_assert(BLOCK_THREADS % warp_threads == 0, "lane columns need whole warps");
+
+  static constexpr bool BYTE_VALUES = count_byte_values_v<SampleT>;
+  // Vector tiles whose every bin is a shift take their own loop (AllShifts); byte values need none.
+  static constexpr bool SHIFT_LOOP = BinsT::SHIFT_BINS && !BYTE_VALUES;
 
   // The vector path: VEC samples (whole pixels) per vector, SAMPLES per thread and round.
   static constexpr bool PACKS =
@@ -154,6 +185,7 @@ public:
       , num_rows(num_rows)
       , row_stride_samples(row_stride_samples)
       , lane(int(threadIdx.x) % warp_threads)
+      , column(channels.columns > 1 ? lane : 0)
   {
   }
 
@@ -161,7 +193,10 @@ public:
   template <CountMode MODE>
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTiles(bool vectors)
   {
-    const int words = CountSharedBytes<NUM_ACTIVE_CHANNELS>(MODE, channels.total_bins) / 4;
+    static_assert(MODE != CountMode::lanes, "lane columns count as CountMode::shared with 32 columns");
+    const int words = MODE == CountMode::registers ? NUM_ACTIVE_CHANNELS
+                    : MODE == CountMode::shared    ? Slots() * channels.columns
+                                                   : 0;
     for (int i = int(threadIdx.x); i < words; i += BLOCK_THREADS)
     {
       counters[i] = 0;
@@ -170,15 +205,20 @@ public:
     unsigned int registers[NUM_ACTIVE_CHANNELS] = {};
     if constexpr (PACKS)
     {
-      if (vectors && AllShifts())
+      bool shifts = false;
+      if constexpr (SHIFT_LOOP)
       {
-        ConsumeVectorTiles<MODE, true>(registers);
+        shifts = vectors && AllShifts();
+        if (shifts)
+        {
+          ConsumeVectorTiles<MODE, true>(registers);
+        }
       }
-      else if (vectors)
+      if (!shifts && vectors)
       {
         ConsumeVectorTiles<MODE, false>(registers);
       }
-      else
+      else if (!vectors)
       {
         ConsumePixelTiles<MODE>(registers);
       }
@@ -198,6 +238,38 @@ private:
   OffsetT num_rows;
   OffsetT row_stride_samples;
   int lane;
+  int column; // the lane's column of shared counters (0 in one set)
+
+  //! The block's shared counters per column (CountSlots).
+  STRATA_DEVICE STRATA_FORCEINLINE int Slots() const
+  {
+    return int(CountSlots<SampleT, NUM_ACTIVE_CHANNELS>(channels.total_bins));
+  }
+
+  //! Channel c's first slot of shared counters.
+  STRATA_DEVICE STRATA_FORCEINLINE int FirstSlot(int c) const
+  {
+    return BYTE_VALUES ? c * 256 : channels.first_bin[c];
+  }
+
+  //! A byte sample's value, its slot in its channel (count_byte_values_v).
+  STRATA_DEVICE STRATA_FORCEINLINE static unsigned ByteValue(const SampleT& sample)
+  {
+    return ::cuda::std::bit_cast<unsigned char>(sample);
+  }
+
+  //! A sample's slot in channel c: its value for byte samples, else its bin (-1 for none).
+  STRATA_DEVICE STRATA_FORCEINLINE int Slot(int c, const SampleT& sample) const
+  {
+    if constexpr (BYTE_VALUES)
+    {
+      return int(ByteValue(sample));
+    }
+    else
+    {
+      return channels.bins[c].Bin(sample);
+    }
+  }
 
   //! Whether every channel's bin is a shift (BinsT::ShiftBin).
   STRATA_DEVICE STRATA_FORCEINLINE bool AllShifts() const
@@ -218,9 +290,10 @@ private:
     }
   }
 
-  //! Counts a sample of channel c in `bin` where `inside`: lane columns are bins * 32 + lane.
+  //! Counts a sample of channel c in `slot` (Slot) where `inside`: slot s of channel c is shared
+  //! counter (FirstSlot(c) + s) * columns + column.
   template <CountMode MODE>
-  STRATA_DEVICE STRATA_FORCEINLINE void Add(int c, unsigned bin, bool inside,
+  STRATA_DEVICE STRATA_FORCEINLINE void Add(int c, unsigned slot, bool inside,
                                             unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
   {
     if constexpr (MODE == CountMode::registers)
@@ -229,34 +302,35 @@ private:
     }
     else if (inside)
     {
-      if constexpr (MODE == CountMode::lanes)
+      if constexpr (MODE == CountMode::shared)
       {
-        atomicAdd(counters + channels.first_bin[c] * warp_threads + lane + bin * warp_threads, 1u);
-      }
-      else if constexpr (MODE == CountMode::shared)
-      {
-        atomicAdd(counters + channels.first_bin[c] + bin, 1u);
+        atomicAdd(counters + (FirstSlot(c) + int(slot)) * channels.columns + column, 1u);
       }
       else
       {
-        AddToCounter(channels.histograms[c] + bin, 1u);
+        AddToCounter(channels.histograms[c] + slot, 1u);
       }
     }
   }
 
-  //! Counts a sample of channel c in `bin` (none for -1).
+  //! Counts a sample of channel c in `slot` (none for -1).
   template <CountMode MODE>
-  STRATA_DEVICE STRATA_FORCEINLINE void Count(int c, int bin, unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
+  STRATA_DEVICE STRATA_FORCEINLINE void Count(int c, int slot, unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
   {
-    Add<MODE>(c, unsigned(bin), bin >= 0, registers);
+    Add<MODE>(c, unsigned(slot), slot >= 0, registers);
   }
 
-  //! Counts a sample of channel c: BinsT::ShiftBin where SHIFTS (AllShifts), else BinsT::Bin.
+  //! Counts a sample of channel c: its value for byte samples, else BinsT::ShiftBin where SHIFTS
+  //! (AllShifts), else BinsT::Bin.
   template <CountMode MODE, bool SHIFTS>
   STRATA_DEVICE STRATA_FORCEINLINE void CountSample(int c, const SampleT& sample,
                                                     unsigned int (&registers)[NUM_ACTIVE_CHANNELS])
   {
-    if constexpr (SHIFTS && BinsT::SHIFT_BINS)
+    if constexpr (BYTE_VALUES)
+    {
+      Add<MODE>(c, ByteValue(sample), true, registers);
+    }
+    else if constexpr (SHIFTS && BinsT::SHIFT_BINS)
     {
       bool inside        = false;
       const unsigned bin = channels.bins[c].ShiftBin(sample, inside);
@@ -275,7 +349,7 @@ private:
 #pragma unroll
     for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
     {
-      Count<MODE>(c, channels.bins[c].Bin(pixel[c]), registers);
+      Count<MODE>(c, Slot(c, pixel[c]), registers);
     }
   }
 
@@ -298,9 +372,8 @@ private:
 #pragma unroll
         for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
         {
-          bins[p][c] = pixel < num_row_pixels
-                           ? channels.bins[c].Bin(d_samples[row * row_stride_samples + pixel * NUM_CHANNELS + c])
-                           : -1;
+          bins[p][c] =
+              pixel < num_row_pixels ? Slot(c, d_samples[row * row_stride_samples + pixel * NUM_CHANNELS + c]) : -1;
         }
       }
 #pragma unroll
@@ -395,34 +468,43 @@ private:
         AddToCounter(channels.histograms[threadIdx.x], counters[threadIdx.x]);
       }
     }
-    else if constexpr (MODE == CountMode::lanes || MODE == CountMode::shared)
+    else if constexpr (MODE == CountMode::shared)
     {
       __syncthreads(); // every count of the block
-      for (int b = int(threadIdx.x); b < int(channels.total_bins); b += BLOCK_THREADS)
+      const int columns = channels.columns;
+      const int slots   = Slots();
+      for (int s = int(threadIdx.x); s < slots; s += BLOCK_THREADS)
       {
+        // Slot s's columns, starting at column s % columns: consecutive threads read distinct banks.
         unsigned int count = 0;
-        if constexpr (MODE == CountMode::lanes)
-        {
-          // Bin b's column, starting at word b % 32: consecutive threads read distinct banks.
 #pragma unroll 8
-          for (int k = 0; k < warp_threads; ++k)
+        for (int k = 0; k < columns; ++k)
+        {
+          count += counters[s * columns + ((k + s) & (columns - 1))];
+        }
+        if (count == 0)
+        {
+          continue;
+        }
+        if constexpr (BYTE_VALUES)
+        {
+          // The value's bin, taken once per block.
+          const int c   = s / 256;
+          const int bin = channels.bins[c].Bin(SampleOfByte<SampleT>(unsigned(s % 256)));
+          if (bin >= 0)
           {
-            count += counters[b * warp_threads + ((k + b) & (warp_threads - 1))];
+            AddToCounter(channels.histograms[c] + bin, count);
           }
         }
         else
-        {
-          count = counters[b];
-        }
-        if (count != 0)
         {
           int c = 0;
 #pragma unroll
           for (int k = 1; k < NUM_ACTIVE_CHANNELS; ++k)
           {
-            c = b >= channels.first_bin[k] ? k : c;
+            c = s >= channels.first_bin[k] ? k : c;
           }
-          AddToCounter(channels.histograms[c] + (b - channels.first_bin[c]), count);
+          AddToCounter(channels.histograms[c] + (s - channels.first_bin[c]), count);
         }
       }
     }

@@ -24,8 +24,9 @@ STRATA_NAMESPACE_BEGIN
 STRATA_KERNELS_BEGIN
 
 //! DeviceHistogram's one pass: each block counts its tiles' samples in MODE (its counters in
-//! dynamic shared memory) and merges its counts into the output. One kernel per mode, so that each
-//! gets the registers its own loop needs.
+//! dynamic shared memory) and merges its counts into the output. One kernel per mode (lane columns
+//! and one set of shared counters are one, CountMode::shared), so that each gets the registers its
+//! own loop needs.
 template <typename MaxPolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT,
           typename BinsT, typename OffsetT, detail::histogram::CountMode MODE>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
@@ -57,6 +58,8 @@ template <typename MaxPolicyT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typena
           typename BinsT, typename OffsetT>
 struct dispatch_t
 {
+  using SampleT = it_value_t<SampleIteratorT>;
+
   void* d_temp_storage;
   size_t& temp_storage_bytes;
   SampleIteratorT d_samples;
@@ -87,23 +90,34 @@ struct dispatch_t
     {
       return error;
     }
-    // Picks the kernel of the mode, then launches it.
+    // Picks the kernel of the mode, then launches it. Byte samples count their values in shared
+    // memory whatever the bins: only that kernel is compiled for them.
     int max_shared = 0;
     error          = MaxDynamicShared(max_shared);
     if (error != cudaSuccess)
     {
       return error;
     }
-    switch (PickCountMode<PolicyT, NUM_ACTIVE_CHANNELS>(channels.total_bins, max_shared))
+    const ::cuda::std::int64_t slots = CountSlots<SampleT, NUM_ACTIVE_CHANNELS>(channels.total_bins);
+    const CountMode mode             = PickCountMode<PolicyT, SampleT, NUM_ACTIVE_CHANNELS>(slots, max_shared);
+    channels.columns                 = mode == CountMode::lanes ? warp_threads : 1;
+    const int shared_bytes           = CountSharedBytes<NUM_ACTIVE_CHANNELS>(mode, slots);
+    if constexpr (count_byte_values_v<SampleT>)
     {
-    case CountMode::registers:
-      return Launch<PolicyT, CountMode::registers>();
-    case CountMode::lanes:
-      return Launch<PolicyT, CountMode::lanes>();
-    case CountMode::shared:
-      return Launch<PolicyT, CountMode::shared>();
-    default:
-      return Launch<PolicyT, CountMode::global>();
+      return Launch<PolicyT, CountMode::shared>(shared_bytes);
+    }
+    else
+    {
+      switch (mode)
+      {
+      case CountMode::registers:
+        return Launch<PolicyT, CountMode::registers>(shared_bytes);
+      case CountMode::lanes:
+      case CountMode::shared:
+        return Launch<PolicyT, CountMode::shared>(shared_bytes);
+      default:
+        return Launch<PolicyT, CountMode::global>(shared_bytes);
+      }
     }
   }
 
@@ -123,15 +137,15 @@ struct dispatch_t
     return error;
   }
 
+  //! Launches the kernel of MODE, whose blocks take `shared_bytes` of dynamic shared memory.
   template <typename PolicyT, CountMode MODE>
-  STRATA_RUNTIME_FUNCTION cudaError_t Launch()
+  STRATA_RUNTIME_FUNCTION cudaError_t Launch(int shared_bytes)
   {
     auto kernel  = DeviceHistogramSweepKernel<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT,
                                              BinsT, OffsetT, MODE>;
     int device   = 0;
     int sm_count = 0;
-    const int shared_bytes = CountSharedBytes<NUM_ACTIVE_CHANNELS>(MODE, channels.total_bins);
-    cudaError_t error      = cudaGetDevice(&device);
+    cudaError_t error = cudaGetDevice(&device);
     if (error == cudaSuccess)
     {
       error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
