@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/agent/agent_single_pass.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_algorithms.cuh>
 #include <strata/thread/thread_operators.cuh>
@@ -115,19 +116,17 @@ private:
   using HeadCompactT = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, KeyT>;
   using TailCompactT = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, AccumT>;
 
-  struct _TempStorage
+  struct BodyStorage
   {
-    typename RowsT::TempStorage rows;
     typename RunsT::TempStorage runs;
-    PairT tile_prefix; // from warp 0's look-back to the block
     typename HeadCompactT::TempStorage heads;
     typename TailCompactT::TempStorage tails;
   };
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, PairT, TileStateT, PrefixOpT, CountT, BodyStorage>;
+  using TileT     = typename SkeletonT::TileT;
 
 public:
-  struct TempStorage : Uninitialized<_TempStorage>
-  {
-  };
+  using TempStorage = typename SkeletonT::TempStorage;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentReduceByKey(TempStorage& temp_storage, KeysInputIteratorT d_keys_in,
                                                     UniqueOutputIteratorT d_unique_out,
@@ -135,7 +134,7 @@ public:
                                                     AggregatesOutputIteratorT d_aggregates_out,
                                                     NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op,
                                                     ReductionOpT reduction_op, CountT num_items)
-      : temp_storage(temp_storage.Alias())
+      : temp_storage(temp_storage)
       , d_keys_in(d_keys_in)
       , d_unique_out(d_unique_out)
       , d_values_in(d_values_in)
@@ -153,12 +152,12 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    RowsT rows(temp_storage.rows);
-    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
+                            [this](TileT& tile) { ConsumeTile(tile); });
   }
 
 private:
-  _TempStorage& temp_storage;
+  TempStorage& temp_storage;
   KeysInputIteratorT d_keys_in;
   UniqueOutputIteratorT d_unique_out;
   ValuesInputIteratorT d_values_in;
@@ -168,20 +167,21 @@ private:
   ReductionOpT reduction_op;
   CountT num_items;
 
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(TileT& tile)
   {
-    const CountT tile_offset = CountT(tile) * CountT(TILE_ITEMS);
-    const int valid          = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+    RowsT& rows              = tile.rows;
+    const CountT tile_offset = tile.offset;
+    BodyStorage& storage     = temp_storage.Alias().body;
 
-    detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, CountT>(tile, num_tiles, d_keys_in, d_values_in);
+    tile.template PrefetchAhead<PREFETCH_TILES>(d_keys_in, d_values_in);
     KeyT keys[ITEMS_PER_THREAD];
-    rows.Load(d_keys_in, tile_offset, valid, keys);
-    const RunsT runs(temp_storage.runs, rows, keys, d_keys_in, tile_offset, valid, num_items, equality_op);
+    tile.Load(d_keys_in, keys);
+    const RunsT runs(storage.runs, rows, keys, d_keys_in, tile_offset, tile.valid, num_items, equality_op);
 
     PairT items[ITEMS_PER_THREAD];
     {
       detail::it_value_t<ValuesInputIteratorT> values[ITEMS_PER_THREAD];
-      rows.Load(d_values_in, tile_offset, valid, values);
+      tile.Load(d_values_in, values);
 #pragma unroll
       for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
@@ -192,9 +192,8 @@ private:
     PairOpT pair_op(reduction_op);
     typename RowsT::Prefixes prefixes;
     const PairT aggregate   = rows.template ScanTile<true>(items, prefixes, pair_op);
-    const PairT tile_prefix = rows.template TilePrefix<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, pair_op,
-                                                                  tile, num_tiles, aggregate);
-    rows.template Finish<true>(items, prefixes, tile_prefix, tile > 0, pair_op);
+    const PairT tile_prefix = tile.Prefix(items, pair_op, aggregate);
+    rows.template Finish<true>(items, prefixes, tile_prefix, !tile.IsFirst(), pair_op);
 
     // The tile's counted runs that start in it are numbered from the count of the tiles before;
     // the ones that end in it from one less where the tile's first run began before it (the
@@ -202,14 +201,14 @@ private:
     // first item starts a run) and at most the items before the tile: descriptors of another call
     // (a misuse of temporary storage) then give a wrong answer, never a write out of bounds.
     const CountT counted        = tile_prefix.key < tile_offset ? tile_prefix.key : tile_offset;
-    const CountT first_head_run = tile == 0 ? CountT(0) : counted < CountT(1) ? CountT(1) : counted;
-    const CountT first_tail_run = first_head_run - CountT(temp_storage.runs.starts_run ? 0 : 1);
-    const CountT prefix_runs    = tile == 0 ? CountT(0) : tile_prefix.key; // the count Finish added
+    const CountT first_head_run = tile.IsFirst() ? CountT(0) : counted < CountT(1) ? CountT(1) : counted;
+    const CountT first_tail_run = first_head_run - CountT(storage.runs.starts_run ? 0 : 1);
+    const CountT prefix_runs    = tile.IsFirst() ? CountT(0) : tile_prefix.key; // the count Finish added
     const int heads_in_tile     = int(aggregate.key);
-    const int tails_in_tile     = RunsT::TailsInTile(temp_storage.runs, heads_in_tile);
+    const int tails_in_tile     = RunsT::TailsInTile(storage.runs, heads_in_tile);
 
-    HeadCompactT head_compact(temp_storage.heads);
-    TailCompactT tail_compact(temp_storage.tails);
+    HeadCompactT head_compact(storage.heads);
+    TailCompactT tail_compact(storage.tails);
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
@@ -230,7 +229,7 @@ private:
     tail_compact.ForEach(tails_in_tile, [&](int k, const AccumT& aggregate)
                          { d_aggregates_out[first_tail_run + CountT(k)] = aggregate; });
 
-    if (tile == num_tiles - 1 && threadIdx.x == 0)
+    if (tile.IsLast() && threadIdx.x == 0)
     {
       *d_num_runs_out = first_head_run + CountT(heads_in_tile);
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/agent/agent_single_pass.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_algorithms.cuh>
 #include <strata/tile/tile_compact.cuh>
@@ -99,25 +100,23 @@ private:
   using SecondT  = ::cuda::std::conditional_t<NON_TRIVIAL_RUNS, int, ItemT>;
   using SecondsT = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, SecondT>;
 
-  struct _TempStorage
+  struct BodyStorage
   {
-    typename RowsT::TempStorage rows;
     typename RunsT::TempStorage runs;
-    PairT tile_prefix; // from warp 0's look-back to the block
     typename EdgesT::TempStorage starts;
     typename SecondsT::TempStorage seconds; // the ends (NonTrivialRuns) or the first items (Encode)
   };
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, PairT, TileStateT, PrefixOpT, CountT, BodyStorage>;
+  using TileT     = typename SkeletonT::TileT;
 
 public:
-  struct TempStorage : Uninitialized<_TempStorage>
-  {
-  };
+  using TempStorage = typename SkeletonT::TempStorage;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentRle(TempStorage& temp_storage, InputIteratorT d_in,
                                             FirstOutputIteratorT d_first_out, LengthsOutputIteratorT d_lengths_out,
                                             NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op,
                                             CountT num_items)
-      : temp_storage(temp_storage.Alias())
+      : temp_storage(temp_storage)
       , d_in(d_in)
       , d_first_out(d_first_out)
       , d_lengths_out(d_lengths_out)
@@ -133,12 +132,12 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    RowsT rows(temp_storage.rows);
-    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
+                            [this](TileT& tile) { ConsumeTile(tile); });
   }
 
 private:
-  _TempStorage& temp_storage;
+  TempStorage& temp_storage;
   InputIteratorT d_in;
   FirstOutputIteratorT d_first_out;
   LengthsOutputIteratorT d_lengths_out;
@@ -146,18 +145,20 @@ private:
   EqualityOpT equality_op;
   CountT num_items;
 
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(TileT& tile)
   {
-    const CountT tile_offset = CountT(tile) * CountT(TILE_ITEMS);
-    const int valid          = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+    RowsT& rows              = tile.rows;
+    const CountT tile_offset = tile.offset;
+    const int valid          = tile.valid;
+    BodyStorage& storage     = temp_storage.Alias().body;
 
-    detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, CountT>(tile, num_tiles, d_in);
+    tile.template PrefetchAhead<PREFETCH_TILES>(d_in);
     ItemT items[ITEMS_PER_THREAD];
-    rows.Load(d_in, tile_offset, valid, items);
+    tile.Load(d_in, items);
     unsigned int starts                = 0; // bit k: this lane's item k starts a counted run
     [[maybe_unused]] unsigned int ends = 0; // bit k: it ends one (NonTrivialRuns)
     {
-      const RunsT runs(temp_storage.runs, rows, items, d_in, tile_offset, valid, num_items, equality_op);
+      const RunsT runs(storage.runs, rows, items, d_in, tile_offset, valid, num_items, equality_op);
       starts = NON_TRIVIAL_RUNS ? runs.heads & ~runs.tails : runs.heads;
       ends   = NON_TRIVIAL_RUNS ? runs.tails & ~runs.heads : runs.tails;
     }
@@ -177,10 +178,10 @@ private:
     // The tile's first counted end belongs to a run that began before it where its first item
     // starts no run (the scan's barriers have shared the tile's edges); its ends then rank one
     // behind its starts.
-    const int carried   = temp_storage.runs.starts_run ? 0 : 1;
-    const int tile_ends = RunsT::TailsInTile(temp_storage.runs, tile_starts);
-    EdgesT start_slots(temp_storage.starts);
-    SecondsT seconds(temp_storage.seconds);
+    const int carried   = storage.runs.starts_run ? 0 : 1;
+    const int tile_ends = RunsT::TailsInTile(storage.runs, tile_starts);
+    EdgesT start_slots(storage.starts);
+    SecondsT seconds(storage.seconds);
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
@@ -207,8 +208,7 @@ private:
     // The tile's aggregate: its runs started, and the last start among them.
     const PairT aggregate(CountT(tile_starts),
                           tile_starts > 0 ? tile_offset + CountT(start_slots.slots[tile_starts - 1]) : CountT(0));
-    const PairT tile_prefix = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, pair_op,
-                                                                  tile, num_tiles, aggregate);
+    const PairT tile_prefix = tile.Prefix(ranks, pair_op, aggregate);
 
     // Runs before the tile: at least the run it carries on, at most the items before it, so that
     // descriptors of another call (a misuse of temporary storage) give a wrong answer, never a
@@ -245,7 +245,7 @@ private:
       d_lengths_out[first_run - CountT(carried) + CountT(k)] = tile_offset + CountT(end) - first + 1;
     }
 
-    if (tile == num_tiles - 1 && threadIdx.x == 0)
+    if (tile.IsLast() && threadIdx.x == 0)
     {
       *d_num_runs_out = first_run + CountT(tile_starts);
     }

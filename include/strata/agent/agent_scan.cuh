@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/agent/agent_single_pass.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_algorithms.cuh>
 #include <strata/thread/thread_load.cuh>
@@ -58,10 +59,10 @@ using tuning_policy_t =
 } // namespace scan
 } // namespace detail
 
-//! One thread block's part of a device-wide scan of num_items items: it takes tiles of
-//! BLOCK_THREADS * ITEMS_PER_THREAD items from a global counter (in launch order, so that every
-//! tile it waits for belongs to a block that is running), scans each in registers (ScanTileRows),
-//! finds the tile's prefix by decoupled look-back and stores the result.
+//! One thread block's part of a device-wide scan of num_items items: in the single-pass skeleton
+//! (detail::single_pass::Skeleton) it takes a tile of BLOCK_THREADS * ITEMS_PER_THREAD items,
+//! scans it in registers (ScanTileRows), finds the tile's prefix by decoupled look-back and stores
+//! the result.
 //!
 //! - InitValueT: NullType (an inclusive scan without initial value) or a value convertible to
 //!   AccumT through `*init` (detail::InputValue, for immediate and future values).
@@ -86,27 +87,23 @@ public:
   using TileStateT = ScanTileState<AccumT>;
   using PrefixOpT  = TilePrefixCallbackOp<AccumT, ScanOpT, TileStateT, typename AgentScanPolicyT::LookbackPolicyT>;
 
+private:
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, AccumT, TileStateT, PrefixOpT, OffsetT>;
+  using TileT     = typename SkeletonT::TileT;
+
+public:
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
+  using TempStorage               = typename SkeletonT::TempStorage;
 
 private:
   //! The L2 prefetch distance in tiles.
   static constexpr int PREFETCH_TILES = detail::tile::PrefetchTiles(
       AgentScanPolicyT::PREFETCH_BYTES, TILE_ITEMS* int(sizeof(detail::it_value_t<InputIteratorT>)));
 
-  struct _TempStorage
-  {
-    typename RowsT::TempStorage rows;
-    AccumT tile_prefix; // from warp 0's look-back to the block
-  };
-
 public:
-  struct TempStorage : Uninitialized<_TempStorage>
-  {
-  };
-
   STRATA_DEVICE STRATA_FORCEINLINE AgentScan(TempStorage& temp_storage, InputIteratorT d_in, OutputIteratorT d_out,
                                              ScanOpT scan_op, InitValueT init_value, OffsetT num_items)
-      : temp_storage(temp_storage.Alias())
+      : temp_storage(temp_storage)
       , d_in(d_in)
       , d_out(d_out)
       , scan_op(scan_op)
@@ -120,48 +117,44 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    RowsT rows(temp_storage.rows);
-    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
+                            [this](TileT& tile) { ConsumeTile(tile); });
   }
 
 private:
-  _TempStorage& temp_storage;
+  TempStorage& temp_storage;
   InputIteratorT d_in;
   OutputIteratorT d_out;
   ScanOpT scan_op;
   InitValueT init_value;
   OffsetT num_items;
 
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(TileT& tile)
   {
-    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
-    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
-
     // L2 fetches a tile some way ahead, so that its loads hit L2 when a block takes it.
-    detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_in);
+    tile.template PrefetchAhead<PREFETCH_TILES>(d_in);
     AccumT items[RowsT::ITEMS_PER_THREAD];
-    rows.Load(d_in, tile_offset, valid, items);
+    tile.Load(d_in, items);
     // Each thread's items become their scan within the warp's part of the tile.
     typename RowsT::Prefixes prefixes;
-    const AccumT block_aggregate = rows.template ScanTile<IS_INCLUSIVE>(items, prefixes, scan_op);
+    const AccumT block_aggregate = tile.rows.template ScanTile<IS_INCLUSIVE>(items, prefixes, scan_op);
 
     // The tile's prefix: the initial value for tile 0, the look-back's result after it. Warp 0
     // publishes and looks back while the other warps wait at the barrier.
     detail::tile::TilePrefixOptions<AccumT> options;
     if constexpr (HAS_INIT)
     {
-      if (tile == 0)
+      if (tile.IsFirst())
       {
         options.initial     = AccumT(*init_value);
         options.has_initial = true;
       }
     }
-    const AccumT tile_prefix = rows.template TilePrefix<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op,
-                                                                   tile, num_tiles, block_aggregate, options);
+    const AccumT tile_prefix = tile.Prefix(items, scan_op, block_aggregate, options);
 
-    const bool has_tile_prefix = HAS_INIT || tile > 0;
-    rows.template Finish<IS_INCLUSIVE>(items, prefixes, tile_prefix, has_tile_prefix, scan_op);
-    rows.Store(d_out, tile_offset, valid, items);
+    const bool has_tile_prefix = HAS_INIT || !tile.IsFirst();
+    tile.rows.template Finish<IS_INCLUSIVE>(items, prefixes, tile_prefix, has_tile_prefix, scan_op);
+    tile.Store(d_out, items);
   }
 };
 

@@ -5,6 +5,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_scan.cuh>
+#include <strata/agent/agent_single_pass.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/tile/tile_prefetch.cuh>
@@ -81,23 +82,21 @@ public:
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
 
 private:
-  struct _TempStorage
+  struct BodyStorage
   {
-    typename RowsT::TempStorage rows;
-    AccumT tile_prefix;          // from warp 0's look-back to the block
     unsigned int starts_segment; // whether the tile's first item is a segment head, from thread 0
   };
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, AccumT, TileStateT, PrefixOpT, OffsetT, BodyStorage>;
+  using TileT     = typename SkeletonT::TileT;
 
 public:
-  struct TempStorage : Uninitialized<_TempStorage>
-  {
-  };
+  using TempStorage = typename SkeletonT::TempStorage;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentScanByKey(TempStorage& temp_storage, KeysInputIteratorT d_keys_in,
                                                   ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out,
                                                   EqualityOpT equality_op, ScanOpT scan_op, InitValueT init_value,
                                                   OffsetT num_items)
-      : temp_storage(temp_storage.Alias())
+      : temp_storage(temp_storage)
       , d_keys_in(d_keys_in)
       , d_values_in(d_values_in)
       , d_values_out(d_values_out)
@@ -113,12 +112,12 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    RowsT rows(temp_storage.rows);
-    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
+                            [this](TileT& tile) { ConsumeTile(tile); });
   }
 
 private:
-  _TempStorage& temp_storage;
+  TempStorage& temp_storage;
   KeysInputIteratorT d_keys_in;
   ValuesInputIteratorT d_values_in;
   ValuesOutputIteratorT d_values_out;
@@ -127,29 +126,31 @@ private:
   InitValueT init_value;
   OffsetT num_items;
 
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(TileT& tile)
   {
-    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
-    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+    RowsT& rows               = tile.rows;
+    const OffsetT tile_offset = tile.offset;
+    BodyStorage& storage      = temp_storage.Alias().body;
 
     // L2 fetches the keys and values of a tile some way ahead, so that its loads hit L2 when a
     // block takes it.
-    detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_keys_in, d_values_in);
+    tile.template PrefetchAhead<PREFETCH_TILES>(d_keys_in, d_values_in);
     unsigned int heads = 0;
     {
       KeyT keys[ITEMS_PER_THREAD];
-      rows.Load(d_keys_in, tile_offset, valid, keys);
-      heads = detail::tile::RunHeads(rows, keys, detail::tile::KeyBeforeWarp(rows, keys, d_keys_in, tile_offset, valid),
-                                     tile_offset, equality_op);
+      tile.Load(d_keys_in, keys);
+      heads = detail::tile::RunHeads(
+          rows, keys, detail::tile::KeyBeforeWarp(rows, keys, d_keys_in, tile_offset, tile.valid), tile_offset,
+          equality_op);
     }
     if (threadIdx.x == 0)
     {
-      temp_storage.starts_segment = heads & 1u;
+      storage.starts_segment = heads & 1u;
     }
     PairT items[ITEMS_PER_THREAD];
     {
       AccumT values[ITEMS_PER_THREAD];
-      rows.Load(d_values_in, tile_offset, valid, values);
+      tile.Load(d_values_in, values);
 #pragma unroll
       for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
@@ -163,14 +164,13 @@ private:
     // A tile that starts a segment (tile 0 always does) needs nothing from before it: bit 0 of
     // thread 0's heads (RunHeads compared the tile's first key with the one before it), shared
     // before the scan, whose barriers make it visible here.
-    const bool tile_starts_segment = tile == 0 || temp_storage.starts_segment != 0;
+    const bool tile_starts_segment = tile.IsFirst() || storage.starts_segment != 0;
     // A tile with a segment head publishes its value as inclusive at once; one that starts a
     // segment needs no prefix.
     detail::tile::TilePrefixOptions<AccumT> options;
     options.aggregate_is_inclusive = aggregate.key != 0;
     options.needs_prefix           = !tile_starts_segment;
-    const AccumT tile_prefix = rows.template TilePrefix<PrefixOpT>(items, temp_storage.tile_prefix, tile_state, scan_op,
-                                                                   tile, num_tiles, aggregate.value, options);
+    const AccumT tile_prefix = tile.Prefix(items, scan_op, aggregate.value, options);
 
     rows.template Finish<IS_INCLUSIVE>(items, prefixes, PairT(0u, tile_prefix), !tile_starts_segment, pair_op);
     AccumT results[ITEMS_PER_THREAD];
@@ -187,7 +187,7 @@ private:
         results[k]        = (heads >> k) & 1u ? init : AccumT(scan_op(init, items[k].value));
       }
     }
-    rows.Store(d_values_out, tile_offset, valid, results);
+    tile.Store(d_values_out, results);
   }
 };
 

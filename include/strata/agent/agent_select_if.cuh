@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/agent/agent_single_pass.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_algorithms.cuh>
 #include <strata/tile/tile_compact.cuh>
@@ -47,8 +48,8 @@ inline constexpr bool is_null_iterator_v = ::cuda::std::is_same_v<IteratorT, Nul
 } // namespace select
 } // namespace detail
 
-//! One thread block's tile of a stream compaction of num_items items: the block takes a tile from
-//! a global counter, decides which items it keeps, ranks them with a tile-local scan
+//! One thread block's tile of a stream compaction of num_items items: in the single-pass skeleton
+//! (detail::single_pass::Skeleton) the block takes a tile, decides which items it keeps, ranks them with a tile-local scan
 //! (ScanTileRows), finds how many earlier tiles keep by decoupled look-back, and writes the kept
 //! items through shared memory (TileCompact), so that its stores coalesce.
 //!
@@ -98,21 +99,16 @@ private:
   using CompactT      = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, InputT>;
   using IndexCompactT = detail::tile::TileCompact<BLOCK_THREADS, HAS_VALUES ? TILE_ITEMS : 1, int>;
 
-  struct _TempStorage
+  union BodyStorage
   {
-    typename RowsT::TempStorage rows;
-    OffsetT tile_prefix; // from warp 0's look-back to the block
-    union
-    {
-      typename CompactT::TempStorage compact;
-      typename IndexCompactT::TempStorage indices; // then the kept items' places in the tile (values only)
-    };
+    typename CompactT::TempStorage compact;
+    typename IndexCompactT::TempStorage indices; // then the kept items' places in the tile (values only)
   };
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, OffsetT, TileStateT, PrefixOpT, OffsetT, BodyStorage>;
+  using TileT     = typename SkeletonT::TileT;
 
 public:
-  struct TempStorage : Uninitialized<_TempStorage>
-  {
-  };
+  using TempStorage = typename SkeletonT::TempStorage;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentSelectIf(TempStorage& temp_storage, InputIteratorT d_in,
                                                  FlagsInputIteratorT d_flags, SelectedOutputIteratorT d_out,
@@ -120,7 +116,7 @@ public:
                                                  EqualityOpT equality_op, OffsetT num_items,
                                                  ValuesInputIteratorT d_values_in   = {},
                                                  ValuesOutputIteratorT d_values_out = {})
-      : temp_storage(temp_storage.Alias())
+      : temp_storage(temp_storage)
       , d_in(d_in)
       , d_flags(d_flags)
       , d_out(d_out)
@@ -139,12 +135,12 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    RowsT rows(temp_storage.rows);
-    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
+                            [this](TileT& tile) { ConsumeTile(tile); });
   }
 
 private:
-  _TempStorage& temp_storage;
+  TempStorage& temp_storage;
   InputIteratorT d_in;
   FlagsInputIteratorT d_flags;
   SelectedOutputIteratorT d_out;
@@ -156,14 +152,16 @@ private:
   ValuesOutputIteratorT d_values_out;
 
   //! Bit k of the result: whether this thread's item k is kept (items past `valid` never are).
-  STRATA_DEVICE STRATA_FORCEINLINE unsigned int Select(const RowsT& rows, const InputT (&items)[ITEMS_PER_THREAD],
-                                                       OffsetT tile_offset, int valid)
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned int Select(const TileT& tile, const InputT (&items)[ITEMS_PER_THREAD])
   {
+    const RowsT& rows         = tile.rows;
+    const OffsetT tile_offset = tile.offset;
+    const int valid           = tile.valid;
     bool keep[ITEMS_PER_THREAD];
     if constexpr (USE_FLAGS)
     {
       FlagsT flags[ITEMS_PER_THREAD];
-      rows.Load(d_flags, tile_offset, valid, flags);
+      tile.Load(d_flags, flags);
 #pragma unroll
       for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
@@ -206,22 +204,23 @@ private:
     return bits;
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(TileT& tile)
   {
-    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
-    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+    RowsT& rows               = tile.rows;
+    const OffsetT tile_offset = tile.offset;
+    const int valid           = tile.valid;
 
     if constexpr (USE_FLAGS)
     {
-      detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_in, d_flags);
+      tile.template PrefetchAhead<PREFETCH_TILES>(d_in, d_flags);
     }
     else
     {
-      detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_in);
+      tile.template PrefetchAhead<PREFETCH_TILES>(d_in);
     }
     InputT items[ITEMS_PER_THREAD];
-    rows.Load(d_in, tile_offset, valid, items);
-    const unsigned int kept = Select(rows, items, tile_offset, valid);
+    tile.Load(d_in, items);
+    const unsigned int kept = Select(tile, items);
 
     // Ranks among the tile's kept items: an exclusive scan of 0/1 counts.
     int ranks[ITEMS_PER_THREAD];
@@ -237,7 +236,7 @@ private:
     rows.template Finish<false>(ranks, prefixes, 0, true, sum);
 
     // Kept items to their ranks; with KEEP_REJECTS the rejected ones after them, in input order.
-    CompactT compact(temp_storage.compact);
+    CompactT compact(temp_storage.Alias().body.compact);
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
@@ -255,8 +254,7 @@ private:
     // Kept items of the tiles before (the other warps have placed their items meanwhile), at most
     // the items before the tile: descriptors of another call (a misuse of temporary storage) then
     // give a wrong answer, never a write out of bounds.
-    const OffsetT counted = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, sum, tile,
-                                                                num_tiles, OffsetT(tile_kept));
+    const OffsetT counted     = tile.Prefix(ranks, sum, OffsetT(tile_kept));
     const OffsetT kept_before = counted < tile_offset ? counted : tile_offset;
 
     // Kept items go to d_out[kept_before + rank]; the tile's r-th rejected item is the
@@ -281,7 +279,7 @@ private:
       // The kept items' places in the tile, in the same shared memory: their values are read from
       // there in output order.
       __syncthreads(); // every read of the items before
-      IndexCompactT indices(temp_storage.indices);
+      IndexCompactT indices(temp_storage.Alias().body.indices);
 #pragma unroll
       for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
@@ -294,7 +292,7 @@ private:
                       { d_values_out[kept_before + OffsetT(k)] = d_values_in[tile_offset + OffsetT(index)]; });
     }
 
-    if (tile == num_tiles - 1 && threadIdx.x == 0)
+    if (tile.IsLast() && threadIdx.x == 0)
     {
       *d_num_selected_out = kept_before + OffsetT(tile_kept);
     }

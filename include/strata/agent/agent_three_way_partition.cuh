@@ -4,6 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_select_if.cuh>
+#include <strata/agent/agent_single_pass.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/tile/tile_compact.cuh>
 #include <strata/tile/tile_prefetch.cuh>
@@ -80,18 +81,12 @@ private:
   static constexpr int PREFETCH_TILES =
       detail::tile::PrefetchTiles(PolicyT::PREFETCH_BYTES, TILE_ITEMS* int(sizeof(InputT)));
   using CompactT = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, InputT>;
-
-  struct _TempStorage
-  {
-    typename RowsT::TempStorage rows;
-    CountsT tile_prefix; // from warp 0's look-back to the block
-    typename CompactT::TempStorage compact;
-  };
+  using SkeletonT =
+      detail::single_pass::Skeleton<RowsT, CountsT, TileStateT, PrefixOpT, OffsetT, typename CompactT::TempStorage>;
+  using TileT = typename SkeletonT::TileT;
 
 public:
-  struct TempStorage : Uninitialized<_TempStorage>
-  {
-  };
+  using TempStorage = typename SkeletonT::TempStorage;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentThreeWayPartition(TempStorage& temp_storage, InputIteratorT d_in,
                                                           FirstOutputIteratorT d_first_part_out,
@@ -100,7 +95,7 @@ public:
                                                           NumSelectedIteratorT d_num_selected_out,
                                                           SelectFirstPartOp select_first_part_op,
                                                           SelectSecondPartOp select_second_part_op, OffsetT num_items)
-      : temp_storage(temp_storage.Alias())
+      : temp_storage(temp_storage)
       , d_in(d_in)
       , d_first_part_out(d_first_part_out)
       , d_second_part_out(d_second_part_out)
@@ -118,12 +113,12 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    RowsT rows(temp_storage.rows);
-    ConsumeTile(rows, rows.NextTile(num_tiles, d_tile_counter), num_tiles, tile_state);
+    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
+                            [this](TileT& tile) { ConsumeTile(tile); });
   }
 
 private:
-  _TempStorage& temp_storage;
+  TempStorage& temp_storage;
   InputIteratorT d_in;
   FirstOutputIteratorT d_first_part_out;
   SecondOutputIteratorT d_second_part_out;
@@ -133,14 +128,15 @@ private:
   SelectSecondPartOp select_second_part_op;
   OffsetT num_items;
 
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(RowsT& rows, int tile, int num_tiles, TileStateT& tile_state)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(TileT& tile)
   {
-    const OffsetT tile_offset = OffsetT(tile) * OffsetT(TILE_ITEMS);
-    const int valid           = detail::tile::ValidItems<TILE_ITEMS>(num_items, tile_offset);
+    RowsT& rows               = tile.rows;
+    const OffsetT tile_offset = tile.offset;
+    const int valid           = tile.valid;
 
-    detail::tile::PrefetchAhead<PREFETCH_TILES, TILE_ITEMS, OffsetT>(tile, num_tiles, d_in);
+    tile.template PrefetchAhead<PREFETCH_TILES>(d_in);
     InputT items[ITEMS_PER_THREAD];
-    rows.Load(d_in, tile_offset, valid, items);
+    tile.Load(d_in, items);
 
     // Each item counts as FIRST_ONE, SECOND_ONE or 0 (unselected, or past the tile's end).
     int parts[ITEMS_PER_THREAD];
@@ -169,7 +165,7 @@ private:
     rows.template Finish<false>(ranks, prefixes, 0, true, sum);
 
     // Slots: the first part, then the second, then the unselected items, each in input order.
-    CompactT compact(temp_storage.compact);
+    CompactT compact(temp_storage.Alias().body);
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
@@ -193,8 +189,7 @@ private:
     // together at most the items before the tile: descriptors of another call (a misuse of
     // temporary storage) then give a wrong answer, never a write out of bounds.
     CountsSumT counts_sum;
-    CountsT before = rows.template TilePrefix<PrefixOpT>(ranks, temp_storage.tile_prefix, tile_state, counts_sum, tile,
-                                                         num_tiles, CountsT{OffsetT(tile_first), OffsetT(tile_second)});
+    CountsT before = tile.Prefix(ranks, counts_sum, CountsT{OffsetT(tile_first), OffsetT(tile_second)});
     before.first   = before.first < tile_offset ? before.first : tile_offset;
     before.second  = before.second < tile_offset - before.first ? before.second : OffsetT(tile_offset - before.first);
     const OffsetT unselected_before = tile_offset - before.first - before.second;
@@ -215,7 +210,7 @@ private:
                       }
                     });
 
-    if (tile == num_tiles - 1 && threadIdx.x == 0)
+    if (tile.IsLast() && threadIdx.x == 0)
     {
       d_num_selected_out[0] = before.first + OffsetT(tile_first);
       d_num_selected_out[1] = before.second + OffsetT(tile_second);
