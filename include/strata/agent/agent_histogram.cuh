@@ -91,8 +91,8 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE CountMode PickCountMode(::cuda::std::int64
     return CountMode::lanes;
   }
   return count_byte_values_v<SampleT> || (slots <= PolicyT::SHARED_BINS && slots * 4 <= max_shared_bytes)
-           ? CountMode::shared
-           : CountMode::global;
+             ? CountMode::shared
+             : CountMode::global;
 }
 
 //! The dynamic shared memory a block of `mode` takes.
@@ -195,7 +195,7 @@ public:
   {
     static_assert(MODE != CountMode::lanes, "lane columns count as CountMode::shared with 32 columns");
     const int words = MODE == CountMode::registers ? NUM_ACTIVE_CHANNELS
-                    : MODE == CountMode::shared    ? Slots() * channels.columns
+                      : MODE == CountMode::shared  ? Slots() * channels.columns
                                                    : 0;
     for (int i = int(threadIdx.x); i < words; i += BLOCK_THREADS)
     {

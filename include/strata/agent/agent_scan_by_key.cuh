@@ -139,9 +139,9 @@ private:
     {
       KeyT keys[ITEMS_PER_THREAD];
       tile.Load(d_keys_in, keys);
-      heads = detail::tile::RunHeads(
-          rows, keys, detail::tile::KeyBeforeWarp(rows, keys, d_keys_in, tile_offset, tile.valid), tile_offset,
-          equality_op);
+      heads = detail::tile::RunHeads(rows, keys,
+                                     detail::tile::KeyBeforeWarp(rows, keys, d_keys_in, tile_offset, tile.valid),
+                                     tile_offset, equality_op);
     }
     if (threadIdx.x == 0)
     {
@@ -170,7 +170,7 @@ private:
     detail::tile::TilePrefixOptions<AccumT> options;
     options.aggregate_is_inclusive = aggregate.key != 0;
     options.needs_prefix           = !tile_starts_segment;
-    const AccumT tile_prefix = tile.Prefix(items, scan_op, aggregate.value, options);
+    const AccumT tile_prefix       = tile.Prefix(items, scan_op, aggregate.value, options);
 
     rows.template Finish<IS_INCLUSIVE>(items, prefixes, PairT(0u, tile_prefix), !tile_starts_segment, pair_op);
     AccumT results[ITEMS_PER_THREAD];

@@ -49,9 +49,10 @@ inline constexpr bool is_null_iterator_v = ::cuda::std::is_same_v<IteratorT, Nul
 } // namespace detail
 
 //! One thread block's tile of a stream compaction of num_items items: in the single-pass skeleton
-//! (detail::single_pass::Skeleton) the block takes a tile, decides which items it keeps, ranks them with a tile-local scan
-//! (ScanTileRows), finds how many earlier tiles keep by decoupled look-back, and writes the kept
-//! items through shared memory (TileCompact), so that its stores coalesce.
+//! (detail::single_pass::Skeleton) the block takes a tile, decides which items it keeps, ranks
+//! them with a tile-local scan (ScanTileRows), finds how many earlier tiles keep by decoupled
+//! look-back, and writes the kept items through shared memory (TileCompact), so that its stores
+//! coalesce.
 //!
 //! What keeps an item, from the types:
 //! - FlagsInputIteratorT given (not NullType*): its flag, through `select_op` unless SelectOpT is

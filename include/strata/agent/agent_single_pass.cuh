@@ -109,16 +109,17 @@ struct Skeleton
   };
 
   template <typename BodyT>
-  STRATA_DEVICE STRATA_FORCEINLINE static void ConsumeRange(TempStorage& temp_storage, OffsetT num_items,
-                                                            int num_tiles, TileStateT& tile_state,
-                                                            unsigned int* d_tile_counter, BodyT&& body)
+  STRATA_DEVICE STRATA_FORCEINLINE static void ConsumeRange(TempStorage& temp_storage, OffsetT num_items, int num_tiles,
+                                                            TileStateT& tile_state, unsigned int* d_tile_counter,
+                                                            BodyT&& body)
   {
     StorageT& storage = temp_storage.Alias();
     RowsT rows(storage.rows);
     const int index      = rows.NextTile(num_tiles, d_tile_counter);
     const OffsetT offset = OffsetT(index) * OffsetT(TILE_ITEMS);
-    TileT tile{rows,   index, num_tiles, offset, tile::ValidItems<TILE_ITEMS>(num_items, offset), storage.tile_prefix,
-               tile_state};
+    TileT tile{
+        rows,      index, num_tiles, offset, tile::ValidItems<TILE_ITEMS>(num_items, offset), storage.tile_prefix,
+        tile_state};
     body(tile);
   }
 };
