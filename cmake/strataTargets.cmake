@@ -12,8 +12,11 @@ endfunction()
 # from the target property STRATA_SANITIZERS: memcheck, racecheck and synccheck by default; a
 # program whose kernels use neither shared memory nor barriers is set to memcheck alone in its
 # CMakeLists.txt (racecheck and synccheck would have nothing to check there). A fourth field,
-# "per-case", marks a program whose target property STRATA_SANITIZE_PER_CASE is true: gpu-check
-# sanitizes it one test case per run (for programs whose whole run is long under racecheck).
+# "per-case:<tools>", marks a program whose target property STRATA_SANITIZE_PER_CASE is set:
+# gpu-check sanitizes it one test case per run under those tools (the property's value, a list
+# such as "racecheck"; ON for all of the program's tools), and in one run under the others. Each
+# run of a program costs a few seconds of start-up, so only a tool whose whole run is long gets
+# one run per case.
 set_property(GLOBAL PROPERTY STRATA_TEST_MANIFEST "")
 set(STRATA_DEFAULT_SANITIZERS memcheck racecheck synccheck)
 
@@ -21,7 +24,7 @@ set(STRATA_DEFAULT_SANITIZERS memcheck racecheck synccheck)
 function(strata_manifest_add target label)
   set_target_properties(${target} PROPERTIES STRATA_SANITIZERS "${STRATA_DEFAULT_SANITIZERS}")
   set_property(GLOBAL APPEND PROPERTY STRATA_TEST_MANIFEST
-    "${label} $<JOIN:$<TARGET_PROPERTY:${target},STRATA_SANITIZERS>,$<COMMA>> $<TARGET_FILE:${target}>$<$<BOOL:$<TARGET_PROPERTY:${target},STRATA_SANITIZE_PER_CASE>>: per-case>")
+    "${label} $<JOIN:$<TARGET_PROPERTY:${target},STRATA_SANITIZERS>,$<COMMA>> $<TARGET_FILE:${target}>$<$<BOOL:$<TARGET_PROPERTY:${target},STRATA_SANITIZE_PER_CASE>>: per-case:$<JOIN:$<TARGET_PROPERTY:${target},STRATA_SANITIZE_PER_CASE>,$<COMMA>>>")
 endfunction()
 
 # The exit status of a test program or example whose every case skipped (no GPU): CTest reports

@@ -115,6 +115,10 @@ conf 'fake_api|api: provokes an API error'
 export FAKE_PROGRAMS="$good fake_sanitizer_error" FAKE_SANITIZER_ERRORS=fake_sanitizer_error
 scenario sanitizer-error FAILED "racecheck fake_sanitizer_error api: " "sanitizer errors" --
 unset FAKE_SANITIZER_ERRORS
+# A program split case by case under racecheck alone: one run each under memcheck and synccheck,
+# one per case under racecheck (4 jobs where all tools split would make 6).
+export FAKE_PROGRAMS="$good fake_per_tool"
+scenario per-tool PASSED "22 jobs, 18 recorded clean" "4 of 4 run, 0 errors" --
 # A kernel that no sanitizer run reaches.
 export FAKE_PROGRAMS="$good"
 cp "$tree/include/strata/fake_kernels.cuh" "$work/kernels.cuh"

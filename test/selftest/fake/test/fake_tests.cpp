@@ -16,8 +16,9 @@ TEST_CASE("good: too slow for a sanitizer", "[fake][slow]")
 {
   CHECK(true);
 }
-#elif defined(FAKE_PER_CASE_GOOD)
-// Sanitized one case at a time; passes, and launches FakeOtherKernel.
+#elif defined(FAKE_PER_CASE_GOOD) || defined(FAKE_PER_TOOL)
+// Sanitized one case at a time (fake_per_tool: under racecheck only); passes, and launches
+// FakeOtherKernel.
 TEST_CASE("per case: first", "[fake]")
 {
   fake::launch("FakeOtherKernel");
