@@ -50,7 +50,7 @@ TEST_CASE("DeviceTopK::MaxPairs and MinPairs move each key's value and give ties
   }
   for (std::size_t n : pair_sizes)
   {
-    for (shape s : {shape::random_bits, shape::duplicates, shape::few_values, shape::all_equal})
+    for (shape s : shapes())
     {
       INFO("num_items " << n << ", " << shape_name(s));
       const std::vector<float> keys = make_keys<float>(n, s, seed + n + std::uint64_t(s));
