@@ -64,7 +64,7 @@ TEMPLATE_TEST_CASE("DeviceSelect::If, Unique and UniqueByKey compact items of ev
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
-  for (const std::size_t n : strata_test::wide_item_sizes())
+  for (const std::size_t n : strata_test::wide_item_sizes_for<ItemT>())
   {
     CAPTURE(sizeof(ItemT), n);
     const std::vector<ItemT> items = runs_of_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT)));
@@ -159,7 +159,7 @@ TEMPLATE_TEST_CASE("DevicePartition::If splits items of every size in two and in
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
-  for (const std::size_t n : strata_test::wide_item_sizes())
+  for (const std::size_t n : strata_test::wide_item_sizes_for<ItemT>())
   {
     CAPTURE(sizeof(ItemT), n);
     const std::vector<ItemT> items = strata_test::random_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT)));
@@ -220,7 +220,7 @@ TEMPLATE_TEST_CASE("DeviceRunLengthEncode::Encode and NonTrivialRuns encode item
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
-  for (const std::size_t n : strata_test::wide_item_sizes())
+  for (const std::size_t n : strata_test::wide_item_sizes_for<ItemT>())
   {
     CAPTURE(sizeof(ItemT), n);
     const std::vector<ItemT> items = runs_of_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT) + 100));

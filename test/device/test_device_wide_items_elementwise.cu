@@ -54,7 +54,7 @@ TEMPLATE_TEST_CASE("DeviceAdjacentDifference takes differences of items of every
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
-  for (const std::size_t n : strata_test::wide_item_sizes())
+  for (const std::size_t n : strata_test::wide_item_sizes_for<ItemT>())
   {
     CAPTURE(sizeof(ItemT), n);
     const std::vector<ItemT> items = strata_test::random_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT)));
@@ -101,7 +101,7 @@ TEMPLATE_TEST_CASE("DeviceTransform and DeviceFor visit items of every size", "[
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
-  for (const std::size_t n : strata_test::wide_item_sizes())
+  for (const std::size_t n : strata_test::wide_item_sizes_for<ItemT>())
   {
     CAPTURE(sizeof(ItemT), n);
     const std::vector<ItemT> items = strata_test::random_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT) + 1));

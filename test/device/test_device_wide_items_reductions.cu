@@ -45,7 +45,7 @@ TEMPLATE_TEST_CASE("DeviceReduce and DeviceSegmentedReduce reduce items of every
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
-  for (const std::size_t n : strata_test::wide_item_sizes())
+  for (const std::size_t n : strata_test::wide_item_sizes_for<ItemT>())
   {
     CAPTURE(sizeof(ItemT), n);
     const std::vector<ItemT> items = strata_test::random_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT)));
@@ -106,7 +106,7 @@ TEMPLATE_TEST_CASE("DeviceReduce::ReduceByKey reduces runs of items of every siz
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
-  for (const std::size_t n : strata_test::wide_item_sizes())
+  for (const std::size_t n : strata_test::wide_item_sizes_for<ItemT>())
   {
     CAPTURE(sizeof(ItemT), n);
     const std::vector<std::uint32_t> keys = run_keys(n, strata_test::seed(sizeof(ItemT) + 2));
@@ -196,7 +196,7 @@ TEMPLATE_TEST_CASE("DeviceScan scans items of every size, by key too", "[device]
 {
   STRATA_TEST_REQUIRE_GPU();
   using ItemT = TestType;
-  for (const std::size_t n : strata_test::wide_item_sizes())
+  for (const std::size_t n : strata_test::wide_item_sizes_for<ItemT>())
   {
     CAPTURE(sizeof(ItemT), n);
     const std::vector<ItemT> items = strata_test::random_items<sizeof(ItemT)>(n, strata_test::seed(sizeof(ItemT) + 4));

@@ -144,6 +144,22 @@ inline std::vector<std::size_t> wide_item_sizes()
 {
   return {0, 1, 1000, under_sanitizer() ? std::size_t(20011) : std::size_t(30011)};
 }
+
+//! wide_item_sizes for the algorithms whose tiles hold about as many bytes whatever the item size
+//! (the single-pass family, reductions, element-wise algorithms): under the sanitizers the largest
+//! size is about 80 KB of ItemT (between 2011 and 20011 items, still several tiles of every item
+//! size), since the sanitizers' time grows with the items while wider ones repeat the same paths.
+template <typename ItemT>
+std::vector<std::size_t> wide_item_sizes_for()
+{
+  std::vector<std::size_t> sizes = wide_item_sizes();
+  if (under_sanitizer())
+  {
+    const std::size_t large = std::size_t(80000) / sizeof(ItemT) + 11;
+    sizes.back()            = large < 2011 ? std::size_t(2011) : large > 20011 ? std::size_t(20011) : large;
+  }
+  return sizes;
+}
 } // namespace strata_test
 
 //! The item types of the tests over item sizes.
