@@ -105,8 +105,9 @@ std::vector<std::size_t> reference_order(const std::vector<T>& keys, bool max)
 inline std::vector<std::size_t> ks_for(std::size_t n)
 {
   std::vector<std::size_t> ks;
-  std::vector<std::size_t> tries = {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(32),
-                                    std::size_t(33), tile - 1, tile + 1, std::size_t(65536), n / 2, n - 1, n};
+  std::vector<std::size_t> tries = {std::size_t(0),     std::size_t(1),  std::size_t(2), std::size_t(31),
+                                    std::size_t(32),    std::size_t(33), tile - 1,       tile + 1,
+                                    std::size_t(65536), n / 2,           n - 1,          n};
   if (strata_test::under_sanitizer())
   {
     tries = {std::size_t(0), std::size_t(1), std::size_t(33), tile + 1, std::size_t(65536), n / 2, n};
