@@ -56,10 +56,10 @@ enum class CountMode : int
 };
 
 //! Whether samples of SampleT are counted by value, 256 counters a channel, and take their bins
-//! only when a block adds its counts to the output: one-byte samples, whose every value has a
-//! counter whatever the bins, so that counting a sample needs no bin arithmetic at all.
+//! only when a block adds its counts to the output: one-byte samples (that copy as their byte),
+//! whose every value has a counter whatever the bins, so that counting needs no bin arithmetic.
 template <typename SampleT>
-inline constexpr bool count_byte_values_v = sizeof(SampleT) == 1;
+inline constexpr bool count_byte_values_v = sizeof(SampleT) == 1 && ::cuda::std::is_trivially_copyable_v<SampleT>;
 
 //! The sample of a byte value (count_byte_values_v).
 template <typename SampleT>
