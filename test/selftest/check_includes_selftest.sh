@@ -41,7 +41,8 @@ printf '#include <strata/block/block_a.cuh>\n' >> "$root/include/strata/warp/war
 expect upward 1 "the warp floor includes <strata/block/block_a.cuh> of the block floor"
 
 root=$(tree cub)
-printf '#include <cub/cub.cuh>\n' >> "$root/include/strata/thread/thread_a.cuh"
+# (The library's name comes in as an argument, so that this script holds no such include itself.)
+printf '#include <%s/cub.cuh>\n' cub >> "$root/include/strata/thread/thread_a.cuh"
 expect cub 1 "includes <cub/cub.cuh>"
 
 root=$(tree foreign)
