@@ -23,7 +23,6 @@
 
 #include <cuda/functional>
 #include <cuda/std/bit>
-#include <cuda/std/cmath>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
@@ -479,7 +478,7 @@ struct AgentBatchedTopK
   STRATA_HOST_DEVICE STRATA_FORCEINLINE static IndexT TightSampleRank(IndexT k, IndexT num_items)
   {
     const float share  = float(k) * float(BUFFER_ITEMS) / float(num_items);
-    const float rank   = ::cuda::std::ceil(share + 2.0f * ::cuda::std::sqrt(share) + 2.0f);
+    const float rank   = ::ceil(share + 2.0f * ::sqrt(share) + 2.0f);
     const IndexT loose = SampleRank(k, num_items);
     return IndexT(rank) < loose ? IndexT(rank) : loose;
   }

@@ -74,7 +74,8 @@ public:
 
 #if !defined(__CUDACC_RTC__)
   //! Prints the current key, e.g. `[5]` (the wrapped iterator need not be printable).
-  friend std::ostream& operator<<(std::ostream& os, const self_type& it)
+  template <typename CharT, typename Traits>
+  friend std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& os, const self_type& it)
   {
     return os << "[" << it.offset_ << "]";
   }

@@ -67,7 +67,8 @@ public:
 
 #if !defined(__CUDACC_RTC__)
   //! Prints the current position, e.g. `[0x7f0000000200]`.
-  friend std::ostream& operator<<(std::ostream& os, const self_type& it)
+  template <typename CharT, typename Traits>
+  friend std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& os, const self_type& it)
   {
     return os << "[" << static_cast<const void*>(it.ptr) << "]";
   }

@@ -60,7 +60,8 @@ public:
 
 #if !defined(__CUDACC_RTC__)
   //! Prints the value and the position, e.g. `[5,3]` (`?` for a value without operator<<).
-  friend std::ostream& operator<<(std::ostream& os, const self_type& it)
+  template <typename CharT, typename Traits>
+  friend std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& os, const self_type& it)
   {
     os << "[";
     detail::PrintValue(os, it.val_);

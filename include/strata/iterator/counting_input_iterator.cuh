@@ -61,7 +61,8 @@ public:
 
 #if !defined(__CUDACC_RTC__)
   //! Prints the current value, e.g. `[5]` (`?` for a value without operator<<).
-  friend std::ostream& operator<<(std::ostream& os, const self_type& it)
+  template <typename CharT, typename Traits>
+  friend std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& os, const self_type& it)
   {
     os << "[";
     detail::PrintValue(os, it.val_);

@@ -56,7 +56,8 @@ public:
 
 #if !defined(__CUDACC_RTC__)
   //! Prints the position, e.g. `[5]`.
-  friend std::ostream& operator<<(std::ostream& os, const self_type& it)
+  template <typename CharT, typename Traits>
+  friend std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& os, const self_type& it)
   {
     return os << "[" << it.offset_ << "]";
   }

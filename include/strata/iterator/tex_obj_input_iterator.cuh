@@ -110,7 +110,8 @@ public:
 
 #if !defined(__CUDACC_RTC__)
   //! Prints the pointer, the position and the texture object, e.g. `[0x7f0000000200,3,1]`.
-  friend std::ostream& operator<<(std::ostream& os, const self_type& it)
+  template <typename CharT, typename Traits>
+  friend std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& os, const self_type& it)
   {
     return os << "[" << static_cast<const void*>(it.ptr_) << "," << it.tex_offset_ << "," << it.tex_obj_ << "]";
   }

@@ -66,7 +66,8 @@ public:
 
 #if !defined(__CUDACC_RTC__)
   //! Prints nothing: neither the functor nor the wrapped iterator need be printable.
-  friend std::ostream& operator<<(std::ostream& os, const self_type&)
+  template <typename CharT, typename Traits>
+  friend std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& os, const self_type&)
   {
     return os;
   }

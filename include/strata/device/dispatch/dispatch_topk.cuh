@@ -18,7 +18,6 @@
 #include <strata/util_type.cuh>
 
 #include <cuda/std/bit>
-#include <cuda/std/cmath>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 

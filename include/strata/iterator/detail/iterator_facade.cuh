@@ -12,9 +12,8 @@
 #if defined(__CUDACC_RTC__)
 #  include <cuda/std/iterator>
 #else
+#  include <iosfwd>
 #  include <iterator>
-#  include <ostream>
-#  include <utility>
 #endif
 
 STRATA_NAMESPACE_BEGIN
@@ -172,18 +171,20 @@ struct ArrowProxy
 };
 
 #if !defined(__CUDACC_RTC__)
-template <typename T, typename = void>
+template <typename OStreamT, typename T, typename = void>
 inline constexpr bool is_printable_v = false;
-template <typename T>
-inline constexpr bool
-    is_printable_v<T, ::cuda::std::void_t<decltype(std::declval<std::ostream&>() << std::declval<const T&>())>> = true;
+template <typename OStreamT, typename T>
+inline constexpr bool is_printable_v<
+    OStreamT, T, ::cuda::std::void_t<decltype(::cuda::std::declval<OStreamT&>() << ::cuda::std::declval<const T&>())>> =
+    true;
 
 //! Writes `value`, or `?` for a type without an operator<< (e.g. __half): an iterator's
-//! operator<< must compile for every value type, since test frameworks probe and call it.
-template <typename T>
-std::ostream& PrintValue(std::ostream& os, const T& value)
+//! operator<< must compile for every value type, since test frameworks probe and call it. The
+//! stream is a template parameter, so that only a program that prints needs <ostream>.
+template <typename OStreamT, typename T>
+OStreamT& PrintValue(OStreamT& os, const T& value)
 {
-  if constexpr (is_printable_v<T>)
+  if constexpr (is_printable_v<OStreamT, T>)
   {
     return os << value;
   }
