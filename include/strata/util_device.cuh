@@ -124,6 +124,12 @@ STRATA_HOST inline PerDeviceCache& SmVersionCache()
   static PerDeviceCache cache;
   return cache;
 }
+
+STRATA_HOST inline PerDeviceCache& SmCountCache()
+{
+  static PerDeviceCache cache;
+  return cache;
+}
 } // namespace detail
 
 //! The ordinal of the calling thread's current device, or -1 if it cannot be determined.
@@ -253,6 +259,20 @@ STRATA_RUNTIME_FUNCTION inline cudaError_t SmVersion(int& sm_version, int device
                                                     [](int dev, int& out) { return SmVersionUncached(out, dev); });),
                (return SmVersionUncached(sm_version, device);));
 }
+
+namespace detail
+{
+//! The number of SMs of `device` (the current one by default), cached on the host.
+STRATA_RUNTIME_FUNCTION inline cudaError_t SmCount(int& sm_count, int device = CurrentDevice())
+{
+  NV_IF_TARGET(NV_IS_HOST,
+               (return SmCountCache().Get(device, sm_count,
+                                          [](int dev, int& out) {
+                                            return cudaDeviceGetAttribute(&out, cudaDevAttrMultiProcessorCount, dev);
+                                          });),
+               (return cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);));
+}
+} // namespace detail
 
 //! Waits for `stream` on the host; on the device (with RDC) there is nothing to wait for.
 STRATA_RUNTIME_FUNCTION inline cudaError_t SyncStream([[maybe_unused]] cudaStream_t stream)

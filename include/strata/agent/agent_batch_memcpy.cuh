@@ -4,7 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/tile/tile_copy.cuh>
-#include <strata/tile/tile_search.cuh>
+#include <strata/tile/tile_cost_line.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
@@ -167,46 +167,36 @@ private:
     }
   }
 
+  //! A lane's buffer: its iterators and units.
+  struct Buffer
+  {
+    InputT src;
+    OutputT dst;
+    CostT items;
+  };
+
   //! Copies the parts of buffers in the cost units [first, last).
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeChunk(CostT first, CostT last)
   {
-    for (::cuda::std::int64_t group = tile::WarpFindSpan(d_offsets, num_buffers, first, lane);; group += warp_threads)
-    {
-      // Lane l: buffer group + l, where it starts before the chunk's end.
-      const ::cuda::std::int64_t buffer = group + lane;
-      const CostT offset                = buffer < num_buffers ? d_offsets[buffer] : last;
-      const bool active                 = offset < last;
-      // Inactive lanes read buffer 0's iterators (there is one), which they never use.
-      const ::cuda::std::int64_t read = active ? buffer : 0;
-      const InputT src                = input_buffers[read];
-      const OutputT dst               = output_buffers[read];
-      CostT begin                     = 0;
-      CostT len                       = 0;
-      if (active)
-      {
-        const auto size   = buffer_sizes[buffer];
-        const CostT units = size > 0 ? CostT(size) : 0;
-        const CostT end   = last - offset < units ? last - offset : units;
-        begin             = first > offset ? first - offset : 0;
-        len               = end > begin ? end - begin : 0;
-      }
-      if (len > 0 && len <= CostT(LANE_UNITS))
-      {
-        CopyByLane(src, dst, begin, len);
-      }
-      for (unsigned int large = __ballot_sync(ALL_LANES, len > CostT(LANE_UNITS)); large != 0; large &= large - 1)
-      {
-        const int owner = __ffs(large) - 1;
-        CopyByWarp(
-            FromLane(src, input_buffers, group + owner, owner), FromLane(dst, output_buffers, group + owner, owner),
-            ShuffleIndex<warp_threads>(begin, owner, ALL_LANES), ShuffleIndex<warp_threads>(len, owner, ALL_LANES));
-      }
-      // Buffers after lane 31's start later than it: past the chunk unless it started inside.
-      if (!__shfl_sync(ALL_LANES, active, warp_threads - 1))
-      {
-        return;
-      }
-    }
+    tile::WarpConsumeChunk(
+        d_offsets, num_buffers, first, last, CostT(LANE_UNITS), lane,
+        [&](::cuda::std::int64_t buffer, bool active)
+        {
+          if (!active)
+          {
+            return Buffer{input_buffers[buffer], output_buffers[buffer], 0};
+          }
+          const auto size = buffer_sizes[buffer];
+          return Buffer{input_buffers[buffer], output_buffers[buffer], size > 0 ? CostT(size) : CostT(0)};
+        },
+        [](const tile::CostLinePart& part, const Buffer& mine)
+        { CopyByLane(mine.src, mine.dst, part.begin, part.count); },
+        [&](int owner, ::cuda::std::int64_t buffer, CostT begin, CostT count, const Buffer& mine)
+        {
+          CopyByWarp(FromLane(mine.src, input_buffers, buffer, owner),
+                     FromLane(mine.dst, output_buffers, buffer, owner), begin, count);
+        },
+        [](const tile::CostLinePart&) {});
   }
 };
 } // namespace batch_memcpy

@@ -401,8 +401,7 @@ private:
       const OffsetT row       = num_rows == 1 ? OffsetT(0) : tile / tiles_per_row;
       const OffsetT row_tile  = tile - row * tiles_per_row;
       const SampleT* row_data = d_samples + row * row_stride_samples;
-      const int misalignment  = int(reinterpret_cast<::cuda::std::uintptr_t>(row_data) % tile::max_vector_bytes);
-      OffsetT head            = OffsetT((tile::max_vector_bytes - misalignment) % tile::max_vector_bytes / PIXEL_BYTES);
+      OffsetT head            = OffsetT(tile::AlignmentHeadBytes<tile::max_vector_bytes>(row_data) / PIXEL_BYTES);
       head                    = head < num_row_pixels ? head : num_row_pixels;
       if (row_tile == 0 && OffsetT(threadIdx.x) < head)
       {

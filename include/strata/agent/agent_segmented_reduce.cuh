@@ -5,10 +5,11 @@
 
 #include <strata/config.cuh>
 #include <strata/thread/thread_load.cuh>
-#include <strata/tile/tile_search.cuh>
+#include <strata/tile/tile_cost_line.cuh>
 #include <strata/tile/tile_vector.cuh>
 #include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
+#include <strata/warp/warp_reduce.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -84,18 +85,6 @@ struct ChunkParts
   ::cuda::std::int64_t* tail_segment;
 };
 
-//! The reduction of a value from every lane (all 32 hold one) into lane 0.
-template <typename AccumT, typename ReductionOpT>
-STRATA_DEVICE STRATA_FORCEINLINE AccumT WarpReduceToLane0(AccumT value, ReductionOpT& reduction_op)
-{
-#pragma unroll
-  for (int offset = warp_threads / 2; offset > 0; offset /= 2)
-  {
-    value = reduction_op(value, ShuffleDown<warp_threads>(value, offset, warp_threads - 1, 0xFFFFFFFFu));
-  }
-  return value; // lanes other than 0 hold partial results
-}
-
 //! A segmented reduction split into chunks of equal cost (DispatchSegmentedReduce): segment s takes
 //! the units [offsets[s], offsets[s] + length_s) of a cost line (then SEGMENT_COST_ITEMS more), and
 //! warp w reduces chunks w, w + num_warps, ... of it. A warp finds a chunk's first segment
@@ -119,6 +108,7 @@ class AgentSegmentedReduce
   static constexpr CostT LANE_ITEMS       = CostT(PolicyT::LANE_ITEMS);
   static constexpr int UNROLL             = PolicyT::WARP_LOADS;
   using InputT                            = it_value_t<InputIteratorT>;
+  using WarpReduceT                       = WarpReduce<AccumT>;
   // Items of a 16-byte vector where the input is a pointer to items that pack into them, else 1.
   static constexpr int VEC = tile::PointerVectorItems<InputIteratorT>();
 
@@ -172,28 +162,21 @@ public:
       const CostT last   = (d_offsets[segment] + length - 1) / chunk;
       const CostT count  = last - c;
       AccumT sum{};
-      bool has = false;
-      for (CostT k = CostT(lane); k < count; k += warp_threads)
+      if (count > 0)
       {
-        const AccumT head = parts.head[c + 1 + k];
-        sum               = has ? AccumT(reduction_op(sum, head)) : head;
-        has               = true;
-      }
-      // Into lane 0, taking only the lanes that hold parts.
-#pragma unroll
-      for (int offset = warp_threads / 2; offset > 0; offset /= 2)
-      {
-        const AccumT other   = ShuffleDown<warp_threads>(sum, offset, warp_threads - 1, ALL_LANES);
-        const bool other_has = __shfl_down_sync(ALL_LANES, has, offset) && lane + offset < warp_threads;
-        if (other_has)
+        // Lane l folds the head parts l, l + 32, ...: the lanes below the count hold one at least.
+        for (CostT k = CostT(lane); k < count; k += warp_threads)
         {
-          sum = has ? AccumT(reduction_op(sum, other)) : other;
-          has = true;
+          const AccumT head = parts.head[c + 1 + k];
+          sum               = k == CostT(lane) ? head : AccumT(reduction_op(sum, head));
         }
+        typename WarpReduceT::TempStorage no_storage; // empty: a whole warp reduces by shuffles
+        sum =
+            WarpReduceT(no_storage).Reduce(sum, reduction_op, count < CostT(warp_threads) ? int(count) : warp_threads);
       }
       if (lane == 0)
       {
-        const AccumT joined = has ? AccumT(reduction_op(parts.tail[c], sum)) : parts.tail[c];
+        const AccumT joined = count > 0 ? AccumT(reduction_op(parts.tail[c], sum)) : parts.tail[c];
         d_out[segment]      = COMBINE_INIT ? AccumT(reduction_op(AccumT(init), joined)) : joined;
       }
     }
@@ -227,8 +210,7 @@ private:
     {
       const auto* items = d_in + begin + OffsetT(first);
       // Items before the first 16-byte boundary (the pointer is aligned to its items).
-      const CostT misalignment = CostT(reinterpret_cast<::cuda::std::uintptr_t>(items) % tile::max_vector_bytes);
-      const CostT head         = (tile::max_vector_bytes - misalignment) % tile::max_vector_bytes / sizeof(InputT);
+      const CostT head = CostT(tile::AlignmentHeadBytes<tile::max_vector_bytes>(items)) / sizeof(InputT);
       if (count >= head + CostT(VEC) * warp_threads * CostT(UNROLL))
       {
         return WarpReduceVectors(first, head, count, items);
@@ -255,7 +237,7 @@ private:
     {
       sum = reduction_op(sum, Item(begin, first + i));
     }
-    return ShuffleIndex<warp_threads>(WarpReduceToLane0(sum, reduction_op), 0, ALL_LANES);
+    return ReduceInWarp(sum);
   }
 
   //! WarpReducePart over vectors: `head` items up to the 16-byte boundary (one per lane), then
@@ -317,101 +299,109 @@ private:
     {
       sum = reduction_op(sum, item_op(first + tail + CostT(lane), items[tail + CostT(lane)]));
     }
-    return ShuffleIndex<warp_threads>(WarpReduceToLane0(sum, reduction_op), 0, ALL_LANES);
+    return ReduceInWarp(sum);
   }
 
-  //! Reduces the parts of segments in the cost units [first, last) of chunk c.
+  //! The reduction of every lane's `value`, in every lane.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT ReduceInWarp(AccumT value)
+  {
+    typename WarpReduceT::TempStorage no_storage; // empty: a whole warp reduces by shuffles
+    return ShuffleIndex<warp_threads>(WarpReduceT(no_storage).Reduce(value, reduction_op), 0, ALL_LANES);
+  }
+
+  //! The reduction of items [first, first + count) (0 < count <= LANE_ITEMS) of the segment that
+  //! begins at `begin`, by one lane, UNROLL loads in flight before they are combined.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT LaneReducePart(OffsetT begin, CostT first, CostT count)
+  {
+    AccumT sum = Item(begin, first);
+    CostT i    = 1;
+    for (; i + CostT(UNROLL) <= count; i += CostT(UNROLL))
+    {
+      AccumT items[UNROLL];
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u)
+      {
+        items[u] = Item(begin, first + i + CostT(u));
+      }
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u)
+      {
+        sum = reduction_op(sum, items[u]);
+      }
+    }
+    for (; i < count; ++i)
+    {
+      sum = reduction_op(sum, Item(begin, first + i));
+    }
+    return sum;
+  }
+
+  //! A lane's segment: where its items begin, and how many there are.
+  struct Segment
+  {
+    OffsetT begin;
+    CostT items;
+  };
+
+  //! Reduces the parts of segments in the cost units [first, last) of chunk c: writes out the
+  //! segments the chunk holds whole, and leaves the parts of cut ones in `parts`.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeChunk(CostT c, CostT first, CostT last)
   {
     ::cuda::std::int64_t tail_segment = -1;
-    for (::cuda::std::int64_t group = tile::WarpFindSpan(d_offsets, num_segments, first, lane);; group += warp_threads)
-    {
-      // Lane l: segment group + l, where it starts before the chunk's end.
-      const ::cuda::std::int64_t segment = group + lane;
-      const CostT offset                 = segment < num_segments ? d_offsets[segment] : last;
-      const bool active                  = offset < last;
-      const ::cuda::std::int64_t read    = active ? segment : 0; // segment 0 exists
-      const OffsetT begin                = OffsetT(d_begin_offsets[read]);
-      const OffsetT end                  = OffsetT(d_end_offsets[read]);
-      const CostT length                 = active && end > begin ? CostT(end - begin) : 0;
-      // This chunk's part of the segment: items [part_begin, part_end).
-      const CostT part_begin = first > offset ? first - offset : 0;
-      const CostT part_end   = active ? (last - offset < length ? last - offset : length) : 0;
-      const CostT count      = part_end > part_begin ? part_end - part_begin : 0;
-      const bool owner       = active && offset >= first; // the segment begins in this chunk
-      const bool whole       = owner && part_end == length;
-
-      AccumT sum{};
-      bool has = false;
-      if (count > 0 && count <= LANE_ITEMS)
-      {
-        // UNROLL loads in flight before they are combined.
-        sum     = Item(begin, part_begin);
-        CostT i = 1;
-        for (; i + CostT(UNROLL) <= count; i += CostT(UNROLL))
+    AccumT sum{};
+    bool has = false; // whether this lane's sum holds its part of the current group
+    tile::WarpConsumeChunk(
+        d_offsets, num_segments, first, last, LANE_ITEMS, lane,
+        [&](::cuda::std::int64_t segment, bool)
         {
-          AccumT items[UNROLL];
-#pragma unroll
-          for (int u = 0; u < UNROLL; ++u)
-          {
-            items[u] = Item(begin, part_begin + i + CostT(u));
-          }
-#pragma unroll
-          for (int u = 0; u < UNROLL; ++u)
-          {
-            sum = reduction_op(sum, items[u]);
-          }
-        }
-        for (; i < count; ++i)
+          const OffsetT begin = OffsetT(d_begin_offsets[segment]);
+          const OffsetT end   = OffsetT(d_end_offsets[segment]);
+          return Segment{begin, end > begin ? CostT(end - begin) : CostT(0)};
+        },
+        [&](const tile::CostLinePart& part, const Segment& mine)
         {
-          sum = reduction_op(sum, Item(begin, part_begin + i));
-        }
-        has = true;
-      }
-      for (unsigned int large = __ballot_sync(ALL_LANES, count > LANE_ITEMS); large != 0; large &= large - 1)
-      {
-        const int owner_lane = __ffs(large) - 1;
-        const AccumT part    = WarpReducePart(ShuffleIndex<warp_threads>(begin, owner_lane, ALL_LANES),
-                                              ShuffleIndex<warp_threads>(part_begin, owner_lane, ALL_LANES),
-                                              ShuffleIndex<warp_threads>(count, owner_lane, ALL_LANES));
-        if (lane == owner_lane)
-        {
-          sum = part;
+          sum = LaneReducePart(mine.begin, part.begin, part.count);
           has = true;
-        }
-      }
-
-      if (whole)
-      {
-        if constexpr (COMBINE_INIT)
+        },
+        [&](int owner, ::cuda::std::int64_t, CostT begin, CostT count, const Segment& mine)
         {
-          d_out[segment] = has ? AccumT(reduction_op(AccumT(init), sum)) : AccumT(init);
-        }
-        else
+          const AccumT reduced = WarpReducePart(ShuffleIndex<warp_threads>(mine.begin, owner, ALL_LANES), begin, count);
+          if (lane == owner)
+          {
+            sum = reduced;
+            has = true;
+          }
+        },
+        [&](const tile::CostLinePart& part)
         {
-          d_out[segment] = has ? sum : AccumT(init);
-        }
-      }
-      else if (owner)
-      {
-        // Temporary storage holds no AccumT yet: construct one there (accumulators need not be
-        // trivially copyable). The segment goes on past the chunk: its part here is not empty.
-        detail::UninitializedCopy(parts.tail + c, sum);
-      }
-      else if (has)
-      {
-        detail::UninitializedCopy(parts.head + c, sum); // the segment began before the chunk
-      }
-      const unsigned int cut = __ballot_sync(ALL_LANES, owner && !whole); // at most the last segment
-      if (cut != 0)
-      {
-        tail_segment = ShuffleIndex<warp_threads>(segment, __ffs(cut) - 1, ALL_LANES);
-      }
-      if (!__shfl_sync(ALL_LANES, active, warp_threads - 1))
-      {
-        break; // later segments begin after the chunk
-      }
-    }
+          if (part.whole)
+          {
+            if constexpr (COMBINE_INIT)
+            {
+              d_out[part.span] = has ? AccumT(reduction_op(AccumT(init), sum)) : AccumT(init);
+            }
+            else
+            {
+              d_out[part.span] = has ? sum : AccumT(init);
+            }
+          }
+          else if (part.owner)
+          {
+            // Temporary storage holds no AccumT yet: construct one there (accumulators need not be
+            // trivially copyable). The segment goes on past the chunk: its part here is not empty.
+            detail::UninitializedCopy(parts.tail + c, sum);
+          }
+          else if (has)
+          {
+            detail::UninitializedCopy(parts.head + c, sum); // the segment began before the chunk
+          }
+          has                    = false;
+          const unsigned int cut = __ballot_sync(ALL_LANES, part.owner && !part.whole); // at most one segment
+          if (cut != 0)
+          {
+            tail_segment = ShuffleIndex<warp_threads>(part.span, __ffs(cut) - 1, ALL_LANES);
+          }
+        });
     if (lane == 0)
     {
       parts.tail_segment[c] = tail_segment;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/tile/tile_vector.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
@@ -54,8 +55,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void WarpCopyShiftedBytes(const unsigned char* 
                                                            ::cuda::std::uint64_t len, int lane)
 {
   using WordT                           = unsigned int;
-  const ::cuda::std::uintptr_t d        = reinterpret_cast<::cuda::std::uintptr_t>(dst);
-  const ::cuda::std::uint64_t align     = (4 - (d & 3)) & 3; // bytes before dst's first whole word
+  const ::cuda::std::uint64_t align     = ::cuda::std::uint64_t(AlignmentHeadBytes<4>(dst)); // before dst's first word
   const ::cuda::std::uintptr_t first    = reinterpret_cast<::cuda::std::uintptr_t>(src) + align;
   const unsigned int skew               = unsigned(first & 3); // not 0: the addresses differ modulo 4
   const WordT* words                    = reinterpret_cast<const WordT*>(first - skew);
@@ -110,7 +110,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void WarpCopyBytes(const unsigned char* src, un
   const ::cuda::std::uintptr_t d        = reinterpret_cast<::cuda::std::uintptr_t>(dst);
   if (((s ^ d) & (WORD - 1)) == 0 && len >= 2 * WORD)
   {
-    const ::cuda::std::uint64_t head  = (WORD - (d & (WORD - 1))) & (WORD - 1);
+    const ::cuda::std::uint64_t head  = ::cuda::std::uint64_t(AlignmentHeadBytes<int(WORD)>(dst));
     const ::cuda::std::uint64_t words = (len - head) / WORD;
     const ::cuda::std::uint64_t done  = head + words * WORD;
     if (::cuda::std::uint64_t(lane) < head)

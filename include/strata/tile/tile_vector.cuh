@@ -78,6 +78,14 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE bool IsAligned(T* ptr)
 {
   return reinterpret_cast<::cuda::std::uintptr_t>(ptr) % ALIGN_BYTES == 0;
 }
+
+//! The bytes from `ptr` to the next ALIGN_BYTES boundary (0 where `ptr` is on one): the head that
+//! goes item by item before the vectors.
+template <int ALIGN_BYTES, typename T>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE int AlignmentHeadBytes(T* ptr)
+{
+  return int((ALIGN_BYTES - reinterpret_cast<::cuda::std::uintptr_t>(ptr) % ALIGN_BYTES) % ALIGN_BYTES);
+}
 } // namespace tile
 } // namespace detail
 STRATA_NAMESPACE_END

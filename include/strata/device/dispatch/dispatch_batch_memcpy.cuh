@@ -6,11 +6,9 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_batch_memcpy.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/dispatch_cost_line.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
-#include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/tuning/tuning_batch_memcpy.cuh>
-#include <strata/iterator/counting_input_iterator.cuh>
-#include <strata/iterator/transform_input_iterator.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
@@ -83,32 +81,24 @@ struct DispatchBatchMemcpy
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
     using PolicyT = typename ActivePolicyT::BatchMemcpyPolicyT;
-    using CostOpT = batch_memcpy::BufferCost<BufferSizeIteratorT, PolicyT::BUFFER_COST_UNITS>;
-    using CostIteratorT =
-        TransformInputIterator<CostT, CostOpT, CountingInputIterator<::cuda::std::int64_t, ::cuda::std::int64_t>,
-                               ::cuda::std::int64_t>;
-    using ScanT = DispatchScan<CostIteratorT, CostT*, ::cuda::std::plus<>, InputValue<CostT>, CostT, CostT>;
+    using LineT   = cost_line::Line<batch_memcpy::BufferCost<BufferSizeIteratorT, PolicyT::BUFFER_COST_UNITS>>;
 
-    const CostIteratorT costs(CountingInputIterator<::cuda::std::int64_t, ::cuda::std::int64_t>(0),
-                              CostOpT{buffer_sizes, num_buffers});
-    const CostT num_offsets = CostT(num_buffers) + 1;
-    size_t scan_bytes       = 0;
-    cudaError_t error = ScanT::Dispatch(nullptr, scan_bytes, costs, static_cast<CostT*>(nullptr), ::cuda::std::plus<>{},
-                                        InputValue<CostT>(0), num_offsets, stream);
+    const LineT line{{buffer_sizes, num_buffers}, num_buffers};
+    size_t scan_bytes = 0;
+    cudaError_t error = line.Scan(nullptr, scan_bytes, nullptr, stream);
     if (error != cudaSuccess)
     {
       return error;
     }
     CostT* d_offsets              = nullptr;
     unsigned char* d_scan_storage = nullptr;
-    error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_offsets, size_t(num_offsets)),
+    error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_offsets, line.Offsets()),
                                   Slot(d_scan_storage, scan_bytes));
     if (error != cudaSuccess || d_temp_storage == nullptr || num_buffers == 0)
     {
       return error;
     }
-    error = ScanT::Dispatch(d_scan_storage, scan_bytes, costs, d_offsets, ::cuda::std::plus<>{}, InputValue<CostT>(0),
-                            num_offsets, stream);
+    error = line.Scan(d_scan_storage, scan_bytes, d_offsets, stream);
     if (error != cudaSuccess)
     {
       return error;
@@ -116,24 +106,13 @@ struct DispatchBatchMemcpy
 
     // As many blocks as fit on the device at once: the warps take every num_warps-th chunk.
     constexpr bool IS_MEMCPY = MemcpyOpt == CopyAlg::Memcpy;
-    auto kernel   = DeviceBatchMemcpyKernel<MaxPolicyT, InputBufferIt, OutputBufferIt, BufferSizeIteratorT, IS_MEMCPY>;
-    int device    = 0;
-    int sm_count  = 0;
-    int occupancy = 0;
-    error         = cudaGetDevice(&device);
-    if (error == cudaSuccess)
-    {
-      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-    }
-    if (error == cudaSuccess)
-    {
-      error = MaxSmOccupancy(occupancy, kernel, PolicyT::BLOCK_THREADS);
-    }
+    auto kernel = DeviceBatchMemcpyKernel<MaxPolicyT, InputBufferIt, OutputBufferIt, BufferSizeIteratorT, IS_MEMCPY>;
+    int blocks  = 0;
+    error       = cost_line::DeviceFillingGrid(blocks, kernel, PolicyT::BLOCK_THREADS);
     if (error != cudaSuccess)
     {
       return error;
     }
-    const int blocks = sm_count * (occupancy > 0 ? occupancy : 1);
     return LaunchKernel(false, kernel, blocks, PolicyT::BLOCK_THREADS, stream, input_buffers, output_buffers,
                         buffer_sizes, num_buffers, static_cast<const CostT*>(d_offsets));
   }

@@ -6,11 +6,9 @@
 #include <strata/config.cuh>
 #include <strata/agent/agent_segmented_reduce.cuh>
 #include <strata/detail/device_arguments.cuh>
+#include <strata/device/dispatch/dispatch_cost_line.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
-#include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/tuning/tuning_segmented_reduce.cuh>
-#include <strata/iterator/counting_input_iterator.cuh>
-#include <strata/iterator/transform_input_iterator.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -136,43 +134,25 @@ struct dispatch_t
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
   {
     using PolicyT = typename ActivePolicyT::SegmentedReducePolicy;
-    using CostOpT = SegmentCost<BeginOffsetIteratorT, EndOffsetIteratorT, PolicyT::SEGMENT_COST_ITEMS>;
-    using CostIteratorT =
-        TransformInputIterator<CostT, CostOpT, CountingInputIterator<::cuda::std::int64_t, ::cuda::std::int64_t>,
-                               ::cuda::std::int64_t>;
-    using ScanT = DispatchScan<CostIteratorT, CostT*, ::cuda::std::plus<>, InputValue<CostT>, CostT, CostT>;
-    auto kernel = DeviceSegmentedReduceKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
+    using LineT   = cost_line::Line<SegmentCost<BeginOffsetIteratorT, EndOffsetIteratorT, PolicyT::SEGMENT_COST_ITEMS>>;
+    auto kernel   = DeviceSegmentedReduceKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
                                               EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>;
-    auto join   = DeviceSegmentedReduceJoinKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
+    auto join     = DeviceSegmentedReduceJoinKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
                                                 EndOffsetIteratorT, ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>;
 
     // As many blocks as fit on the device at once; ROUNDS chunks a warp bound the chunks, and so
     // the storage of their parts, whatever the segments hold.
-    int device        = 0;
-    int sm_count      = 0;
-    int occupancy     = 0;
-    cudaError_t error = cudaGetDevice(&device);
-    if (error == cudaSuccess)
-    {
-      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-    }
-    if (error == cudaSuccess)
-    {
-      error = MaxSmOccupancy(occupancy, kernel, PolicyT::BLOCK_THREADS);
-    }
+    int blocks        = 0;
+    cudaError_t error = cost_line::DeviceFillingGrid(blocks, kernel, PolicyT::BLOCK_THREADS);
     if (error != cudaSuccess)
     {
       return error;
     }
-    const int blocks       = sm_count * (occupancy > 0 ? occupancy : 1);
     const CostT max_chunks = CostT(blocks) * (PolicyT::BLOCK_THREADS / warp_threads) * PolicyT::ROUNDS;
 
-    const CostIteratorT costs(CountingInputIterator<::cuda::std::int64_t, ::cuda::std::int64_t>(0),
-                              CostOpT{d_begin_offsets, d_end_offsets, num_segments});
-    const CostT num_offsets = CostT(num_segments) + 1;
-    size_t scan_bytes       = 0;
-    error = ScanT::Dispatch(nullptr, scan_bytes, costs, static_cast<CostT*>(nullptr), ::cuda::std::plus<>{},
-                            InputValue<CostT>(0), num_offsets, stream);
+    const LineT line{{d_begin_offsets, d_end_offsets, num_segments}, num_segments};
+    size_t scan_bytes = 0;
+    error             = line.Scan(nullptr, scan_bytes, nullptr, stream);
     if (error != cudaSuccess)
     {
       return error;
@@ -180,15 +160,14 @@ struct dispatch_t
     CostT* d_offsets              = nullptr;
     ChunkParts<AccumT> parts      = {};
     unsigned char* d_scan_storage = nullptr;
-    error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_offsets, size_t(num_offsets)),
+    error = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(d_offsets, line.Offsets()),
                                   Slot(parts.head, size_t(max_chunks)), Slot(parts.tail, size_t(max_chunks)),
                                   Slot(parts.tail_segment, size_t(max_chunks)), Slot(d_scan_storage, scan_bytes));
     if (error != cudaSuccess || d_temp_storage == nullptr || num_segments == 0)
     {
       return error;
     }
-    error = ScanT::Dispatch(d_scan_storage, scan_bytes, costs, d_offsets, ::cuda::std::plus<>{}, InputValue<CostT>(0),
-                            num_offsets, stream);
+    error = line.Scan(d_scan_storage, scan_bytes, d_offsets, stream);
     // The passes start while the launch before them ends, where the device has that (sm_90).
     const bool programmatic = ptx_version >= 900;
     if (error == cudaSuccess)
