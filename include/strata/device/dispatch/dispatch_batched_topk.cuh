@@ -355,6 +355,14 @@ struct DispatchBatchedTopK
     {
       return error;
     }
+    if (parts == 0)
+    {
+      // Empty slots still point into the storage: the block kernel takes a null d_counts to mean
+      // that no filter ran.
+      d_thresholds = nullptr;
+      d_counts     = nullptr;
+      d_candidates = nullptr;
+    }
     const ::cuda::std::int64_t thread_blocks = (num_segments + THREADS - 1) / THREADS;
     const int thread_grid                    = int(thread_blocks < MAX_GRID ? thread_blocks : MAX_GRID);
     // Uniform small segments and a small uniform k: a thread per segment, and nothing listed, in a
