@@ -182,12 +182,13 @@ private:
         d_offsets, num_buffers, first, last, CostT(LANE_UNITS), lane,
         [&](::cuda::std::int64_t buffer, bool active)
         {
-          if (!active)
+          Buffer mine{input_buffers[buffer], output_buffers[buffer], 0};
+          if (active)
           {
-            return Buffer{input_buffers[buffer], output_buffers[buffer], 0};
+            const auto size = buffer_sizes[buffer];
+            mine.items      = size > 0 ? CostT(size) : CostT(0);
           }
-          const auto size = buffer_sizes[buffer];
-          return Buffer{input_buffers[buffer], output_buffers[buffer], size > 0 ? CostT(size) : CostT(0)};
+          return mine;
         },
         [](const tile::CostLinePart& part, const Buffer& mine)
         { CopyByLane(mine.src, mine.dst, part.begin, part.count); },

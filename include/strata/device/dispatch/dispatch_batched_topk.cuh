@@ -417,16 +417,11 @@ struct DispatchBatchedTopK
     }
     // The list starts empty; the block kernel's grid is what the device holds at once (each block
     // takes the listed segments in turn), or fewer where there are fewer segments.
-    int device   = 0;
     int sm_count = 0;
     error        = cudaMemsetAsync(d_num_large, 0, sizeof(unsigned long long), stream);
     if (error == cudaSuccess)
     {
-      error = cudaGetDevice(&device);
-    }
-    if (error == cudaSuccess)
-    {
-      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+      error = detail::SmCount(sm_count);
     }
     if (error == cudaSuccess)
     {

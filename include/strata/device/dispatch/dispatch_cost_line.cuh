@@ -55,7 +55,7 @@ STRATA_RUNTIME_FUNCTION cudaError_t DeviceFillingGrid(int& blocks, KernelT kerne
 {
   int sm_count      = 0;
   int occupancy     = 0;
-  cudaError_t error = SmCount(sm_count);
+  cudaError_t error = detail::SmCount(sm_count);
   if (error == cudaSuccess)
   {
     error = MaxSmOccupancy(occupancy, kernel, block_threads);

@@ -143,13 +143,8 @@ struct dispatch_t
   {
     auto kernel  = DeviceHistogramSweepKernel<MaxPolicyT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT,
                                              BinsT, OffsetT, MODE>;
-    int device   = 0;
     int sm_count = 0;
-    cudaError_t error = cudaGetDevice(&device);
-    if (error == cudaSuccess)
-    {
-      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-    }
+    cudaError_t error = detail::SmCount(sm_count);
     if (error == cudaSuccess && shared_bytes > 48 * 1024)
     {
       NV_IF_TARGET(NV_IS_HOST,

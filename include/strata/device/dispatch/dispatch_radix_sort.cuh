@@ -351,13 +351,8 @@ struct DispatchRadixSort
       return error;
     }
 
-    int device   = 0;
     int sm_count = 0;
-    error        = cudaGetDevice(&device);
-    if (error == cudaSuccess)
-    {
-      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-    }
+    error        = detail::SmCount(sm_count);
     if (error != cudaSuccess)
     {
       return error;

@@ -231,13 +231,8 @@ struct DispatchReduce
 
     // At most BLOCKS_PER_SM blocks per SM times SUBSCRIPTION: strip-mined, one block per tile up
     // to that; otherwise an even share of whole tiles per block.
-    int device        = 0;
     int sm_count      = 0;
-    cudaError_t error = cudaGetDevice(&device);
-    if (error == cudaSuccess)
-    {
-      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-    }
+    cudaError_t error = detail::SmCount(sm_count);
     if (error != cudaSuccess)
     {
       return error;

@@ -406,13 +406,8 @@ struct dispatch_t
       return error;
     }
 
-    int device   = 0;
     int sm_count = 0;
-    error        = cudaGetDevice(&device);
-    if (error == cudaSuccess)
-    {
-      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-    }
+    error        = detail::SmCount(sm_count);
     if (error == cudaSuccess)
     {
       error = cudaMemsetAsync(d_counters, 0, sizeof(Counters), stream);

@@ -265,15 +265,10 @@ struct DispatchTopK
     {
       error = cudaMemsetAsync(d_bins, 0, sizeof(OffsetT) * RADIX_DIGITS, stream);
     }
-    int device   = 0;
     int sm_count = 0;
     if (error == cudaSuccess)
     {
-      error = cudaGetDevice(&device);
-    }
-    if (error == cudaSuccess)
-    {
-      error = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+      error = detail::SmCount(sm_count);
     }
     if (error != cudaSuccess)
     {
