@@ -84,7 +84,8 @@ STRATA_HOST_DEVICE bool Place(const TemporarySlot<T>& slot, ::cuda::std::size_t&
 //!   `temp_storage_bytes`, sets every slot pointer to nullptr and returns cudaSuccess.
 //! - otherwise: returns cudaErrorInvalidValue if `temp_storage_bytes` is too small, else points
 //!   every slot into `d_temp_storage` (which need not be aligned: room for aligning it is part
-//!   of the size) and returns cudaSuccess.
+//!   of the size) and returns cudaSuccess. An empty slot points there too, never to null: a caller
+//!   that tells a kernel "none" by a null pointer sets it itself.
 //! A malformed slot (alignment not a power of two, size overflowing size_t) gives
 //! cudaErrorInvalidValue in both phases.
 template <typename... Ts>
