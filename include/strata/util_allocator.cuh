@@ -19,13 +19,75 @@
 #include <cstddef>
 #include <cstdio>
 #include <map>
-#include <mutex>
-#include <unordered_map>
-#include <vector>
+
+#if defined(_WIN32)
+#  include <mutex>
+#else
+#  include <pthread.h>
+#endif
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
+//! The allocator's lock. On POSIX systems it is the pthread mutex that std::mutex wraps there,
+//! which spares every includer <mutex>'s headers (<chrono>, <string>, <system_error>).
+class AllocatorMutex
+{
+public:
+  AllocatorMutex()                                 = default;
+  AllocatorMutex(const AllocatorMutex&)            = delete;
+  AllocatorMutex& operator=(const AllocatorMutex&) = delete;
+#if defined(_WIN32)
+  STRATA_HOST void lock()
+  {
+    mutex_.lock();
+  }
+  STRATA_HOST void unlock()
+  {
+    mutex_.unlock();
+  }
+
+private:
+  std::mutex mutex_;
+#else
+  STRATA_HOST ~AllocatorMutex()
+  {
+    pthread_mutex_destroy(&mutex_);
+  }
+  STRATA_HOST void lock()
+  {
+    pthread_mutex_lock(&mutex_);
+  }
+  STRATA_HOST void unlock()
+  {
+    pthread_mutex_unlock(&mutex_);
+  }
+
+private:
+  pthread_mutex_t mutex_ = PTHREAD_MUTEX_INITIALIZER;
+#endif
+};
+
+//! Holds an AllocatorMutex for its scope.
+class AllocatorLock
+{
+public:
+  STRATA_HOST explicit AllocatorLock(AllocatorMutex& mutex)
+      : mutex_(mutex)
+  {
+    mutex_.lock();
+  }
+  STRATA_HOST ~AllocatorLock()
+  {
+    mutex_.unlock();
+  }
+  AllocatorLock(const AllocatorLock&)            = delete;
+  AllocatorLock& operator=(const AllocatorLock&) = delete;
+
+private:
+  AllocatorMutex& mutex_;
+};
+
 //! The bin number of requests too large for any bin (CachingDeviceAllocator::INVALID_BIN).
 inline constexpr unsigned int invalid_allocation_bin = ::cuda::std::numeric_limits<unsigned int>::max();
 
@@ -160,17 +222,15 @@ public:
     totals.free += block.bytes;
   }
 
-  //! Removes every cached block (and its bytes from `totals.free`).
-  STRATA_HOST std::vector<AllocatorBlock> TakeAllCached(AllocatorTotalBytes& totals)
+  //! Removes every cached block (and its bytes from `totals.free`), returned by bin.
+  STRATA_HOST std::multimap<unsigned int, AllocatorBlock> TakeAllCached(AllocatorTotalBytes& totals)
   {
-    std::vector<AllocatorBlock> blocks;
-    blocks.reserve(cached_.size());
-    for (const auto& entry : cached_)
+    std::multimap<unsigned int, AllocatorBlock> blocks;
+    blocks.swap(cached_);
+    for (const auto& entry : blocks)
     {
-      blocks.push_back(entry.second);
       totals.free -= entry.second.bytes;
     }
-    cached_.clear();
     return blocks;
   }
 
@@ -197,7 +257,7 @@ private:
   }
 
   std::multimap<unsigned int, AllocatorBlock> cached_;
-  std::unordered_map<void*, AllocatorBlock> live_;
+  std::map<void*, AllocatorBlock> live_;
 };
 } // namespace detail
 
@@ -317,7 +377,7 @@ struct CachingDeviceAllocator
   //! reused or released by FreeAllCached; the limit applies to blocks freed from now on.
   STRATA_HOST cudaError_t SetMaxCachedBytes(std::size_t max_cached_bytes_)
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::AllocatorLock lock(mutex_);
     if (debug)
     {
       std::fprintf(stderr, "strata: CachingDeviceAllocator: max_cached_bytes %zu -> %zu\n", max_cached_bytes,
@@ -353,7 +413,7 @@ struct CachingDeviceAllocator
     detail::AllocatorBlock block;
     if (request.bin != INVALID_BIN)
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      detail::AllocatorLock lock(mutex_);
       const auto cache = device_caches_.find(device);
       if (cache != device_caches_.end()
           && cache->second.TakeCached(request.bin, active_stream, cached_bytes[device], block))
@@ -378,7 +438,7 @@ struct CachingDeviceAllocator
       // Out of memory is not sticky: clear it, make room and try once more.
       static_cast<void>(cudaGetLastError());
       {
-        std::lock_guard<std::mutex> lock(mutex_);
+        detail::AllocatorLock lock(mutex_);
         error = ReleaseCachedBlocks(device);
       }
       if (error == cudaSuccess)
@@ -397,7 +457,7 @@ struct CachingDeviceAllocator
       return error;
     }
 
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::AllocatorLock lock(mutex_);
     device_caches_[device].AddLive(block, cached_bytes[device]);
     Log("allocated", device, block);
     *d_ptr = block.d_ptr;
@@ -429,7 +489,7 @@ struct CachingDeviceAllocator
     }
     detail::AllocatorBlock block;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      detail::AllocatorLock lock(mutex_);
       const auto cache = device_caches_.find(device);
       if (cache == device_caches_.end() || !cache->second.TakeLive(d_ptr, cached_bytes[device], block))
       {
@@ -447,7 +507,7 @@ struct CachingDeviceAllocator
       error = STRATA_DETAIL_REPORT(cudaEventRecord(block.ready_event, block.stream));
     }
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      detail::AllocatorLock lock(mutex_);
       TotalBytes& totals = cached_bytes[device];
       if (error == cudaSuccess && block.bin != INVALID_BIN && totals.free + block.bytes <= max_cached_bytes)
       {
@@ -471,7 +531,7 @@ struct CachingDeviceAllocator
   //! Returns the first error (blocks after it are still released where possible).
   STRATA_HOST cudaError_t FreeAllCached()
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::AllocatorLock lock(mutex_);
     cudaError_t first_error = cudaSuccess;
     for (auto& entry : device_caches_)
     {
@@ -518,8 +578,9 @@ private:
   STRATA_HOST cudaError_t ReleaseCachedBlocks(int device)
   {
     cudaError_t first_error = cudaSuccess;
-    for (const detail::AllocatorBlock& block : device_caches_[device].TakeAllCached(cached_bytes[device]))
+    for (const auto& entry : device_caches_[device].TakeAllCached(cached_bytes[device]))
     {
+      const detail::AllocatorBlock& block = entry.second;
       Log("freed", device, block);
       const cudaError_t error = ReleaseBlock(block);
       if (first_error == cudaSuccess)
@@ -543,7 +604,7 @@ private:
     }
   }
 
-  std::mutex mutex_;
+  detail::AllocatorMutex mutex_;
   std::map<int, detail::DeviceBlockCache> device_caches_;
 };
 
