@@ -21,11 +21,13 @@ STRATA_NAMESPACE_BEGIN
 //! The tuning of AgentSelectIf, with CUB's parameters first: threads per block, items per thread,
 //! and the load, cache and scan algorithms (the agent reads the cache operator; its tile layout and
 //! scan are ScanTileRows). Then strata's: how the look-back waits, the blocks per SM the kernel's
-//! registers must allow, and how far ahead, in bytes of input, each block has L2 prefetch a tile.
+//! registers must allow, how far ahead, in bytes of input, each block has L2 prefetch a tile, and
+//! whether blocks take tile after tile with the next tile's input staged in shared memory
+//! (detail::single_pass::Skeleton's pipeline).
 template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, BlockLoadAlgorithm _LOAD_ALGORITHM,
           CacheLoadModifier _LOAD_MODIFIER, BlockScanAlgorithm _SCAN_ALGORITHM,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
-          int _PREFETCH_BYTES = 0>
+          int _PREFETCH_BYTES = 0, bool _PIPELINE = false>
 struct AgentSelectIfPolicy
 {
   static constexpr int BLOCK_THREADS                 = _BLOCK_THREADS;
@@ -36,6 +38,7 @@ struct AgentSelectIfPolicy
   using LookbackPolicyT                              = _LookbackPolicyT;
   static constexpr int MIN_BLOCKS_PER_SM             = _MIN_BLOCKS_PER_SM;
   static constexpr int PREFETCH_BYTES                = _PREFETCH_BYTES;
+  static constexpr bool PIPELINE                     = _PIPELINE;
 };
 
 namespace detail
@@ -105,11 +108,17 @@ private:
     typename CompactT::TempStorage compact;
     typename IndexCompactT::TempStorage indices; // then the kept items' places in the tile (values only)
   };
-  using SkeletonT = detail::single_pass::Skeleton<RowsT, OffsetT, TileStateT, PrefixOpT, OffsetT, BodyStorage>;
+  // Pipelined, the items (and flags) of a block's next tile arrive in shared memory meanwhile.
+  using StagedT   = ::cuda::std::conditional_t<USE_FLAGS, detail::single_pass::StagedInputs<InputT, FlagsT>,
+                                             detail::single_pass::StagedInputs<InputT>>;
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, OffsetT, TileStateT, PrefixOpT, OffsetT, BodyStorage,
+                                                  PolicyT::PIPELINE, StagedT>;
   using TileT     = typename SkeletonT::TileT;
 
 public:
   using TempStorage = typename SkeletonT::TempStorage;
+  //! Whether a block takes tiles until they run out (the launch may have fewer blocks than tiles).
+  static constexpr bool PERSISTENT = SkeletonT::PERSISTENT;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentSelectIf(TempStorage& temp_storage, InputIteratorT d_in,
                                                  FlagsInputIteratorT d_flags, SelectedOutputIteratorT d_out,
@@ -136,8 +145,15 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
-                            [this](TileT& tile) { ConsumeTile(tile); });
+    auto body = [this](TileT& tile) { ConsumeTile(tile); };
+    if constexpr (USE_FLAGS)
+    {
+      SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter, body, d_in, d_flags);
+    }
+    else
+    {
+      SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter, body, d_in);
+    }
   }
 
 private:
@@ -162,7 +178,7 @@ private:
     if constexpr (USE_FLAGS)
     {
       FlagsT flags[ITEMS_PER_THREAD];
-      tile.Load(d_flags, flags);
+      tile.template LoadStaged<SkeletonT::template STAGE_OFFSET<1>>(d_flags, flags);
 #pragma unroll
       for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
@@ -220,7 +236,7 @@ private:
       tile.template PrefetchAhead<PREFETCH_TILES>(d_in);
     }
     InputT items[ITEMS_PER_THREAD];
-    tile.Load(d_in, items);
+    tile.template LoadStaged<SkeletonT::template STAGE_OFFSET<0>>(d_in, items);
     const unsigned int kept = Select(tile, items);
 
     // Ranks among the tile's kept items: an exclusive scan of 0/1 counts.

@@ -1,20 +1,77 @@
 // strata/agent/agent_single_pass.cuh: the skeleton every single-pass agent (the scans, scans by
 // key, compactions, partitions, run-length encoding, reduction by key) runs its tile body in: the
 // tile a block takes, its place in the input, the shared storage and the step that finds the
-// tile's prefix by decoupled look-back.
+// tile's prefix by decoupled look-back; pipelined, a block takes tile after tile while the next
+// one's input arrives in shared memory by bulk copy.
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/tile/tile_prefetch.cuh>
 #include <strata/tile/tile_scan_rows.cuh>
+#include <strata/tile/tile_vector.cuh>
+#include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <nv/target>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 namespace single_pass
 {
+//! The inputs a pipelined skeleton stages, by value type, in the order the body's
+//! Tile::LoadStaged<K> names them.
+template <typename... InputTs>
+struct StagedInputs
+{
+};
+
+//! Two shared buffers, each holding one tile of every staged input (input K at OFFSETS[K], 128-byte
+//! aligned), the mbarrier each buffer's bulk copies complete on, the tile each holds and whether
+//! its copies were issued (a partial or misaligned tile is read from global memory instead).
+template <int TILE_ITEMS, typename StagedT>
+struct StageStorage;
+
+template <int TILE_ITEMS, typename... InputTs>
+struct StageStorage<TILE_ITEMS, StagedInputs<InputTs...>>
+{
+  static constexpr int INPUTS = int(sizeof...(InputTs));
+  STRATA_HOST_DEVICE static constexpr int Region(int bytes)
+  {
+    return (bytes + 127) / 128 * 128;
+  }
+  //! The bytes of input k's tile.
+  STRATA_HOST_DEVICE static constexpr int InputBytes(int k)
+  {
+    constexpr int bytes[INPUTS > 0 ? INPUTS : 1] = {TILE_ITEMS * int(sizeof(InputTs))...};
+    return bytes[k];
+  }
+  STRATA_HOST_DEVICE static constexpr int Offset(int k)
+  {
+    int offset = 0;
+    for (int i = 0; i < k; ++i)
+    {
+      offset += Region(InputBytes(i));
+    }
+    return offset;
+  }
+  STRATA_HOST_DEVICE static constexpr int BufferBytes()
+  {
+    return INPUTS > 0 ? Offset(INPUTS) : 16;
+  }
+  //! Every input's tile is whole 16-byte words, as cp.async.bulk moves them.
+  static constexpr bool WHOLE_WORDS = ((TILE_ITEMS * int(sizeof(InputTs)) % 16 == 0) && ...);
+
+  alignas(128) unsigned char buffers[2][BufferBytes()];
+  ::cuda::std::uint64_t barriers[2];
+  int tiles[2];
+  int staged[2];
+};
+
 //! The tile a block works on: where it lies in the input, its rows (tile::ScanTileRows), and the
 //! step that finds the combination of every tile before it (Prefix).
 template <typename RowsT, typename PrefixT, typename TileStateT, typename PrefixOpT, typename OffsetT>
@@ -29,6 +86,9 @@ struct Tile
   int valid;      // items in the tile (TILE_ITEMS but in the last)
   PrefixT& shared_prefix;
   TileStateT& tile_state;
+  //! The shared buffer holding the tile's staged inputs (pipelined skeletons), or null where they
+  //! are read from global memory.
+  const unsigned char* stage = nullptr;
 
   STRATA_DEVICE STRATA_FORCEINLINE bool IsFirst() const
   {
@@ -44,6 +104,22 @@ struct Tile
   template <typename ItemT, typename IteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(IteratorT d_in, ItemT (&items)[RowsT::ITEMS_PER_THREAD]) const
   {
+    rows.Load(d_in, offset, valid, items);
+  }
+
+  //! Loads this lane's items of staged input K, whose source is `d_in`: from the shared buffer
+  //! where the tile was staged (its bytes at OFFSET in it), else as Load.
+  template <int OFFSET, typename ItemT, typename IteratorT>
+  STRATA_DEVICE STRATA_FORCEINLINE void LoadStaged(IteratorT d_in, ItemT (&items)[RowsT::ITEMS_PER_THREAD]) const
+  {
+    if constexpr (::cuda::std::is_pointer_v<IteratorT>)
+    {
+      if (stage != nullptr)
+      {
+        rows.LoadShared(reinterpret_cast<const it_value_t<IteratorT>*>(stage + OFFSET), items);
+        return;
+      }
+    }
     rows.Load(d_in, offset, valid, items);
   }
 
@@ -92,35 +168,159 @@ struct SkeletonStorage<RowsT, PrefixT, NullType>
   PrefixT tile_prefix;
 };
 
-//! The skeleton of a single-pass agent over num_items items: a block takes a tile from the tile
-//! counter (in launch order, so that every tile it waits for belongs to a block that is running;
-//! with a single tile, tile 0, and neither the counter nor the tile state are used) and runs
-//! `body(tile)` on it (Tile). The launch has one block per tile.
+//! The skeleton of a single-pass agent over num_items items.
+//!
+//! Plain (PIPELINE false): a block takes one tile from the tile counter (in launch order, so that
+//! every tile it waits for belongs to a block that is running; with a single tile, tile 0, and
+//! neither the counter nor the tile state are used) and runs `body(tile)` on it (Tile). The launch
+//! has one block per tile.
+//!
+//! Pipelined: a block takes tiles from the counter until they run out, one tile ahead. While the
+//! body works on a tile, thread 0 has already taken the next one and, on sm_90 and later, issued
+//! bulk copies of its staged inputs (StagedT; the iterators passed to ConsumeRange, in that order)
+//! into the other shared buffer, where Tile::LoadStaged reads them. Only whole, 16-byte aligned
+//! tiles of pointers are staged; the others are read from global memory. The launch needs no more
+//! blocks than the device holds at once (any number works: a block waits only for tiles taken
+//! before its own, and the first unfinished tile is always in a running block's hands).
 template <typename RowsT, typename PrefixT, typename TileStateT, typename PrefixOpT, typename OffsetT,
-          typename BodyStorageT = NullType>
+          typename BodyStorageT = NullType, bool PIPELINE = false, typename StagedT = StagedInputs<>>
 struct Skeleton
 {
   using TileT                     = Tile<RowsT, PrefixT, TileStateT, PrefixOpT, OffsetT>;
-  using StorageT                  = SkeletonStorage<RowsT, PrefixT, BodyStorageT>;
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
+  using StageT                    = StageStorage<TILE_ITEMS, StagedT>;
+  //! Whether blocks take tiles until they run out (the launch may have fewer blocks than tiles).
+  static constexpr bool PERSISTENT = PIPELINE;
+
+  struct PipelinedStorage : SkeletonStorage<RowsT, PrefixT, BodyStorageT>
+  {
+    StageT stage;
+  };
+  using StorageT =
+      ::cuda::std::conditional_t<PIPELINE, PipelinedStorage, SkeletonStorage<RowsT, PrefixT, BodyStorageT>>;
 
   struct TempStorage : Uninitialized<StorageT>
   {
   };
 
-  template <typename BodyT>
+  //! Where staged input K lies in a shared buffer.
+  template <int K>
+  static constexpr int STAGE_OFFSET = StageT::Offset(K);
+
+  template <typename BodyT, typename... StagedIteratorTs>
   STRATA_DEVICE STRATA_FORCEINLINE static void ConsumeRange(TempStorage& temp_storage, OffsetT num_items, int num_tiles,
                                                             TileStateT& tile_state, unsigned int* d_tile_counter,
-                                                            BodyT&& body)
+                                                            BodyT&& body, StagedIteratorTs... staged)
   {
     StorageT& storage = temp_storage.Alias();
     RowsT rows(storage.rows);
-    const int index      = rows.NextTile(num_tiles, d_tile_counter);
-    const OffsetT offset = OffsetT(index) * OffsetT(TILE_ITEMS);
-    TileT tile{
-        rows,      index, num_tiles, offset, tile::ValidItems<TILE_ITEMS>(num_items, offset), storage.tile_prefix,
-        tile_state};
-    body(tile);
+    if constexpr (!PIPELINE)
+    {
+      const int index      = rows.NextTile(num_tiles, d_tile_counter);
+      const OffsetT offset = OffsetT(index) * OffsetT(TILE_ITEMS);
+      TileT tile{
+          rows,      index, num_tiles, offset, tile::ValidItems<TILE_ITEMS>(num_items, offset), storage.tile_prefix,
+          tile_state};
+      body(tile);
+    }
+    else
+    {
+      static_assert(sizeof...(StagedIteratorTs) == StageT::INPUTS, "one iterator for every staged input");
+      StageT& stage = storage.stage;
+      if (threadIdx.x == 0)
+      {
+        NV_IF_TARGET(NV_PROVIDES_SM_90,
+                     (detail::MbarrierInit(&stage.barriers[0], 1u); detail::MbarrierInit(&stage.barriers[1], 1u);
+                      detail::FenceProxyAsyncShared();));
+        const int first = TakeTile(num_tiles, d_tile_counter, true);
+        stage.tiles[0]  = first;
+        stage.staged[0] = first < num_tiles && Stage(stage, 0, first, num_items, num_tiles, staged...);
+      }
+      __syncthreads();         // the first tile and the barriers
+      unsigned int phases = 0; // bit b: the parity of the next phase of buffer b's barrier
+      for (int b = 0;; b ^= 1)
+      {
+        const int index = stage.tiles[b];
+        if (index >= num_tiles)
+        {
+          break;
+        }
+        const bool is_staged = stage.staged[b] != 0;
+        if (threadIdx.x == 0)
+        {
+          // The other buffer's last reader finished with the barrier that ended the last tile.
+          const int next      = TakeTile(num_tiles, d_tile_counter, false);
+          stage.tiles[b ^ 1]  = next;
+          stage.staged[b ^ 1] = next < num_tiles && Stage(stage, b ^ 1, next, num_items, num_tiles, staged...);
+        }
+        if (is_staged)
+        {
+          NV_IF_TARGET(NV_PROVIDES_SM_90,
+                       (while (!detail::MbarrierTryWaitParity(&stage.barriers[b], (phases >> b) & 1u)){}));
+          phases ^= 1u << b;
+        }
+        const OffsetT offset = OffsetT(index) * OffsetT(TILE_ITEMS);
+        TileT tile{rows,
+                   index,
+                   num_tiles,
+                   offset,
+                   tile::ValidItems<TILE_ITEMS>(num_items, offset),
+                   storage.tile_prefix,
+                   tile_state,
+                   is_staged ? stage.buffers[b] : nullptr};
+        body(tile);
+        __syncthreads(); // buffer b, the body's storage and the next tile's slot before they are reused
+      }
+    }
+  }
+
+private:
+  //! The block's first or next tile from the counter; a single tile (no counter) is tile 0, then
+  //! none.
+  STRATA_DEVICE STRATA_FORCEINLINE static int TakeTile(int num_tiles, unsigned int* d_tile_counter, bool first)
+  {
+    if (num_tiles == 1)
+    {
+      return first ? 0 : 1;
+    }
+    return int(atomicAdd(d_tile_counter, 1u));
+  }
+
+  //! Thread 0 issues the bulk copies of tile `index` of every staged input into buffer b (sm_90 and
+  //! later; a whole tile whose every input is a 16-byte aligned pointer). Returns whether it did.
+  template <typename... StagedIteratorTs>
+  STRATA_DEVICE STRATA_FORCEINLINE static bool
+  Stage([[maybe_unused]] StageT& stage, [[maybe_unused]] int b, [[maybe_unused]] int index,
+        [[maybe_unused]] OffsetT num_items, [[maybe_unused]] int num_tiles, [[maybe_unused]] StagedIteratorTs... staged)
+  {
+    if constexpr (StageT::INPUTS > 0 && StageT::WHOLE_WORDS && (::cuda::std::is_pointer_v<StagedIteratorTs> && ...))
+    {
+      const OffsetT offset = OffsetT(index) * OffsetT(TILE_ITEMS);
+      // A TempStorage too large for shared memory lives in global memory, where no bulk copy goes.
+      if (tile::ValidItems<TILE_ITEMS>(num_items, offset) != TILE_ITEMS || !__isShared(&stage)
+          || !(tile::IsAligned<16>(staged) && ...))
+      {
+        return false;
+      }
+      NV_IF_TARGET(
+          NV_PROVIDES_SM_90,
+          (IssueCopies(stage, b, offset, ::cuda::std::make_index_sequence<StageT::INPUTS>{}, staged...); return true;));
+    }
+    return false;
+  }
+
+  template <::cuda::std::size_t... Ks, typename... StagedIteratorTs>
+  STRATA_DEVICE STRATA_FORCEINLINE static void
+  IssueCopies(StageT& stage, int b, OffsetT offset, ::cuda::std::index_sequence<Ks...>, StagedIteratorTs... staged)
+  {
+    using UnsignedT = ::cuda::std::make_unsigned_t<OffsetT>;
+    // The buffer's last reads (generic proxy) come before the copies' writes (async proxy).
+    detail::FenceProxyAsyncShared();
+    detail::MbarrierArriveExpectTx(&stage.barriers[b], ::cuda::std::uint32_t((StageT::InputBytes(int(Ks)) + ...)));
+    (detail::CpAsyncBulkGlobalToShared<int(sizeof(it_value_t<StagedIteratorTs>))>(
+         stage.buffers[b] + StageT::Offset(int(Ks)), staged, UnsignedT(offset),
+         ::cuda::std::uint32_t(StageT::InputBytes(int(Ks))), &stage.barriers[b]),
+     ...);
   }
 };
 } // namespace single_pass

@@ -1,0 +1,249 @@
+// Tuning sweep of the single-pass compactions (not built by default: -DSTRATA_ENABLE_TUNING=ON):
+// DeviceSelect::If (1%, 50% and 99% of u32 selected), Flagged (u8 flags, half set), Unique (keys
+// in runs of mean 8) and DevicePartition::If (50%) through DispatchSelectIf with one policy hub per
+// candidate, next to CUB, at 2^24 and 2^28 items of rotating input. Candidates: the plain skeleton
+// (a block a tile) as the tuning has it, and the pipelined one (blocks take tile after tile, the
+// next tile's input arriving in shared memory by bulk copy while the block works on its current
+// one) over threads, items per thread, blocks per SM and L2 prefetch. Each candidate's first run
+// checks that it selects as many items as CUB.
+// Names: "<function>/<plain|pipelined>/<threads>x<items>/<blocks per SM>/p<prefetch KiB>" and
+// "<function>/cub".
+#include <strata/device/dispatch/dispatch_select_if.cuh>
+
+#include <cub/device/device_partition.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "bench_common.cuh"
+#include "bench_run_keys.cuh"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace
+{
+using u8  = std::uint8_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+//! What a row measures.
+enum class op
+{
+  select_if_1,
+  select_if_50,
+  select_if_99,
+  select_flagged,
+  unique,
+  partition_if
+};
+
+//! Selects the items below a threshold: of uniform random words, the fraction threshold / 2^32.
+struct less_than
+{
+  u32 threshold;
+  __host__ __device__ bool operator()(const u32& item) const
+  {
+    return item < threshold;
+  }
+};
+
+constexpr u32 threshold_of(op kind)
+{
+  return kind == op::select_if_1    ? u32((u64(1) << 32) / 100)
+         : kind == op::select_if_99 ? u32((u64(99) << 32) / 100)
+                                    : u32(u64(1) << 31);
+}
+
+template <int THREADS, int ITEMS, int BLOCKS, bool PIPELINE, int PREFETCH_KIB>
+struct candidate_hub
+{
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
+  {
+    using SelectIfPolicyT = strata::AgentSelectIfPolicy<
+        THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, strata::BLOCK_SCAN_WARP_SCANS,
+        strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
+    using ThreeWayPartitionPolicy = SelectIfPolicyT;
+  };
+  using MaxPolicy = Policy;
+};
+
+inline void* temp_storage(std::size_t& bytes)
+{
+  static bench::device_buffer<unsigned char> temp(std::size_t(64) << 20);
+  bytes = temp.bytes();
+  return temp.data();
+}
+
+int* d_count()
+{
+  static bench::device_buffer<int> count(1);
+  return count.data();
+}
+
+//! u8 flags, 0 or 1 from random bits, for 2^28 items (the flagged rows read windows of them).
+const u8* flags()
+{
+  static bench::device_buffer<u32> words(std::size_t(1) << 26);
+  static const u8* masked = []
+  {
+    bench::fill_random(words, 4099);
+    std::vector<u32> host(words.size());
+    bench::check(cudaMemcpy(host.data(), words.data(), words.bytes(), cudaMemcpyDeviceToHost), "flags");
+    for (u32& word : host)
+    {
+      word &= 0x01010101u;
+    }
+    bench::check(cudaMemcpy(words.data(), host.data(), words.bytes(), cudaMemcpyHostToDevice), "flags");
+    return reinterpret_cast<const u8*>(words.data());
+  }();
+  return masked;
+}
+
+//! One call of KIND by strata (with HubT) or by CUB (HubT void).
+template <typename HubT, op KIND>
+cudaError_t invoke(void* temp, std::size_t& bytes, const u32* in, u32* out, std::int64_t n, cudaStream_t stream)
+{
+  constexpr bool CUB = std::is_void_v<HubT>;
+  if constexpr (KIND == op::select_flagged)
+  {
+    if constexpr (CUB)
+    {
+      return cub::DeviceSelect::Flagged(temp, bytes, in, flags(), out, d_count(), n, stream);
+    }
+    else
+    {
+      return strata::DispatchSelectIf<const u32*, const u8*, u32*, int*, strata::NullType, strata::NullType,
+                                      std::int64_t, strata::SelectImpl::Select, HubT>::Dispatch(temp, bytes, in,
+                                                                                                flags(), out, d_count(),
+                                                                                                {}, {}, n, stream);
+    }
+  }
+  else if constexpr (KIND == op::unique)
+  {
+    if constexpr (CUB)
+    {
+      return cub::DeviceSelect::Unique(temp, bytes, in, out, d_count(), n, stream);
+    }
+    else
+    {
+      return strata::DispatchSelectIf<const u32*, strata::NullType*, u32*, int*, strata::NullType,
+                                      cuda::std::equal_to<>, std::int64_t, strata::SelectImpl::Select,
+                                      HubT>::Dispatch(temp, bytes, in, nullptr, out, d_count(), {}, {}, n, stream);
+    }
+  }
+  else
+  {
+    constexpr bool PARTITION = KIND == op::partition_if;
+    const less_than op_{threshold_of(KIND)};
+    if constexpr (CUB)
+    {
+      return PARTITION ? cub::DevicePartition::If(temp, bytes, in, out, d_count(), n, op_, stream)
+                       : cub::DeviceSelect::If(temp, bytes, in, out, d_count(), n, op_, stream);
+    }
+    else
+    {
+      return strata::DispatchSelectIf < const u32*, strata::NullType*, u32*, int*, less_than, strata::NullType,
+             std::int64_t, PARTITION ? strata::SelectImpl::Partition : strata::SelectImpl::Select,
+             HubT > ::Dispatch(temp, bytes, in, nullptr, out, d_count(), op_, {}, n, stream);
+    }
+  }
+}
+
+//! The count a call of KIND wrote.
+int count_after(cudaStream_t stream)
+{
+  int count = -1;
+  bench::check(cudaMemcpyAsync(&count, d_count(), sizeof(int), cudaMemcpyDeviceToHost, stream), "count");
+  bench::check(cudaStreamSynchronize(stream), "count");
+  return count;
+}
+
+template <op KIND>
+const u32* input(std::size_t n)
+{
+  if constexpr (KIND == op::unique)
+  {
+    return bench::keys_in_runs<2053>().next(n);
+  }
+  else
+  {
+    return bench::shared_rotating_buffer<u32>(n).next();
+  }
+}
+
+template <op KIND>
+std::size_t bytes_moved(std::size_t n)
+{
+  const std::size_t kept = KIND == op::select_if_1    ? n / 100
+                           : KIND == op::select_if_99 ? n / 100 * 99
+                           : KIND == op::unique       ? n / 8
+                           : KIND == op::partition_if ? n
+                                                      : n / 2;
+  return n * sizeof(u32) + kept * sizeof(u32) + (KIND == op::select_flagged ? n : 0);
+}
+
+//! strata with HubT, or CUB (HubT void), over rotating inputs of state.range(0) items.
+template <typename HubT, op KIND>
+void run(benchmark::State& state)
+{
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  u32* out            = static_cast<u32*>(bench::scratch(0, n * sizeof(u32)));
+  std::size_t bytes   = 0;
+  void* temp          = temp_storage(bytes);
+  if constexpr (!std::is_void_v<HubT>)
+  {
+    const std::string configuration = std::string(__PRETTY_FUNCTION__) + " at " + std::to_string(n);
+    if (bench::first_run(configuration))
+    {
+      const u32* in = input<KIND>(n);
+      bench::check(invoke<void, KIND>(temp, bytes, in, out, std::int64_t(n), nullptr), "cub");
+      const int expected = count_after(nullptr);
+      bench::check(invoke<HubT, KIND>(temp, bytes, in, out, std::int64_t(n), nullptr), "strata");
+      const int got = count_after(nullptr);
+      if (!bench::record(
+              state, configuration,
+              got == expected ? "" : "count " + std::to_string(got) + " against CUB's " + std::to_string(expected)))
+      {
+        return;
+      }
+    }
+  }
+  bench::time_iterations(
+      state, [&](cudaStream_t stream)
+      { bench::check(invoke<HubT, KIND>(temp, bytes, input<KIND>(n), out, std::int64_t(n), stream), "select"); });
+  bench::set_throughput(state, n, bytes_moved<KIND>(n));
+}
+} // namespace
+
+#define STRATA_SIZES                                                                                                   \
+  {                                                                                                                    \
+    1 << 24, 1 << 28                                                                                                   \
+  }
+#define STRATA_ROW(FUNC, NAME, ...)                                                                                    \
+  BENCHMARK(run<__VA_ARGS__>)->Name(NAME)->ArgsProduct({STRATA_SIZES})->UseManualTime()->Unit(benchmark::kMicrosecond)
+#define STRATA_CANDIDATE(KIND, FUNC, THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB)                                   \
+  STRATA_ROW(FUNC, FUNC "/" #PIPELINE "/" #THREADS "x" #ITEMS "/" #BLOCKS "/p" #PREFETCH_KIB,                          \
+             candidate_hub<THREADS, ITEMS, BLOCKS, PIPELINE == pipelined, PREFETCH_KIB>, KIND)
+#define STRATA_SWEEP(KIND, FUNC)                                                                                       \
+  STRATA_ROW(FUNC, FUNC "/cub", void, KIND);                                                                           \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 24, 3, plain, 3072);                                                               \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 8, 4, pipelined, 0);                                                               \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 12, 3, pipelined, 0);                                                              \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 16, 2, pipelined, 0);                                                              \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 12, 3, pipelined, 3072);                                                           \
+  STRATA_CANDIDATE(KIND, FUNC, 128, 16, 6, pipelined, 0);                                                              \
+  STRATA_CANDIDATE(KIND, FUNC, 512, 8, 2, pipelined, 0)
+
+// The candidates' names spell their skeleton.
+constexpr int plain     = 0;
+constexpr int pipelined = 1;
+
+STRATA_SWEEP(op::select_if_1, "select_if_1");
+STRATA_SWEEP(op::select_if_50, "select_if_50");
+STRATA_SWEEP(op::select_if_99, "select_if_99");
+STRATA_SWEEP(op::select_flagged, "select_flagged");
+STRATA_SWEEP(op::unique, "unique");
+STRATA_SWEEP(op::partition_if, "partition_if");
+BENCHMARK_MAIN();

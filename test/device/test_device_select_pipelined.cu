@@ -1,0 +1,208 @@
+// Tests of the pipelined single pass (detail::single_pass::Skeleton with PIPELINE): DeviceSelect's
+// and DevicePartition's dispatch with a policy whose blocks take tile after tile, the next tile's
+// items (and flags) staged in shared memory by bulk copy. If, Flagged, Unique, two-way partition
+// and UniqueByKey, of uint8, uint32, uint64 and a 16-byte record, against the host references of
+// the other select tests; sizes from 0 through both sides of the tile to 2^20 + 7 (more tiles
+// than the device holds blocks at once, so that blocks take several), aligned and misaligned
+// (d_in + 1: the tiles are read from global memory, the loop stays the same).
+#include <strata/device/dispatch/dispatch_select_if.cuh>
+
+#include "common/test_common.cuh"
+#include "device_select_checks.cuh"
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+namespace
+{
+using strata_test::device_buffer;
+using strata_test::select_percent;
+
+//! One policy for every architecture: 256 threads of 8 items (a small tile, so that 2^20 items
+//! are many tiles a block), two blocks an SM, no L2 prefetch, pipelined.
+template <typename InputT>
+struct pipelined_hub
+{
+  struct Policy : strata::ChainedPolicy<750, Policy, Policy>
+  {
+    using SelectIfPolicyT =
+        strata::AgentSelectIfPolicy<256, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
+                                    strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 2, 0, true>;
+    using ThreeWayPartitionPolicy = SelectIfPolicyT;
+  };
+  using MaxPolicy = Policy;
+};
+
+using pipelined_types = std::tuple<std::uint8_t, std::uint32_t, std::uint64_t, strata_test::item16>;
+
+template <typename T, typename FlagsT, typename SelectOpT, typename EqualityOpT, strata::SelectImpl IMPL>
+using select_dispatch_t =
+    strata::DispatchSelectIf<const T*, FlagsT, T*, int*, SelectOpT, EqualityOpT, std::int64_t, IMPL, pipelined_hub<T>>;
+
+//! The sizes of the pipelined tests: the select tests' (under the sanitizer up to 100003 items).
+std::vector<std::size_t> pipelined_sizes()
+{
+  return strata_test::select_sizes();
+}
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::If, Flagged and DevicePartition::If match the references",
+                        "[device][select][partition]", pipelined_types)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using T                  = TestType;
+  const std::uint64_t seed = strata_test::seed(641);
+  INFO("seed " << seed);
+  const std::vector<std::size_t> sizes = pipelined_sizes();
+  for (std::size_t s = 0; s < sizes.size(); ++s)
+  {
+    const std::size_t n = sizes[s];
+    for (std::size_t shift : {std::size_t(0), std::size_t(1)})
+    {
+      INFO("num_items " << n << ", inputs shifted by " << shift << " items");
+      const std::vector<T> in = strata_test::select_inputs<T>(n + shift, seed + n);
+      const std::vector<T> items(in.begin() + std::ptrdiff_t(shift), in.end());
+      device_buffer<T> d_in(in);
+      device_buffer<std::uint8_t> d_flags(n + shift);
+      device_buffer<T> d_out(n + strata_test::select_slack);
+      device_buffer<int> d_num(2);
+      const T* d_items = static_cast<const T*>(d_in.data()) + shift;
+      for (std::uint32_t percent : strata_test::select_percents(s))
+      {
+        INFO(percent << " % selected");
+        const select_percent op{percent, seed};
+        {
+          INFO("If");
+          const std::vector<T> expected = strata_test::reference_select(items, op);
+          d_out.poison();
+          d_num.poison();
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return select_dispatch_t<T, strata::NullType*, select_percent, strata::NullType,
+                                         strata::SelectImpl::Select>::Dispatch(d_temp, bytes, d_items, nullptr,
+                                                                               d_out.data(), d_num.data(), op,
+                                                                               strata::NullType{}, std::int64_t(n),
+                                                                               nullptr);
+              });
+          strata_test::check_counts(d_num, {expected.size()});
+          strata_test::check_selected(expected, d_out.download());
+        }
+        {
+          INFO("Flagged");
+          std::vector<std::uint8_t> flags = strata_test::random_flags(n + shift, percent, seed + 7 * n + percent);
+          d_flags.upload(flags);
+          const std::vector<std::uint8_t> item_flags(flags.begin() + std::ptrdiff_t(shift), flags.end());
+          const std::vector<T> expected =
+              strata_test::reference_select_flagged(items, item_flags, [](std::uint8_t f) { return f != 0; });
+          d_out.poison();
+          d_num.poison();
+          const std::uint8_t* d_item_flags = static_cast<const std::uint8_t*>(d_flags.data()) + shift;
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return select_dispatch_t<T, const std::uint8_t*, strata::NullType, strata::NullType,
+                                         strata::SelectImpl::Select>::Dispatch(d_temp, bytes, d_items, d_item_flags,
+                                                                               d_out.data(), d_num.data(),
+                                                                               strata::NullType{}, strata::NullType{},
+                                                                               std::int64_t(n), nullptr);
+              });
+          strata_test::check_counts(d_num, {expected.size()});
+          strata_test::check_selected(expected, d_out.download());
+        }
+        {
+          INFO("Partition");
+          const std::vector<T> expected = strata_test::reference_partition(items, op);
+          d_out.poison();
+          d_num.poison();
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return select_dispatch_t<T, strata::NullType*, select_percent, strata::NullType,
+                                         strata::SelectImpl::Partition>::Dispatch(d_temp, bytes, d_items, nullptr,
+                                                                                  d_out.data(), d_num.data(), op,
+                                                                                  strata::NullType{}, std::int64_t(n),
+                                                                                  nullptr);
+              });
+          strata_test::check_counts(d_num, {strata_test::reference_select(items, op).size()});
+          const std::vector<T> out = d_out.download();
+          strata_test::check_items(expected, out);
+          strata_test::check_untouched(out, n, out.size());
+        }
+      }
+    }
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::Unique and UniqueByKey match the references", "[device][select]",
+                        pipelined_types)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using T                  = TestType;
+  const std::uint64_t seed = strata_test::seed(643);
+  INFO("seed " << seed);
+  for (std::size_t n : pipelined_sizes())
+  {
+    for (strata_test::run_shape shape : strata_test::run_shapes)
+    {
+      INFO("num_items " << n << ", runs " << strata_test::run_shape_name(shape));
+      const std::vector<T> keys = strata_test::run_inputs<T>(n + 1, shape, seed + n);
+      std::vector<std::uint32_t> values(n + 1);
+      for (std::size_t i = 0; i < values.size(); ++i)
+      {
+        values[i] = std::uint32_t(strata_test::mix64(seed ^ i));
+      }
+      device_buffer<T> d_keys(keys);
+      device_buffer<std::uint32_t> d_values(values);
+      device_buffer<T> d_keys_out(n + strata_test::select_slack);
+      device_buffer<std::uint32_t> d_values_out(n + strata_test::select_slack);
+      device_buffer<int> d_num(2);
+      for (std::size_t shift : {std::size_t(0), std::size_t(1)})
+      {
+        INFO("inputs shifted by " << shift << " items");
+        const std::vector<T> in(keys.begin() + std::ptrdiff_t(shift), keys.begin() + std::ptrdiff_t(shift + n));
+        const std::vector<std::uint32_t> in_values(values.begin() + std::ptrdiff_t(shift),
+                                                   values.begin() + std::ptrdiff_t(shift + n));
+        const std::vector<std::size_t> heads = strata_test::run_heads(in, strata_test::coarse_equal{});
+        const T* d_in                        = static_cast<const T*>(d_keys.data()) + shift;
+        {
+          INFO("Unique");
+          d_keys_out.poison();
+          d_num.poison();
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return select_dispatch_t<T, strata::NullType*, strata::NullType, strata_test::coarse_equal,
+                                         strata::SelectImpl::Select>::Dispatch(d_temp, bytes, d_in, nullptr,
+                                                                               d_keys_out.data(), d_num.data(),
+                                                                               strata::NullType{},
+                                                                               strata_test::coarse_equal{},
+                                                                               std::int64_t(n), nullptr);
+              });
+          strata_test::check_counts(d_num, {heads.size()});
+          strata_test::check_selected(strata_test::gather(in, heads), d_keys_out.download());
+        }
+        {
+          INFO("UniqueByKey");
+          d_keys_out.poison();
+          d_values_out.poison();
+          d_num.poison();
+          using DispatchT = strata::DispatchUniqueByKey<const T*, const std::uint32_t*, T*, std::uint32_t*, int*,
+                                                        strata_test::coarse_equal, std::int64_t, pipelined_hub<T>>;
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return DispatchT::Dispatch(
+                    d_temp, bytes, d_in, static_cast<const std::uint32_t*>(d_values.data()) + shift, d_keys_out.data(),
+                    d_values_out.data(), d_num.data(), strata_test::coarse_equal{}, std::int64_t(n), nullptr);
+              });
+          strata_test::check_counts(d_num, {heads.size()});
+          strata_test::check_selected(strata_test::gather(in, heads), d_keys_out.download());
+          strata_test::check_selected(strata_test::gather(in_values, heads), d_values_out.download());
+        }
+      }
+    }
+  }
+}
