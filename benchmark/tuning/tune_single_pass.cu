@@ -1,16 +1,22 @@
 // Tuning sweep of the single-pass compactions (not built by default: -DSTRATA_ENABLE_TUNING=ON):
 // DeviceSelect::If (1%, 50% and 99% of u32 selected), Flagged (u8 flags, half set), Unique (keys
-// in runs of mean 8) and DevicePartition::If (50%) through DispatchSelectIf with one policy hub per
-// candidate, next to CUB, at 2^24 and 2^28 items of rotating input. Candidates: the plain skeleton
+// in runs of mean 8) and DevicePartition::If (50%) through DispatchSelectIf, and ReduceByKey (u32
+// keys in runs of mean 8, u32 values summed) and RunLengthEncode::Encode (the same keys, as
+// ReduceByKey of ones) through DispatchReduceByKey, with one policy hub per candidate, next to
+// CUB, at 2^24 and 2^28 items of rotating input. Candidates: the plain skeleton
 // (a block a tile) as the tuning has it, and the pipelined one (blocks take tile after tile, the
 // next tile's input arriving in shared memory by bulk copy while the block works on its current
 // one) over threads, items per thread, blocks per SM and L2 prefetch. Each candidate's first run
 // checks that it selects as many items as CUB.
 // Names: "<function>/<plain|pipelined>/<threads>x<items>/<blocks per SM>/p<prefetch KiB>" and
 // "<function>/cub".
+#include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
+#include <strata/iterator/constant_input_iterator.cuh>
 
 #include <cub/device/device_partition.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "bench_common.cuh"
@@ -36,7 +42,9 @@ enum class op
   select_if_99,
   select_flagged,
   unique,
-  partition_if
+  partition_if,
+  reduce_by_key,
+  rle_encode
 };
 
 //! Selects the items below a threshold: of uniform random words, the fraction threshold / 2^32.
@@ -65,6 +73,18 @@ struct candidate_hub
         THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, strata::BLOCK_SCAN_WARP_SCANS,
         strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
     using ThreeWayPartitionPolicy = SelectIfPolicyT;
+  };
+  using MaxPolicy = Policy;
+};
+
+template <int THREADS, int ITEMS, int BLOCKS, bool PIPELINE, int PREFETCH_KIB>
+struct by_key_hub
+{
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
+  {
+    using ReduceByKeyPolicyT = strata::AgentReduceByKeyPolicy<
+        THREADS, ITEMS, strata::BLOCK_LOAD_WARP_TRANSPOSE, strata::LOAD_DEFAULT, strata::BLOCK_SCAN_WARP_SCANS,
+        strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
   };
   using MaxPolicy = Policy;
 };
@@ -120,6 +140,33 @@ cudaError_t invoke(void* temp, std::size_t& bytes, const u32* in, u32* out, std:
                                                                                                 {}, {}, n, stream);
     }
   }
+  else if constexpr (KIND == op::reduce_by_key || KIND == op::rle_encode)
+  {
+    u32* second_out = static_cast<u32*>(bench::scratch(1, std::size_t(n) * sizeof(u32)));
+    using OnesT     = strata::ConstantInputIterator<u32, std::int64_t>;
+    if constexpr (CUB)
+    {
+      return KIND == op::reduce_by_key
+                 ? cub::DeviceReduce::ReduceByKey(temp, bytes, in, out,
+                                                  bench::shared_rotating_buffer<u32>(std::size_t(n)).next(), second_out,
+                                                  d_count(), cuda::std::plus<>{}, n, stream)
+                 : cub::DeviceRunLengthEncode::Encode(temp, bytes, in, out, second_out, d_count(), n, stream);
+    }
+    else if constexpr (KIND == op::reduce_by_key)
+    {
+      return strata::DispatchReduceByKey<const u32*, u32*, const u32*, u32*, int*, cuda::std::equal_to<>,
+                                         cuda::std::plus<>, std::int64_t, u32,
+                                         HubT>::Dispatch(temp, bytes, in, out,
+                                                         bench::shared_rotating_buffer<u32>(std::size_t(n)).next(),
+                                                         second_out, d_count(), {}, {}, n, stream);
+    }
+    else
+    {
+      return strata::DispatchReduceByKey<const u32*, u32*, OnesT, u32*, int*, cuda::std::equal_to<>, cuda::std::plus<>,
+                                         std::int64_t, u32, HubT>::Dispatch(temp, bytes, in, out, OnesT(1u), second_out,
+                                                                            d_count(), {}, {}, n, stream);
+    }
+  }
   else if constexpr (KIND == op::unique)
   {
     if constexpr (CUB)
@@ -163,7 +210,7 @@ int count_after(cudaStream_t stream)
 template <op KIND>
 const u32* input(std::size_t n)
 {
-  if constexpr (KIND == op::unique)
+  if constexpr (KIND == op::unique || KIND == op::reduce_by_key || KIND == op::rle_encode)
   {
     return bench::keys_in_runs<2053>().next(n);
   }
@@ -236,6 +283,17 @@ void run(benchmark::State& state)
   STRATA_CANDIDATE(KIND, FUNC, 128, 16, 6, pipelined, 0);                                                              \
   STRATA_CANDIDATE(KIND, FUNC, 512, 8, 2, pipelined, 0)
 
+#define STRATA_BY_KEY_CANDIDATE(KIND, FUNC, THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB)                            \
+  STRATA_ROW(FUNC, FUNC "/" #PIPELINE "/" #THREADS "x" #ITEMS "/" #BLOCKS "/p" #PREFETCH_KIB,                          \
+             by_key_hub<THREADS, ITEMS, BLOCKS, PIPELINE == pipelined, PREFETCH_KIB>, KIND)
+#define STRATA_BY_KEY_SWEEP(KIND, FUNC)                                                                                \
+  STRATA_ROW(FUNC, FUNC "/cub", void, KIND);                                                                           \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, plain, 3072);                                                        \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 8, 6, pipelined, 0);                                                        \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, pipelined, 0);                                                       \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 256, 8, 3, pipelined, 0);                                                        \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, pipelined, 3072)
+
 // The candidates' names spell their skeleton.
 constexpr int plain     = 0;
 constexpr int pipelined = 1;
@@ -246,4 +304,6 @@ STRATA_SWEEP(op::select_if_99, "select_if_99");
 STRATA_SWEEP(op::select_flagged, "select_flagged");
 STRATA_SWEEP(op::unique, "unique");
 STRATA_SWEEP(op::partition_if, "partition_if");
+STRATA_BY_KEY_SWEEP(op::reduce_by_key, "reduce_by_key");
+STRATA_BY_KEY_SWEEP(op::rle_encode, "rle_encode");
 BENCHMARK_MAIN();

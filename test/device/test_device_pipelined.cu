@@ -1,11 +1,15 @@
-// Tests of the pipelined single pass (detail::single_pass::Skeleton with PIPELINE): DeviceSelect's
-// and DevicePartition's dispatch with a policy whose blocks take tile after tile, the next tile's
-// items (and flags) staged in shared memory by bulk copy. If, Flagged, Unique, two-way partition
-// and UniqueByKey, of uint8, uint32, uint64 and a 16-byte record, against the host references of
-// the other select tests; sizes from 0 through both sides of the tile to 2^20 + 7 (more tiles
-// than the device holds blocks at once, so that blocks take several), aligned and misaligned
-// (d_in + 1: the tiles are read from global memory, the loop stays the same).
+// Tests of the pipelined single pass (detail::single_pass::Skeleton with PIPELINE): the dispatch
+// classes of DeviceSelect, DevicePartition and DeviceReduce::ReduceByKey with a policy whose blocks
+// take tile after tile, the next tile's inputs staged in shared memory by bulk copy. If, Flagged,
+// Unique, two-way partition and UniqueByKey of uint8, uint32, uint64 and a 16-byte record, against
+// the host references of the other select tests; ReduceByKey of uint32 and uint64 keys with
+// values behind a pointer (both inputs staged) and from a ConstantInputIterator (keys alone
+// staged). Sizes from 0 through both sides of the tile to 2^20 + 7 (more tiles than the device
+// holds blocks at once, so that blocks take several), aligned and misaligned (d_in + 1: the tiles
+// are read from global memory, the loop stays the same).
+#include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
+#include <strata/iterator/constant_input_iterator.cuh>
 
 #include "common/test_common.cuh"
 #include "device_select_checks.cuh"
@@ -36,6 +40,37 @@ struct pipelined_hub
 };
 
 using pipelined_types = std::tuple<std::uint8_t, std::uint32_t, std::uint64_t, strata_test::item16>;
+
+//! ReduceByKey's: 128 threads of 8 items, two blocks an SM, pipelined.
+struct pipelined_by_key_hub
+{
+  struct Policy : strata::ChainedPolicy<750, Policy, Policy>
+  {
+    using ReduceByKeyPolicyT = strata::AgentReduceByKeyPolicy<128, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
+                                                              strata::BLOCK_SCAN_WARP_SCANS,
+                                                              strata::detail::DefaultLookbackPolicy, 2, 0, true>;
+  };
+  using MaxPolicy = Policy;
+};
+
+//! The runs of `keys` (equal neighbours under ==) and the sums of their values, as wrapping
+//! unsigned sums.
+template <typename KeyT, typename ValueT>
+void reference_reduce_by_key(const std::vector<KeyT>& keys, const std::vector<ValueT>& values,
+                             std::vector<KeyT>& unique, std::vector<ValueT>& sums)
+{
+  unique.clear();
+  sums.clear();
+  for (std::size_t i = 0; i < keys.size(); ++i)
+  {
+    if (i == 0 || !(keys[i - 1] == keys[i]))
+    {
+      unique.push_back(keys[i]);
+      sums.push_back(ValueT(0));
+    }
+    sums.back() = ValueT(sums.back() + values[i]);
+  }
+}
 
 template <typename T, typename FlagsT, typename SelectOpT, typename EqualityOpT, strata::SelectImpl IMPL>
 using select_dispatch_t =
@@ -201,6 +236,85 @@ TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::Unique and UniqueByKey match 
           strata_test::check_counts(d_num, {heads.size()});
           strata_test::check_selected(strata_test::gather(in, heads), d_keys_out.download());
           strata_test::check_selected(strata_test::gather(in_values, heads), d_values_out.download());
+        }
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("A pipelined DeviceReduce::ReduceByKey matches the reference", "[device][reduce_by_key]",
+                   std::uint32_t, std::uint64_t)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using KeyT               = TestType;
+  using ValueT             = std::uint32_t;
+  const std::uint64_t seed = strata_test::seed(647);
+  INFO("seed " << seed);
+  for (std::size_t n : pipelined_sizes())
+  {
+    for (strata_test::run_shape shape : strata_test::run_shapes)
+    {
+      INFO("num_items " << n << ", runs " << strata_test::run_shape_name(shape));
+      const std::vector<KeyT> keys = strata_test::run_inputs<KeyT>(n + 1, shape, seed + n);
+      std::vector<ValueT> values(n + 1);
+      for (std::size_t i = 0; i < values.size(); ++i)
+      {
+        values[i] = ValueT(strata_test::mix64(seed ^ (3 * i)));
+      }
+      device_buffer<KeyT> d_keys(keys);
+      device_buffer<ValueT> d_values(values);
+      device_buffer<KeyT> d_unique(n + strata_test::select_slack);
+      device_buffer<ValueT> d_sums(n + strata_test::select_slack);
+      device_buffer<int> d_num(2);
+      for (std::size_t shift : {std::size_t(0), std::size_t(1)})
+      {
+        INFO("inputs shifted by " << shift << " items");
+        const std::vector<KeyT> in(keys.begin() + std::ptrdiff_t(shift), keys.begin() + std::ptrdiff_t(shift + n));
+        const KeyT* d_in = static_cast<const KeyT*>(d_keys.data()) + shift;
+        std::vector<KeyT> unique;
+        std::vector<ValueT> sums;
+        {
+          INFO("values behind a pointer");
+          const std::vector<ValueT> in_values(values.begin() + std::ptrdiff_t(shift),
+                                              values.begin() + std::ptrdiff_t(shift + n));
+          reference_reduce_by_key(in, in_values, unique, sums);
+          d_unique.poison();
+          d_sums.poison();
+          d_num.poison();
+          using DispatchT =
+              strata::DispatchReduceByKey<const KeyT*, KeyT*, const ValueT*, ValueT*, int*, cuda::std::equal_to<>,
+                                          cuda::std::plus<>, std::int64_t, ValueT, pipelined_by_key_hub>;
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return DispatchT::Dispatch(d_temp, bytes, d_in, d_unique.data(),
+                                           static_cast<const ValueT*>(d_values.data()) + shift, d_sums.data(),
+                                           d_num.data(), cuda::std::equal_to<>{}, cuda::std::plus<>{}, std::int64_t(n),
+                                           nullptr);
+              });
+          strata_test::check_counts(d_num, {unique.size()});
+          strata_test::check_selected(unique, d_unique.download());
+          strata_test::check_selected(sums, d_sums.download());
+        }
+        {
+          INFO("values from a ConstantInputIterator (run lengths)");
+          reference_reduce_by_key(in, std::vector<ValueT>(n, ValueT(1)), unique, sums);
+          d_unique.poison();
+          d_sums.poison();
+          d_num.poison();
+          using OnesT     = strata::ConstantInputIterator<ValueT, std::int64_t>;
+          using DispatchT = strata::DispatchReduceByKey<const KeyT*, KeyT*, OnesT, ValueT*, int*, cuda::std::equal_to<>,
+                                                        cuda::std::plus<>, std::int64_t, ValueT, pipelined_by_key_hub>;
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return DispatchT::Dispatch(d_temp, bytes, d_in, d_unique.data(), OnesT(ValueT(1)), d_sums.data(),
+                                           d_num.data(), cuda::std::equal_to<>{}, cuda::std::plus<>{}, std::int64_t(n),
+                                           nullptr);
+              });
+          strata_test::check_counts(d_num, {unique.size()});
+          strata_test::check_selected(unique, d_unique.download());
+          strata_test::check_selected(sums, d_sums.download());
         }
       }
     }
