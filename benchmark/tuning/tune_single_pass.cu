@@ -3,13 +3,12 @@
 // in runs of mean 8) and DevicePartition::If (50%) through DispatchSelectIf, and ReduceByKey (u32
 // keys in runs of mean 8, u32 values summed) and RunLengthEncode::Encode (the same keys, as
 // ReduceByKey of ones) through DispatchReduceByKey, with one policy hub per candidate, next to
-// CUB, at 2^24 and 2^28 items of rotating input. Candidates: the plain skeleton
-// (a block a tile) as the tuning has it, and the pipelined one (blocks take tile after tile, the
-// next tile's input arriving in shared memory by bulk copy while the block works on its current
-// one) over threads, items per thread, blocks per SM and L2 prefetch. Each candidate's first run
-// checks that it selects as many items as CUB.
-// Names: "<function>/<plain|pipelined>/<threads>x<items>/<blocks per SM>/p<prefetch KiB>" and
-// "<function>/cub".
+// CUB, at 2^24 and 2^28 items of rotating input. Candidates: the shipped tiles with each of the
+// skeleton's Pipeline modes, then staged ones over threads, items per thread, blocks per SM and
+// L2 prefetch. Each candidate's first run checks that it selects (or finds) as many items as CUB.
+// Names: "<function>/<NONE|PERSISTENT|STAGED>/<threads>x<items>/<blocks per SM>/p<prefetch KiB>"
+// (the skeleton's Pipeline: a block a tile; blocks taking tile after tile; and so with the next
+// tile staged in shared memory) and "<function>/cub".
 #include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/iterator/constant_input_iterator.cuh>
@@ -64,7 +63,7 @@ constexpr u32 threshold_of(op kind)
                                     : u32(u64(1) << 31);
 }
 
-template <int THREADS, int ITEMS, int BLOCKS, bool PIPELINE, int PREFETCH_KIB>
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB>
 struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
@@ -77,7 +76,7 @@ struct candidate_hub
   using MaxPolicy = Policy;
 };
 
-template <int THREADS, int ITEMS, int BLOCKS, bool PIPELINE, int PREFETCH_KIB>
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB>
 struct by_key_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
@@ -272,31 +271,31 @@ void run(benchmark::State& state)
   BENCHMARK(run<__VA_ARGS__>)->Name(NAME)->ArgsProduct({STRATA_SIZES})->UseManualTime()->Unit(benchmark::kMicrosecond)
 #define STRATA_CANDIDATE(KIND, FUNC, THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB)                                   \
   STRATA_ROW(FUNC, FUNC "/" #PIPELINE "/" #THREADS "x" #ITEMS "/" #BLOCKS "/p" #PREFETCH_KIB,                          \
-             candidate_hub<THREADS, ITEMS, BLOCKS, PIPELINE == pipelined, PREFETCH_KIB>, KIND)
+             candidate_hub<THREADS, ITEMS, BLOCKS, strata::detail::single_pass::Pipeline::PIPELINE, PREFETCH_KIB>,     \
+             KIND)
 #define STRATA_SWEEP(KIND, FUNC)                                                                                       \
   STRATA_ROW(FUNC, FUNC "/cub", void, KIND);                                                                           \
-  STRATA_CANDIDATE(KIND, FUNC, 256, 24, 3, plain, 3072);                                                               \
-  STRATA_CANDIDATE(KIND, FUNC, 256, 8, 4, pipelined, 0);                                                               \
-  STRATA_CANDIDATE(KIND, FUNC, 256, 12, 3, pipelined, 0);                                                              \
-  STRATA_CANDIDATE(KIND, FUNC, 256, 16, 2, pipelined, 0);                                                              \
-  STRATA_CANDIDATE(KIND, FUNC, 256, 12, 3, pipelined, 3072);                                                           \
-  STRATA_CANDIDATE(KIND, FUNC, 128, 16, 6, pipelined, 0);                                                              \
-  STRATA_CANDIDATE(KIND, FUNC, 512, 8, 2, pipelined, 0)
+  STRATA_CANDIDATE(KIND, FUNC, 256, 24, 3, NONE, 3072);                                                                \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 24, 3, PERSISTENT, 3072);                                                          \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 12, 3, PERSISTENT, 3072);                                                          \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 8, 4, STAGED, 0);                                                                  \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 12, 3, STAGED, 0);                                                                 \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 16, 2, STAGED, 0);                                                                 \
+  STRATA_CANDIDATE(KIND, FUNC, 256, 12, 3, STAGED, 3072);                                                              \
+  STRATA_CANDIDATE(KIND, FUNC, 128, 16, 6, STAGED, 0);                                                                 \
+  STRATA_CANDIDATE(KIND, FUNC, 512, 8, 2, STAGED, 0)
 
 #define STRATA_BY_KEY_CANDIDATE(KIND, FUNC, THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB)                            \
   STRATA_ROW(FUNC, FUNC "/" #PIPELINE "/" #THREADS "x" #ITEMS "/" #BLOCKS "/p" #PREFETCH_KIB,                          \
-             by_key_hub<THREADS, ITEMS, BLOCKS, PIPELINE == pipelined, PREFETCH_KIB>, KIND)
+             by_key_hub<THREADS, ITEMS, BLOCKS, strata::detail::single_pass::Pipeline::PIPELINE, PREFETCH_KIB>, KIND)
 #define STRATA_BY_KEY_SWEEP(KIND, FUNC)                                                                                \
   STRATA_ROW(FUNC, FUNC "/cub", void, KIND);                                                                           \
-  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, plain, 3072);                                                        \
-  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 8, 6, pipelined, 0);                                                        \
-  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, pipelined, 0);                                                       \
-  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 256, 8, 3, pipelined, 0);                                                        \
-  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, pipelined, 3072)
-
-// The candidates' names spell their skeleton.
-constexpr int plain     = 0;
-constexpr int pipelined = 1;
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, NONE, 3072);                                                         \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, PERSISTENT, 3072);                                                   \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 8, 6, STAGED, 0);                                                           \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, STAGED, 0);                                                          \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 256, 8, 3, STAGED, 0);                                                           \
+  STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, STAGED, 3072)
 
 STRATA_SWEEP(op::select_if_1, "select_if_1");
 STRATA_SWEEP(op::select_if_50, "select_if_50");

@@ -1,4 +1,4 @@
-// Tests of the pipelined single pass (detail::single_pass::Skeleton with PIPELINE): the dispatch
+// Tests of the pipelined single pass (detail::single_pass::Skeleton, Pipeline::STAGED): the dispatch
 // classes of DeviceSelect, DevicePartition and DeviceReduce::ReduceByKey with a policy whose blocks
 // take tile after tile, the next tile's inputs staged in shared memory by bulk copy. If, Flagged,
 // Unique, two-way partition and UniqueByKey of uint8, uint32, uint64 and a 16-byte record, against
@@ -33,7 +33,8 @@ struct pipelined_hub
   {
     using SelectIfPolicyT =
         strata::AgentSelectIfPolicy<256, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
-                                    strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 2, 0, true>;
+                                    strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 2, 0,
+                                    strata::detail::single_pass::Pipeline::STAGED>;
     using ThreeWayPartitionPolicy = SelectIfPolicyT;
   };
   using MaxPolicy = Policy;
@@ -46,9 +47,10 @@ struct pipelined_by_key_hub
 {
   struct Policy : strata::ChainedPolicy<750, Policy, Policy>
   {
-    using ReduceByKeyPolicyT = strata::AgentReduceByKeyPolicy<128, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
-                                                              strata::BLOCK_SCAN_WARP_SCANS,
-                                                              strata::detail::DefaultLookbackPolicy, 2, 0, true>;
+    using ReduceByKeyPolicyT =
+        strata::AgentReduceByKeyPolicy<128, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
+                                       strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 2, 0,
+                                       strata::detail::single_pass::Pipeline::STAGED>;
   };
   using MaxPolicy = Policy;
 };

@@ -27,18 +27,18 @@ STRATA_NAMESPACE_BEGIN
 template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, BlockLoadAlgorithm _LOAD_ALGORITHM,
           CacheLoadModifier _LOAD_MODIFIER, BlockScanAlgorithm _SCAN_ALGORITHM,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
-          int _PREFETCH_BYTES = 0, bool _PIPELINE = false>
+          int _PREFETCH_BYTES = 0, detail::single_pass::Pipeline _PIPELINE = detail::single_pass::Pipeline::NONE>
 struct AgentSelectIfPolicy
 {
-  static constexpr int BLOCK_THREADS                 = _BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD              = _ITEMS_PER_THREAD;
-  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM = _LOAD_ALGORITHM;
-  static constexpr CacheLoadModifier LOAD_MODIFIER   = _LOAD_MODIFIER;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = _SCAN_ALGORITHM;
-  using LookbackPolicyT                              = _LookbackPolicyT;
-  static constexpr int MIN_BLOCKS_PER_SM             = _MIN_BLOCKS_PER_SM;
-  static constexpr int PREFETCH_BYTES                = _PREFETCH_BYTES;
-  static constexpr bool PIPELINE                     = _PIPELINE;
+  static constexpr int BLOCK_THREADS                      = _BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD                   = _ITEMS_PER_THREAD;
+  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM      = _LOAD_ALGORITHM;
+  static constexpr CacheLoadModifier LOAD_MODIFIER        = _LOAD_MODIFIER;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM      = _SCAN_ALGORITHM;
+  using LookbackPolicyT                                   = _LookbackPolicyT;
+  static constexpr int MIN_BLOCKS_PER_SM                  = _MIN_BLOCKS_PER_SM;
+  static constexpr int PREFETCH_BYTES                     = _PREFETCH_BYTES;
+  static constexpr detail::single_pass::Pipeline PIPELINE = _PIPELINE;
 };
 
 namespace detail

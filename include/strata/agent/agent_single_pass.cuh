@@ -23,11 +23,22 @@ namespace detail
 {
 namespace single_pass
 {
+//! How a single-pass skeleton takes its tiles: one a block (NONE); tile after tile until they run
+//! out (PERSISTENT); and so, with the next tile's inputs staged in shared memory by bulk copy while
+//! the block works on the current one (STAGED).
+enum class Pipeline
+{
+  NONE,
+  PERSISTENT,
+  STAGED
+};
+
 //! The inputs a pipelined skeleton stages, by value type, in the order the body's
 //! Tile::LoadStaged<K> names them.
 template <typename... InputTs>
 struct StagedInputs
 {
+  static constexpr int COUNT = int(sizeof...(InputTs));
 };
 
 //! Two shared buffers, each holding one tile of every staged input (input K at OFFSETS[K], 128-byte
@@ -170,34 +181,36 @@ struct SkeletonStorage<RowsT, PrefixT, NullType>
 
 //! The skeleton of a single-pass agent over num_items items.
 //!
-//! Plain (PIPELINE false): a block takes one tile from the tile counter (in launch order, so that
+//! Plain (Pipeline::NONE): a block takes one tile from the tile counter (in launch order, so that
 //! every tile it waits for belongs to a block that is running; with a single tile, tile 0, and
 //! neither the counter nor the tile state are used) and runs `body(tile)` on it (Tile). The launch
 //! has one block per tile.
 //!
-//! Pipelined: a block takes tiles from the counter until they run out, one tile ahead. While the
-//! body works on a tile, thread 0 has already taken the next one and, on sm_90 and later, issued
-//! bulk copies of its staged inputs (StagedT; the iterators passed to ConsumeRange, in that order)
-//! into the other shared buffer, where Tile::LoadStaged reads them. Only whole, 16-byte aligned
+//! Pipelined (PERSISTENT or STAGED): a block takes tiles from the counter until they run out, one
+//! tile ahead. While the body works on a tile, thread 0 has already taken the next one and, where
+//! STAGED, on sm_90 and later, issued bulk copies of its staged inputs (StagedT; the iterators
+//! passed to ConsumeRange, in that order) into the other shared buffer, where Tile::LoadStaged
+//! reads them. Only whole, 16-byte aligned
 //! tiles of pointers are staged; the others are read from global memory. The launch needs no more
 //! blocks than the device holds at once (any number works: a block waits only for tiles taken
 //! before its own, and the first unfinished tile is always in a running block's hands).
 template <typename RowsT, typename PrefixT, typename TileStateT, typename PrefixOpT, typename OffsetT,
-          typename BodyStorageT = NullType, bool PIPELINE = false, typename StagedT = StagedInputs<>>
+          typename BodyStorageT = NullType, Pipeline PIPELINE = Pipeline::NONE, typename StagedT = StagedInputs<>>
 struct Skeleton
 {
   using TileT                     = Tile<RowsT, PrefixT, TileStateT, PrefixOpT, OffsetT>;
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
-  using StageT                    = StageStorage<TILE_ITEMS, StagedT>;
   //! Whether blocks take tiles until they run out (the launch may have fewer blocks than tiles).
-  static constexpr bool PERSISTENT = PIPELINE;
+  static constexpr bool PERSISTENT = PIPELINE != Pipeline::NONE;
+  using StageT =
+      StageStorage<TILE_ITEMS, ::cuda::std::conditional_t<PIPELINE == Pipeline::STAGED, StagedT, StagedInputs<>>>;
 
   struct PipelinedStorage : SkeletonStorage<RowsT, PrefixT, BodyStorageT>
   {
     StageT stage;
   };
   using StorageT =
-      ::cuda::std::conditional_t<PIPELINE, PipelinedStorage, SkeletonStorage<RowsT, PrefixT, BodyStorageT>>;
+      ::cuda::std::conditional_t<PERSISTENT, PipelinedStorage, SkeletonStorage<RowsT, PrefixT, BodyStorageT>>;
 
   struct TempStorage : Uninitialized<StorageT>
   {
@@ -214,7 +227,7 @@ struct Skeleton
   {
     StorageT& storage = temp_storage.Alias();
     RowsT rows(storage.rows);
-    if constexpr (!PIPELINE)
+    if constexpr (!PERSISTENT)
     {
       const int index      = rows.NextTile(num_tiles, d_tile_counter);
       const OffsetT offset = OffsetT(index) * OffsetT(TILE_ITEMS);
@@ -225,7 +238,7 @@ struct Skeleton
     }
     else
     {
-      static_assert(sizeof...(StagedIteratorTs) == StageT::INPUTS, "one iterator for every staged input");
+      static_assert(sizeof...(StagedIteratorTs) == StagedT::COUNT, "one iterator for every staged input");
       StageT& stage = storage.stage;
       if (threadIdx.x == 0)
       {
