@@ -41,7 +41,7 @@ struct StagedInputs
   static constexpr int COUNT = int(sizeof...(InputTs));
 };
 
-//! Two shared buffers, each holding one tile of every staged input (input K at OFFSETS[K], 128-byte
+//! Two shared buffers, each holding one tile of every staged input (input K at Offset(K), 128-byte
 //! aligned), the mbarrier each buffer's bulk copies complete on, the tile each holds and whether
 //! its copies were issued (a partial or misaligned tile is read from global memory instead).
 template <int TILE_ITEMS, typename StagedT>
