@@ -24,16 +24,17 @@ namespace
 using strata_test::device_buffer;
 using strata_test::select_percent;
 
-//! One policy for every architecture: 256 threads of 8 items (a small tile, so that 2^20 items
-//! are many tiles a block), two blocks an SM, no L2 prefetch, pipelined.
+//! One policy for every architecture: 128 threads of 4 items (a small tile) and one block an SM
+//! (the persistent launch's), so that 100003 items (the largest size under the sanitizer) give
+//! some blocks two tiles and 2^20 items every block about sixteen; no L2 prefetch; staged.
 template <typename InputT>
 struct pipelined_hub
 {
   struct Policy : strata::ChainedPolicy<750, Policy, Policy>
   {
     using SelectIfPolicyT =
-        strata::AgentSelectIfPolicy<256, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
-                                    strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 2, 0,
+        strata::AgentSelectIfPolicy<128, 4, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
+                                    strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 1, 0,
                                     strata::detail::single_pass::Pipeline::STAGED>;
     using ThreeWayPartitionPolicy = SelectIfPolicyT;
   };
@@ -42,14 +43,14 @@ struct pipelined_hub
 
 using pipelined_types = std::tuple<std::uint8_t, std::uint32_t, std::uint64_t, strata_test::item16>;
 
-//! ReduceByKey's: 128 threads of 8 items, two blocks an SM, pipelined.
+//! ReduceByKey's: 128 threads of 4 items, one block an SM, staged.
 struct pipelined_by_key_hub
 {
   struct Policy : strata::ChainedPolicy<750, Policy, Policy>
   {
     using ReduceByKeyPolicyT =
-        strata::AgentReduceByKeyPolicy<128, 8, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
-                                       strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 2, 0,
+        strata::AgentReduceByKeyPolicy<128, 4, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
+                                       strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 1, 0,
                                        strata::detail::single_pass::Pipeline::STAGED>;
   };
   using MaxPolicy = Policy;

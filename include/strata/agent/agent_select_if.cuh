@@ -117,8 +117,10 @@ private:
 
 public:
   using TempStorage = typename SkeletonT::TempStorage;
-  //! Whether a block takes tiles until they run out (the launch may have fewer blocks than tiles).
-  static constexpr bool PERSISTENT = SkeletonT::PERSISTENT;
+  //! Whether a block takes tiles until they run out (the launch may have fewer blocks than tiles),
+  //! and then how many blocks an SM the launch has (the policy's, where the occupancy allows).
+  static constexpr bool PERSISTENT   = SkeletonT::PERSISTENT;
+  static constexpr int BLOCKS_PER_SM = PolicyT::MIN_BLOCKS_PER_SM;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentSelectIf(TempStorage& temp_storage, InputIteratorT d_in,
                                                  FlagsInputIteratorT d_flags, SelectedOutputIteratorT d_out,

@@ -113,12 +113,11 @@ struct dispatch_t
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          auto kernel = DeviceReduceByKeyKernel<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT,
+          auto kernel       = DeviceReduceByKeyKernel<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT,
                                                 ValuesInputIteratorT, AggregatesOutputIteratorT, NumRunsOutputIteratorT,
                                                 EqualityOpT, ReductionOpT, CountT, AccumT>;
-          int blocks  = 0;
-          cudaError_t error =
-              single_pass::PassBlocks<AgentT::PERSISTENT>(blocks, num_tiles, kernel, AgentT::BLOCK_THREADS);
+          int blocks        = 0;
+          cudaError_t error = single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
           if (error != cudaSuccess)
           {
             return error;

@@ -181,12 +181,11 @@ struct DispatchSelectIf
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          auto kernel = DeviceSelectSweepKernel<MaxPolicyT, InputIteratorT, FlagsInputIteratorT,
+          auto kernel       = DeviceSelectSweepKernel<MaxPolicyT, InputIteratorT, FlagsInputIteratorT,
                                                 SelectedOutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT,
                                                 UnsignedOffsetT, KEEP_REJECTS, NullType*, NullType*>;
-          int blocks  = 0;
-          cudaError_t error =
-              detail::single_pass::PassBlocks<AgentT::PERSISTENT>(blocks, num_tiles, kernel, AgentT::BLOCK_THREADS);
+          int blocks        = 0;
+          cudaError_t error = detail::single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
           if (error != cudaSuccess)
           {
             return error;
@@ -269,12 +268,11 @@ struct DispatchUniqueByKey
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          auto kernel = DeviceSelectSweepKernel<MaxPolicyT, KeyInputIteratorT, NullType*, KeyOutputIteratorT,
+          auto kernel       = DeviceSelectSweepKernel<MaxPolicyT, KeyInputIteratorT, NullType*, KeyOutputIteratorT,
                                                 NumSelectedIteratorT, NullType, EqualityOpT, UnsignedOffsetT, false,
                                                 ValueInputIteratorT, ValueOutputIteratorT>;
-          int blocks  = 0;
-          cudaError_t error =
-              detail::single_pass::PassBlocks<AgentT::PERSISTENT>(blocks, num_tiles, kernel, AgentT::BLOCK_THREADS);
+          int blocks        = 0;
+          cudaError_t error = detail::single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
           if (error != cudaSuccess)
           {
             return error;
