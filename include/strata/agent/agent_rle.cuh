@@ -17,26 +17,19 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! The tuning of AgentRle, with CUB's parameters first: threads per block, items per thread, the
-//! load and cache algorithms, whether stores are time-sliced among warps, and the scan algorithm
-//! (the agent reads the cache operator; its tile layout and scan are ScanTileRows, its stores go
-//! through shared memory). Then strata's: how the look-back waits, the blocks per SM the kernel's
-//! registers must allow, and how far ahead, in bytes of input, L2 prefetches a tile.
+//! The tuning of AgentRle: CUB's template parameters, then strata's (detail::single_pass::PassPolicy
+//! says what each means); STORE_WARP_TIME_SLICING is recorded, not read (the agent's stores go
+//! through shared memory).
 template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, BlockLoadAlgorithm _LOAD_ALGORITHM,
           CacheLoadModifier _LOAD_MODIFIER, bool _STORE_WARP_TIME_SLICING, BlockScanAlgorithm _SCAN_ALGORITHM,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
           int _PREFETCH_BYTES = 0>
 struct AgentRlePolicy
+    : detail::single_pass::PassPolicy<_BLOCK_THREADS, _ITEMS_PER_THREAD, _LOAD_ALGORITHM, _LOAD_MODIFIER,
+                                      _SCAN_ALGORITHM, _LookbackPolicyT, _MIN_BLOCKS_PER_SM, _PREFETCH_BYTES,
+                                      detail::single_pass::Pipeline::NONE>
 {
-  static constexpr int BLOCK_THREADS                 = _BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD              = _ITEMS_PER_THREAD;
-  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM = _LOAD_ALGORITHM;
-  static constexpr CacheLoadModifier LOAD_MODIFIER   = _LOAD_MODIFIER;
-  static constexpr bool STORE_WARP_TIME_SLICING      = _STORE_WARP_TIME_SLICING;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = _SCAN_ALGORITHM;
-  using LookbackPolicyT                              = _LookbackPolicyT;
-  static constexpr int MIN_BLOCKS_PER_SM             = _MIN_BLOCKS_PER_SM;
-  static constexpr int PREFETCH_BYTES                = _PREFETCH_BYTES;
+  static constexpr bool STORE_WARP_TIME_SLICING = _STORE_WARP_TIME_SLICING;
 };
 
 namespace detail

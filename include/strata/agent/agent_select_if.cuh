@@ -18,27 +18,16 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! The tuning of AgentSelectIf, with CUB's parameters first: threads per block, items per thread,
-//! and the load, cache and scan algorithms (the agent reads the cache operator; its tile layout and
-//! scan are ScanTileRows). Then strata's: how the look-back waits, the blocks per SM the kernel's
-//! registers must allow, how far ahead, in bytes of input, each block has L2 prefetch a tile, and
-//! whether blocks take tile after tile with the next tile's input staged in shared memory
-//! (detail::single_pass::Skeleton's pipeline).
+//! The tuning of AgentSelectIf: CUB's template parameters, then strata's (detail::single_pass::
+//! PassPolicy says what each means).
 template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, BlockLoadAlgorithm _LOAD_ALGORITHM,
           CacheLoadModifier _LOAD_MODIFIER, BlockScanAlgorithm _SCAN_ALGORITHM,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
           int _PREFETCH_BYTES = 0, detail::single_pass::Pipeline _PIPELINE = detail::single_pass::Pipeline::NONE>
 struct AgentSelectIfPolicy
+    : detail::single_pass::PassPolicy<_BLOCK_THREADS, _ITEMS_PER_THREAD, _LOAD_ALGORITHM, _LOAD_MODIFIER,
+                                      _SCAN_ALGORITHM, _LookbackPolicyT, _MIN_BLOCKS_PER_SM, _PREFETCH_BYTES, _PIPELINE>
 {
-  static constexpr int BLOCK_THREADS                      = _BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD                   = _ITEMS_PER_THREAD;
-  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM      = _LOAD_ALGORITHM;
-  static constexpr CacheLoadModifier LOAD_MODIFIER        = _LOAD_MODIFIER;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM      = _SCAN_ALGORITHM;
-  using LookbackPolicyT                                   = _LookbackPolicyT;
-  static constexpr int MIN_BLOCKS_PER_SM                  = _MIN_BLOCKS_PER_SM;
-  static constexpr int PREFETCH_BYTES                     = _PREFETCH_BYTES;
-  static constexpr detail::single_pass::Pipeline PIPELINE = _PIPELINE;
 };
 
 namespace detail

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_algorithms.cuh>
+#include <strata/thread/thread_load.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/tile/tile_prefetch.cuh>
 #include <strata/tile/tile_scan_rows.cuh>
@@ -31,6 +33,27 @@ enum class Pipeline
   NONE,
   PERSISTENT,
   STAGED
+};
+
+//! What the policies of the single-pass agents have in common, CUB's members first: threads per
+//! block, items per thread, the load, cache and scan algorithms (the agents read the cache
+//! operator; their tile layout and scan are ScanTileRows). Then strata's: how the look-back waits,
+//! the blocks per SM the kernel's registers must allow (and a persistent launch has), how far
+//! ahead, in bytes of input, a block has L2 prefetch a tile, and how the skeleton takes its tiles.
+template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, BlockLoadAlgorithm LOAD_ALGORITHM_,
+          CacheLoadModifier LOAD_MODIFIER_, BlockScanAlgorithm SCAN_ALGORITHM_, typename LookbackPolicyT_,
+          int MIN_BLOCKS_PER_SM_, int PREFETCH_BYTES_, Pipeline PIPELINE_>
+struct PassPolicy
+{
+  static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
+  static constexpr int ITEMS_PER_THREAD              = ITEMS_PER_THREAD_;
+  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM = LOAD_ALGORITHM_;
+  static constexpr CacheLoadModifier LOAD_MODIFIER   = LOAD_MODIFIER_;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = SCAN_ALGORITHM_;
+  using LookbackPolicyT                              = LookbackPolicyT_;
+  static constexpr int MIN_BLOCKS_PER_SM             = MIN_BLOCKS_PER_SM_;
+  static constexpr int PREFETCH_BYTES                = PREFETCH_BYTES_;
+  static constexpr Pipeline PIPELINE                 = PIPELINE_;
 };
 
 //! The inputs a pipelined skeleton stages, by value type, in the order the body's
