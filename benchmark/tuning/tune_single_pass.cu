@@ -1,6 +1,7 @@
 // Tuning sweep of the single-pass compactions (not built by default: -DSTRATA_ENABLE_TUNING=ON):
 // DeviceSelect::If (1%, 50% and 99% of u32 selected), Flagged (u8 flags, half set), Unique (keys
-// in runs of mean 8) and DevicePartition::If (50%) through DispatchSelectIf, and ReduceByKey (u32
+// in runs of mean 8) and DevicePartition::If (50%) through DispatchSelectIf, the three-way
+// DevicePartition::If (a third in each part) through DispatchThreeWayPartitionIf, and ReduceByKey (u32
 // keys in runs of mean 8, u32 values summed) and RunLengthEncode::Encode (the same keys, as
 // ReduceByKey of ones) through DispatchReduceByKey, with one policy hub per candidate, next to
 // CUB, at 2^24 and 2^28 items of rotating input. Candidates: the shipped tiles with each of the
@@ -42,6 +43,7 @@ enum class op
   select_flagged,
   unique,
   partition_if,
+  partition_three_way,
   reduce_by_key,
   rle_encode
 };
@@ -95,10 +97,16 @@ inline void* temp_storage(std::size_t& bytes)
   return temp.data();
 }
 
+//! The counts the calls write (two for the three-way partition); d_count() is the first.
+int* d_counts()
+{
+  static bench::device_buffer<int> counts(2);
+  return counts.data();
+}
+
 int* d_count()
 {
-  static bench::device_buffer<int> count(1);
-  return count.data();
+  return d_counts();
 }
 
 //! u8 flags, 0 or 1 from random bits, for 2^28 items (the flagged rows read windows of them).
@@ -137,6 +145,24 @@ cudaError_t invoke(void* temp, std::size_t& bytes, const u32* in, u32* out, std:
                                       std::int64_t, strata::SelectImpl::Select, HubT>::Dispatch(temp, bytes, in,
                                                                                                 flags(), out, d_count(),
                                                                                                 {}, {}, n, stream);
+    }
+  }
+  else if constexpr (KIND == op::partition_three_way)
+  {
+    u32* second_out = static_cast<u32*>(bench::scratch(1, std::size_t(n) * sizeof(u32)));
+    u32* rest_out   = static_cast<u32*>(bench::scratch(2, std::size_t(n) * sizeof(u32)));
+    const less_than first_op{u32((u64(1) << 32) / 3)};
+    const less_than second_op{u32((u64(2) << 32) / 3)};
+    if constexpr (CUB)
+    {
+      return cub::DevicePartition::If(temp, bytes, in, out, second_out, rest_out, d_counts(), n, first_op, second_op,
+                                      stream);
+    }
+    else
+    {
+      return strata::DispatchThreeWayPartitionIf<const u32*, u32*, u32*, u32*, int*, less_than, less_than, std::int64_t,
+                                                 HubT>::Dispatch(temp, bytes, in, out, second_out, rest_out, d_counts(),
+                                                                 first_op, second_op, n, stream);
     }
   }
   else if constexpr (KIND == op::reduce_by_key || KIND == op::rle_encode)
@@ -303,6 +329,7 @@ STRATA_SWEEP(op::select_if_99, "select_if_99");
 STRATA_SWEEP(op::select_flagged, "select_flagged");
 STRATA_SWEEP(op::unique, "unique");
 STRATA_SWEEP(op::partition_if, "partition_if");
+STRATA_SWEEP(op::partition_three_way, "partition_three_way");
 STRATA_BY_KEY_SWEEP(op::reduce_by_key, "reduce_by_key");
 STRATA_BY_KEY_SWEEP(op::rle_encode, "rle_encode");
 BENCHMARK_MAIN();

@@ -130,9 +130,9 @@ public:
   {
   }
 
-  //! Compacts the tile it takes from `*d_tile_counter` (one block per tile; with a single tile,
-  //! tile 0, and neither the counter nor the tile state are used). The block of the last tile
-  //! writes the number of kept items.
+  //! Compacts the tiles it takes from `*d_tile_counter` (one, or with a pipelined policy one after
+  //! another; with a single tile, tile 0, and neither the counter nor the tile state are used). The
+  //! block of the last tile writes the number of kept items.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {

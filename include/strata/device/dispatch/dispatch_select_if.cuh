@@ -351,14 +351,19 @@ struct dispatch_t
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          return LaunchKernel(
-              programmatic,
+          auto kernel =
               DeviceThreeWayPartitionKernel<MaxPolicyT, InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
                                             UnselectedOutputIteratorT, NumSelectedIteratorT, SelectFirstPartOp,
-                                            SelectSecondPartOp, UnsignedOffsetT>,
-              num_tiles, AgentT::BLOCK_THREADS, stream, d_in, d_first_part_out, d_second_part_out, d_unselected_out,
-              d_num_selected_out, tile_state, d_tile_counter, select_first_part_op, select_second_part_op, num_items,
-              num_tiles, d_block_storage);
+                                            SelectSecondPartOp, UnsignedOffsetT>;
+          int blocks        = 0;
+          cudaError_t error = single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
+          if (error != cudaSuccess)
+          {
+            return error;
+          }
+          return LaunchKernel(programmatic, kernel, blocks, AgentT::BLOCK_THREADS, stream, d_in, d_first_part_out,
+                              d_second_part_out, d_unselected_out, d_num_selected_out, tile_state, d_tile_counter,
+                              select_first_part_op, select_second_part_op, num_items, num_tiles, d_block_storage);
         });
   }
 };
