@@ -3,7 +3,8 @@
 // in runs of mean 8) and DevicePartition::If (50%) through DispatchSelectIf, the three-way
 // DevicePartition::If (a third in each part) through DispatchThreeWayPartitionIf, and ReduceByKey (u32
 // keys in runs of mean 8, u32 values summed) and RunLengthEncode::Encode (the same keys, as
-// ReduceByKey of ones) through DispatchReduceByKey, with one policy hub per candidate, next to
+// ReduceByKey of ones) through DispatchReduceByKey and (as DeviceRunLengthEncode runs it) through
+// AgentRle, with NonTrivialRuns of the same keys, with one policy hub per candidate, next to
 // CUB, at 2^24 and 2^28 items of rotating input. Candidates: the shipped tiles with each of the
 // skeleton's Pipeline modes, then staged ones over threads, items per thread, blocks per SM and
 // L2 prefetch. Each candidate's first run checks that it selects (or finds) as many items as CUB.
@@ -11,6 +12,7 @@
 // (the skeleton's Pipeline: a block a tile; blocks taking tile after tile; and so with the next
 // tile staged in shared memory) and "<function>/cub".
 #include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
+#include <strata/device/dispatch/dispatch_rle.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/iterator/constant_input_iterator.cuh>
 
@@ -45,7 +47,8 @@ enum class op
   partition_if,
   partition_three_way,
   reduce_by_key,
-  rle_encode
+  rle_encode,
+  rle_non_trivial_runs
 };
 
 //! Selects the items below a threshold: of uniform random words, the fraction threshold / 2^32.
@@ -90,6 +93,18 @@ struct by_key_hub
   using MaxPolicy = Policy;
 };
 
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB>
+struct rle_hub
+{
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
+  {
+    using RleSweepPolicyT = strata::AgentRlePolicy<
+        THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, true, strata::BLOCK_SCAN_WARP_SCANS,
+        strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
+  };
+  using MaxPolicy = Policy;
+};
+
 inline void* temp_storage(std::size_t& bytes)
 {
   static bench::device_buffer<unsigned char> temp(std::size_t(64) << 20);
@@ -128,6 +143,15 @@ const u8* flags()
   return masked;
 }
 
+template <typename HubT>
+struct is_rle_hub : std::false_type
+{
+};
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB>
+struct is_rle_hub<rle_hub<THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB>> : std::true_type
+{
+};
+
 //! One call of KIND by strata (with HubT) or by CUB (HubT void).
 template <typename HubT, op KIND>
 cudaError_t invoke(void* temp, std::size_t& bytes, const u32* in, u32* out, std::int64_t n, cudaStream_t stream)
@@ -163,6 +187,19 @@ cudaError_t invoke(void* temp, std::size_t& bytes, const u32* in, u32* out, std:
       return strata::DispatchThreeWayPartitionIf<const u32*, u32*, u32*, u32*, int*, less_than, less_than, std::int64_t,
                                                  HubT>::Dispatch(temp, bytes, in, out, second_out, rest_out, d_counts(),
                                                                  first_op, second_op, n, stream);
+    }
+  }
+  else if constexpr (KIND == op::rle_non_trivial_runs || (KIND == op::rle_encode && is_rle_hub<HubT>::value))
+  {
+    u32* second_out = static_cast<u32*>(bench::scratch(1, std::size_t(n) * sizeof(u32)));
+    if constexpr (CUB)
+    {
+      return cub::DeviceRunLengthEncode::NonTrivialRuns(temp, bytes, in, out, second_out, d_count(), n, stream);
+    }
+    else
+    {
+      return strata::detail::rle::Dispatch<typename HubT::MaxPolicy, KIND == op::rle_non_trivial_runs>(
+          temp, bytes, in, out, second_out, d_count(), cuda::std::equal_to<>{}, n, stream);
     }
   }
   else if constexpr (KIND == op::reduce_by_key || KIND == op::rle_encode)
@@ -235,7 +272,8 @@ int count_after(cudaStream_t stream)
 template <op KIND>
 const u32* input(std::size_t n)
 {
-  if constexpr (KIND == op::unique || KIND == op::reduce_by_key || KIND == op::rle_encode)
+  if constexpr (KIND == op::unique || KIND == op::reduce_by_key || KIND == op::rle_encode
+                || KIND == op::rle_non_trivial_runs)
   {
     return bench::keys_in_runs<2053>().next(n);
   }
@@ -314,6 +352,17 @@ void run(benchmark::State& state)
 #define STRATA_BY_KEY_CANDIDATE(KIND, FUNC, THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB)                            \
   STRATA_ROW(FUNC, FUNC "/" #PIPELINE "/" #THREADS "x" #ITEMS "/" #BLOCKS "/p" #PREFETCH_KIB,                          \
              by_key_hub<THREADS, ITEMS, BLOCKS, strata::detail::single_pass::Pipeline::PIPELINE, PREFETCH_KIB>, KIND)
+#define STRATA_RLE_CANDIDATE(KIND, FUNC, THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB)                               \
+  STRATA_ROW(FUNC, FUNC "/" #PIPELINE "/" #THREADS "x" #ITEMS "/" #BLOCKS "/p" #PREFETCH_KIB,                          \
+             rle_hub<THREADS, ITEMS, BLOCKS, strata::detail::single_pass::Pipeline::PIPELINE, PREFETCH_KIB>, KIND)
+#define STRATA_RLE_SWEEP(KIND, FUNC)                                                                                   \
+  STRATA_ROW(FUNC, FUNC "/cub", void, KIND);                                                                           \
+  STRATA_RLE_CANDIDATE(KIND, FUNC, 256, 16, 3, NONE, 3072);                                                            \
+  STRATA_RLE_CANDIDATE(KIND, FUNC, 256, 16, 3, PERSISTENT, 3072);                                                      \
+  STRATA_RLE_CANDIDATE(KIND, FUNC, 256, 8, 4, STAGED, 0);                                                              \
+  STRATA_RLE_CANDIDATE(KIND, FUNC, 256, 12, 3, STAGED, 0);                                                             \
+  STRATA_RLE_CANDIDATE(KIND, FUNC, 256, 16, 2, STAGED, 0);                                                             \
+  STRATA_RLE_CANDIDATE(KIND, FUNC, 256, 12, 3, STAGED, 3072)
 #define STRATA_BY_KEY_SWEEP(KIND, FUNC)                                                                                \
   STRATA_ROW(FUNC, FUNC "/cub", void, KIND);                                                                           \
   STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, NONE, 3072);                                                         \
@@ -331,5 +380,7 @@ STRATA_SWEEP(op::unique, "unique");
 STRATA_SWEEP(op::partition_if, "partition_if");
 STRATA_SWEEP(op::partition_three_way, "partition_three_way");
 STRATA_BY_KEY_SWEEP(op::reduce_by_key, "reduce_by_key");
-STRATA_BY_KEY_SWEEP(op::rle_encode, "rle_encode");
+STRATA_BY_KEY_SWEEP(op::rle_encode, "rle_encode_by_key");
+STRATA_RLE_SWEEP(op::rle_encode, "rle_encode");
+STRATA_RLE_SWEEP(op::rle_non_trivial_runs, "rle_non_trivial_runs");
 BENCHMARK_MAIN();

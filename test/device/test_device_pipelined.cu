@@ -4,10 +4,11 @@
 // Unique, two- and three-way partition and UniqueByKey of uint8, uint32, uint64 and a 16-byte record, against
 // the host references of the other select tests; ReduceByKey of uint32 and uint64 keys with
 // values behind a pointer (both inputs staged) and from a ConstantInputIterator (keys alone
-// staged). Sizes from 0 through both sides of the tile to 2^20 + 7 (more tiles than the device
-// holds blocks at once, so that blocks take several), aligned and misaligned (d_in + 1: the tiles
-// are read from global memory, the loop stays the same).
+// staged); RunLengthEncode's Encode and NonTrivialRuns of the same keys. Sizes from 0 through both sides of the tile to
+// 2^20 + 7 (more tiles than the device holds blocks at once, so that blocks take several), aligned and misaligned (d_in
+// + 1: the tiles are read from global memory, the loop stays the same).
 #include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
+#include <strata/device/dispatch/dispatch_rle.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
 #include <strata/iterator/constant_input_iterator.cuh>
 
@@ -52,6 +53,18 @@ struct pipelined_by_key_hub
         strata::AgentReduceByKeyPolicy<128, 4, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
                                        strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy, 1, 0,
                                        strata::detail::single_pass::Pipeline::STAGED>;
+  };
+  using MaxPolicy = Policy;
+};
+
+//! RunLengthEncode's: 128 threads of 4 items, one block an SM, staged.
+struct pipelined_rle_hub
+{
+  struct Policy : strata::ChainedPolicy<750, Policy, Policy>
+  {
+    using RleSweepPolicyT = strata::AgentRlePolicy<128, 4, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, true,
+                                                   strata::BLOCK_SCAN_WARP_SCANS, strata::detail::DefaultLookbackPolicy,
+                                                   1, 0, strata::detail::single_pass::Pipeline::STAGED>;
   };
   using MaxPolicy = Policy;
 };
@@ -374,6 +387,89 @@ TEMPLATE_LIST_TEST_CASE("A pipelined three-way DevicePartition::If matches the r
         strata_test::check_selected(first, d_first.download());
         strata_test::check_selected(second, d_second.download());
         strata_test::check_selected(unselected, d_unselected.download());
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("A pipelined DeviceRunLengthEncode::Encode and NonTrivialRuns match the reference",
+                   "[device][run_length_encode]", std::uint32_t, std::uint64_t)
+{
+  STRATA_TEST_REQUIRE_GPU();
+  using KeyT               = TestType;
+  const std::uint64_t seed = strata_test::seed(653);
+  INFO("seed " << seed);
+  for (std::size_t n : pipelined_sizes())
+  {
+    for (strata_test::run_shape shape : strata_test::run_shapes)
+    {
+      INFO("num_items " << n << ", runs " << strata_test::run_shape_name(shape));
+      const std::vector<KeyT> keys = strata_test::run_inputs<KeyT>(n + 1, shape, seed + n);
+      device_buffer<KeyT> d_keys(keys);
+      device_buffer<KeyT> d_unique(n + strata_test::select_slack);
+      device_buffer<std::uint32_t> d_offsets(n + strata_test::select_slack);
+      device_buffer<std::uint32_t> d_lengths(n + strata_test::select_slack);
+      device_buffer<int> d_num(2);
+      for (std::size_t shift : {std::size_t(0), std::size_t(1)})
+      {
+        INFO("inputs shifted by " << shift << " items");
+        const std::vector<KeyT> in(keys.begin() + std::ptrdiff_t(shift), keys.begin() + std::ptrdiff_t(shift + n));
+        const KeyT* d_in = static_cast<const KeyT*>(d_keys.data()) + shift;
+        std::vector<KeyT> unique;
+        std::vector<std::uint32_t> lengths;
+        std::vector<std::uint32_t> long_offsets;
+        std::vector<std::uint32_t> long_lengths;
+        for (std::size_t i = 0; i < in.size(); ++i)
+        {
+          if (i == 0 || !(in[i - 1] == in[i]))
+          {
+            unique.push_back(in[i]);
+            lengths.push_back(0);
+          }
+          ++lengths.back();
+        }
+        std::size_t start = 0;
+        for (std::uint32_t length : lengths)
+        {
+          if (length > 1)
+          {
+            long_offsets.push_back(std::uint32_t(start));
+            long_lengths.push_back(length);
+          }
+          start += length;
+        }
+        {
+          INFO("Encode");
+          d_unique.poison();
+          d_lengths.poison();
+          d_num.poison();
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return strata::detail::rle::Dispatch<pipelined_rle_hub::MaxPolicy, false>(
+                    d_temp, bytes, d_in, d_unique.data(), d_lengths.data(), d_num.data(), cuda::std::equal_to<>{},
+                    std::int64_t(n), nullptr);
+              });
+          strata_test::check_counts(d_num, {unique.size()});
+          strata_test::check_selected(unique, d_unique.download());
+          strata_test::check_selected(lengths, d_lengths.download());
+        }
+        {
+          INFO("NonTrivialRuns");
+          d_offsets.poison();
+          d_lengths.poison();
+          d_num.poison();
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return strata::detail::rle::Dispatch<pipelined_rle_hub::MaxPolicy, true>(
+                    d_temp, bytes, d_in, d_offsets.data(), d_lengths.data(), d_num.data(), cuda::std::equal_to<>{},
+                    std::int64_t(n), nullptr);
+              });
+          strata_test::check_counts(d_num, {long_offsets.size()});
+          strata_test::check_selected(long_offsets, d_offsets.download());
+          strata_test::check_selected(long_lengths, d_lengths.download());
+        }
       }
     }
   }
