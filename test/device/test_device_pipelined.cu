@@ -99,7 +99,8 @@ std::vector<std::size_t> pipelined_sizes()
 }
 } // namespace
 
-TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::If, Flagged and DevicePartition::If match the references",
+TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::If, Flagged and DevicePartition::If (two- and three-way) match "
+                        "the references",
                         "[device][select][partition]", pipelined_types)
 {
   STRATA_TEST_REQUIRE_GPU();
@@ -118,7 +119,9 @@ TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::If, Flagged and DevicePartiti
       device_buffer<T> d_in(in);
       device_buffer<std::uint8_t> d_flags(n + shift);
       device_buffer<T> d_out(n + strata_test::select_slack);
-      device_buffer<int> d_num(2);
+      device_buffer<T> d_second(n + strata_test::select_slack);
+      device_buffer<T> d_unselected(n + strata_test::select_slack);
+      device_buffer<int> d_num(3);
       const T* d_items = static_cast<const T*>(d_in.data()) + shift;
       for (std::uint32_t percent : strata_test::select_percents(s))
       {
@@ -181,6 +184,33 @@ TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::If, Flagged and DevicePartiti
           const std::vector<T> out = d_out.download();
           strata_test::check_items(expected, out);
           strata_test::check_untouched(out, n, out.size());
+        }
+        {
+          INFO("three-way Partition, half of the others in the second part");
+          const select_percent second_op{50, seed + 2};
+          std::vector<T> first;
+          std::vector<T> second;
+          std::vector<T> unselected;
+          for (const T& item : items)
+          {
+            (op(item) ? first : second_op(item) ? second : unselected).push_back(item);
+          }
+          d_out.poison();
+          d_second.poison();
+          d_unselected.poison();
+          d_num.poison();
+          using DispatchT = strata::DispatchThreeWayPartitionIf<const T*, T*, T*, T*, int*, select_percent,
+                                                                select_percent, std::int64_t, pipelined_hub<T>>;
+          strata_test::run_two_phase(
+              [&](void* d_temp, std::size_t& bytes)
+              {
+                return DispatchT::Dispatch(d_temp, bytes, d_items, d_out.data(), d_second.data(), d_unselected.data(),
+                                           d_num.data(), op, second_op, std::int64_t(n), nullptr);
+              });
+          strata_test::check_counts(d_num, {first.size(), second.size()});
+          strata_test::check_selected(first, d_out.download());
+          strata_test::check_selected(second, d_second.download());
+          strata_test::check_selected(unselected, d_unselected.download());
         }
       }
     }
@@ -332,61 +362,6 @@ TEMPLATE_TEST_CASE("A pipelined DeviceReduce::ReduceByKey matches the reference"
           strata_test::check_selected(unique, d_unique.download());
           strata_test::check_selected(sums, d_sums.download());
         }
-      }
-    }
-  }
-}
-
-TEMPLATE_LIST_TEST_CASE("A pipelined three-way DevicePartition::If matches the reference", "[device][partition]",
-                        pipelined_types)
-{
-  STRATA_TEST_REQUIRE_GPU();
-  using T                  = TestType;
-  const std::uint64_t seed = strata_test::seed(649);
-  INFO("seed " << seed);
-  const std::vector<std::size_t> sizes = pipelined_sizes();
-  for (std::size_t s = 0; s < sizes.size(); ++s)
-  {
-    const std::size_t n = sizes[s];
-    for (std::size_t shift : {std::size_t(0), std::size_t(1)})
-    {
-      INFO("num_items " << n << ", inputs shifted by " << shift << " items");
-      const std::vector<T> in = strata_test::select_inputs<T>(n + shift, seed + n);
-      const std::vector<T> items(in.begin() + std::ptrdiff_t(shift), in.end());
-      device_buffer<T> d_in(in);
-      device_buffer<T> d_first(n + strata_test::select_slack);
-      device_buffer<T> d_second(n + strata_test::select_slack);
-      device_buffer<T> d_unselected(n + strata_test::select_slack);
-      device_buffer<int> d_num(3);
-      for (std::uint32_t percent : strata_test::select_percents(s))
-      {
-        INFO(percent << " % in the first part, half of the others in the second");
-        const select_percent first_op{percent, seed + 1};
-        const select_percent second_op{50, seed + 2};
-        std::vector<T> first;
-        std::vector<T> second;
-        std::vector<T> unselected;
-        for (const T& item : items)
-        {
-          (first_op(item) ? first : second_op(item) ? second : unselected).push_back(item);
-        }
-        d_first.poison();
-        d_second.poison();
-        d_unselected.poison();
-        d_num.poison();
-        using DispatchT = strata::DispatchThreeWayPartitionIf<const T*, T*, T*, T*, int*, select_percent,
-                                                              select_percent, std::int64_t, pipelined_hub<T>>;
-        strata_test::run_two_phase(
-            [&](void* d_temp, std::size_t& bytes)
-            {
-              return DispatchT::Dispatch(d_temp, bytes, static_cast<const T*>(d_in.data()) + shift, d_first.data(),
-                                         d_second.data(), d_unselected.data(), d_num.data(), first_op, second_op,
-                                         std::int64_t(n), nullptr);
-            });
-        strata_test::check_counts(d_num, {first.size(), second.size()});
-        strata_test::check_selected(first, d_first.download());
-        strata_test::check_selected(second, d_second.download());
-        strata_test::check_selected(unselected, d_unselected.download());
       }
     }
   }
