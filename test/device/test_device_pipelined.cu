@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace
@@ -413,38 +414,29 @@ TEMPLATE_TEST_CASE("A pipelined DeviceRunLengthEncode::Encode and NonTrivialRuns
           }
           start += length;
         }
+        // Encode writes each run's first item and length, NonTrivialRuns each longer run's offset and
+        // length.
+        const auto encode = [&](auto non_trivial, auto& d_first, const auto& expected_first,
+                                const std::vector<std::uint32_t>& expected_lengths)
         {
-          INFO("Encode");
-          d_unique.poison();
+          constexpr bool NON_TRIVIAL = decltype(non_trivial)::value;
+          INFO((NON_TRIVIAL ? "NonTrivialRuns" : "Encode"));
+          d_first.poison();
           d_lengths.poison();
           d_num.poison();
           strata_test::run_two_phase(
               [&](void* d_temp, std::size_t& bytes)
               {
-                return strata::detail::rle::Dispatch<pipelined_rle_hub::MaxPolicy, false>(
-                    d_temp, bytes, d_in, d_unique.data(), d_lengths.data(), d_num.data(), cuda::std::equal_to<>{},
+                return strata::detail::rle::Dispatch<pipelined_rle_hub::MaxPolicy, NON_TRIVIAL>(
+                    d_temp, bytes, d_in, d_first.data(), d_lengths.data(), d_num.data(), cuda::std::equal_to<>{},
                     std::int64_t(n), nullptr);
               });
-          strata_test::check_counts(d_num, {unique.size()});
-          strata_test::check_selected(unique, d_unique.download());
-          strata_test::check_selected(lengths, d_lengths.download());
-        }
-        {
-          INFO("NonTrivialRuns");
-          d_offsets.poison();
-          d_lengths.poison();
-          d_num.poison();
-          strata_test::run_two_phase(
-              [&](void* d_temp, std::size_t& bytes)
-              {
-                return strata::detail::rle::Dispatch<pipelined_rle_hub::MaxPolicy, true>(
-                    d_temp, bytes, d_in, d_offsets.data(), d_lengths.data(), d_num.data(), cuda::std::equal_to<>{},
-                    std::int64_t(n), nullptr);
-              });
-          strata_test::check_counts(d_num, {long_offsets.size()});
-          strata_test::check_selected(long_offsets, d_offsets.download());
-          strata_test::check_selected(long_lengths, d_lengths.download());
-        }
+          strata_test::check_counts(d_num, {expected_lengths.size()});
+          strata_test::check_selected(expected_first, d_first.download());
+          strata_test::check_selected(expected_lengths, d_lengths.download());
+        };
+        encode(std::false_type{}, d_unique, unique, lengths);
+        encode(std::true_type{}, d_offsets, long_offsets, long_lengths);
       }
     }
   }
