@@ -64,14 +64,16 @@ struct StagedInputs
   static constexpr int COUNT = int(sizeof...(InputTs));
 };
 
-//! Two shared buffers, each holding one tile of every staged input (input K at Offset(K), 128-byte
-//! aligned), the mbarrier each buffer's bulk copies complete on, the tile each holds and whether
-//! its copies were issued (a partial or misaligned tile is read from global memory instead).
-template <int TILE_ITEMS, typename StagedT>
+//! The shared state of a pipelined skeleton: two buffers, each holding one tile of every staged
+//! input (input K at Offset(K), 128-byte aligned), the mbarrier each buffer's bulk copies complete
+//! on, the tile each holds and whether its copies were issued (a partial or misaligned tile is read
+//! from global memory instead); and what thread 0 needs to take the next tile (TakeNext) once the
+//! current one has its prefix.
+template <int TILE_ITEMS, typename OffsetT, typename StagedT>
 struct StageStorage;
 
-template <int TILE_ITEMS, typename... InputTs>
-struct StageStorage<TILE_ITEMS, StagedInputs<InputTs...>>
+template <int TILE_ITEMS, typename OffsetT, typename... InputTs>
+struct StageStorage<TILE_ITEMS, OffsetT, StagedInputs<InputTs...>>
 {
   static constexpr int INPUTS = int(sizeof...(InputTs));
   STRATA_HOST_DEVICE static constexpr int Region(int bytes)
@@ -104,11 +106,115 @@ struct StageStorage<TILE_ITEMS, StagedInputs<InputTs...>>
   ::cuda::std::uint64_t barriers[2];
   int tiles[2];
   int staged[2];
+  // Thread 0's: where the staged inputs start (null for an iterator, which is not staged), the
+  // tile counter, the input's extent, the buffer of the current tile and whether the next is taken.
+  const void* sources[INPUTS > 0 ? INPUTS : 1];
+  unsigned int* d_tile_counter;
+  OffsetT num_items;
+  int num_tiles;
+  int current;
+  int taken;
+
+  //! Thread 0, before the first tile: records the inputs and takes the first tile into buffer 0.
+  template <typename... StagedIteratorTs>
+  STRATA_DEVICE STRATA_FORCEINLINE void Begin(OffsetT num_items_, int num_tiles_, unsigned int* d_tile_counter_,
+                                              StagedIteratorTs... staged_inputs)
+  {
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (detail::MbarrierInit(&barriers[0], 1u); detail::MbarrierInit(&barriers[1], 1u);
+                                     detail::FenceProxyAsyncShared();));
+    if constexpr (INPUTS > 0)
+    {
+      const void* pointers[INPUTS] = {Source(staged_inputs)...};
+      for (int k = 0; k < INPUTS; ++k)
+      {
+        sources[k] = pointers[k];
+      }
+    }
+    num_items      = num_items_;
+    num_tiles      = num_tiles_;
+    d_tile_counter = d_tile_counter_;
+    current        = 1;
+    tiles[1]       = -1; // no tile yet
+    taken          = 0;
+    TakeNext();
+  }
+
+  //! Thread 0, once a tile: takes the block's next tile from the counter into the other buffer and
+  //! issues its bulk copies there; again on the same tile it does nothing. Taken only when the
+  //! current tile has its prefix, since the tiles after the taken one wait for its aggregate.
+  STRATA_DEVICE STRATA_FORCEINLINE void TakeNext()
+  {
+    if (taken)
+    {
+      return;
+    }
+    taken       = 1;
+    const int b = current ^ 1;
+    // A single tile (no counter) is tile 0, then none.
+    const int next = num_tiles == 1 ? (tiles[current] < 0 ? 0 : 1) : int(atomicAdd(d_tile_counter, 1u));
+    tiles[b]       = next;
+    staged[b]      = next < num_tiles && Stage(b, next);
+  }
+
+private:
+  template <typename IteratorT>
+  STRATA_DEVICE STRATA_FORCEINLINE static const void* Source(IteratorT it)
+  {
+    if constexpr (::cuda::std::is_pointer_v<IteratorT>)
+    {
+      return static_cast<const void*>(it);
+    }
+    else
+    {
+      return nullptr;
+    }
+  }
+
+  //! Issues the bulk copies of tile `index` of every staged input into buffer b (sm_90 and later;
+  //! a whole tile whose every input is a 16-byte aligned pointer). Returns whether it did.
+  STRATA_DEVICE STRATA_FORCEINLINE bool Stage([[maybe_unused]] int b, [[maybe_unused]] int index)
+  {
+    if constexpr (INPUTS > 0 && WHOLE_WORDS)
+    {
+      const OffsetT offset = OffsetT(index) * OffsetT(TILE_ITEMS);
+      // A TempStorage too large for shared memory lives in global memory, where no bulk copy goes.
+      if (tile::ValidItems<TILE_ITEMS>(num_items, offset) != TILE_ITEMS || !__isShared(this))
+      {
+        return false;
+      }
+      for (int k = 0; k < INPUTS; ++k)
+      {
+        if (sources[k] == nullptr || !tile::IsAligned<16>(sources[k]))
+        {
+          return false;
+        }
+      }
+      NV_IF_TARGET(NV_PROVIDES_SM_90,
+                   (IssueCopies(b, offset, ::cuda::std::make_index_sequence<INPUTS>{}); return true;));
+    }
+    return false;
+  }
+
+  template <::cuda::std::size_t... Ks>
+  STRATA_DEVICE STRATA_FORCEINLINE void IssueCopies(int b, OffsetT offset, ::cuda::std::index_sequence<Ks...>)
+  {
+    using UnsignedT = ::cuda::std::make_unsigned_t<OffsetT>;
+    // The buffer's last reads (generic proxy) come before the copies' writes (async proxy).
+    detail::FenceProxyAsyncShared();
+    detail::MbarrierArriveExpectTx(&barriers[b], ::cuda::std::uint32_t((InputBytes(int(Ks)) + ...)));
+    (detail::CpAsyncBulkGlobalToShared<int(sizeof(InputTs))>(buffers[b] + Offset(int(Ks)), sources[Ks],
+                                                             UnsignedT(offset),
+                                                             ::cuda::std::uint32_t(InputBytes(int(Ks))), &barriers[b]),
+     ...);
+  }
 };
 
 //! The tile a block works on: where it lies in the input, its rows (tile::ScanTileRows), and the
-//! step that finds the combination of every tile before it (Prefix).
-template <typename RowsT, typename PrefixT, typename TileStateT, typename PrefixOpT, typename OffsetT>
+//! step that finds the combination of every tile before it (Prefix). A pipelined skeleton's tile
+//! also points to its StageStorage (AheadT), which takes the block's next tile once this one has
+//! its prefix.
+template <typename RowsT, typename PrefixT, typename TileStateT, typename PrefixOpT, typename OffsetT,
+          typename AheadT = NullType>
 struct Tile
 {
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
@@ -123,6 +229,7 @@ struct Tile
   //! The shared buffer holding the tile's staged inputs (pipelined skeletons), or null where they
   //! are read from global memory.
   const unsigned char* stage = nullptr;
+  AheadT* ahead              = nullptr;
 
   STRATA_DEVICE STRATA_FORCEINLINE bool IsFirst() const
   {
@@ -179,8 +286,16 @@ struct Tile
                                                   const PrefixT& aggregate,
                                                   const tile::TilePrefixOptions<PrefixT>& options = {})
   {
-    return rows.template TilePrefix<PrefixOpT>(items, shared_prefix, tile_state, scan_op, index, num_tiles, aggregate,
-                                               options);
+    const PrefixT prefix = rows.template TilePrefix<PrefixOpT>(items, shared_prefix, tile_state, scan_op, index,
+                                                               num_tiles, aggregate, options);
+    if constexpr (!::cuda::std::is_same_v<AheadT, NullType>)
+    {
+      if (threadIdx.x == 0)
+      {
+        ahead->TakeNext();
+      }
+    }
+    return prefix;
   }
 };
 
@@ -209,24 +324,26 @@ struct SkeletonStorage<RowsT, PrefixT, NullType>
 //! neither the counter nor the tile state are used) and runs `body(tile)` on it (Tile). The launch
 //! has one block per tile.
 //!
-//! Pipelined (PERSISTENT or STAGED): a block takes tiles from the counter until they run out, one
-//! tile ahead. While the body works on a tile, thread 0 has already taken the next one and, where
-//! STAGED, on sm_90 and later, issued bulk copies of its staged inputs (StagedT; the iterators
-//! passed to ConsumeRange, in that order) into the other shared buffer, where Tile::LoadStaged
-//! reads them. Only whole, 16-byte aligned
-//! tiles of pointers are staged; the others are read from global memory. The launch needs no more
-//! blocks than the device holds at once (any number works: a block waits only for tiles taken
-//! before its own, and the first unfinished tile is always in a running block's hands).
+//! Pipelined (PERSISTENT or STAGED): a block takes tiles from the counter until they run out. As
+//! soon as a tile has its prefix, thread 0 takes the next one and, where STAGED, on sm_90 and
+//! later, issues bulk copies of its staged inputs (StagedT; the iterators passed to ConsumeRange,
+//! in that order) into the other shared buffer, where Tile::LoadStaged reads them while the block
+//! stores the current tile. (Taken earlier, the next tile would sit unpublished while later tiles'
+//! look-backs wait for it.) Only whole, 16-byte aligned tiles of pointers are staged; the others
+//! are read from global memory. The launch needs no more blocks than the device holds at once (any
+//! number works: a block waits only for tiles taken before its own, and the first unfinished tile
+//! is always in a running block's hands).
 template <typename RowsT, typename PrefixT, typename TileStateT, typename PrefixOpT, typename OffsetT,
           typename BodyStorageT = NullType, Pipeline PIPELINE = Pipeline::NONE, typename StagedT = StagedInputs<>>
 struct Skeleton
 {
-  using TileT                     = Tile<RowsT, PrefixT, TileStateT, PrefixOpT, OffsetT>;
   static constexpr int TILE_ITEMS = RowsT::TILE_ITEMS;
   //! Whether blocks take tiles until they run out (the launch may have fewer blocks than tiles).
   static constexpr bool PERSISTENT = PIPELINE != Pipeline::NONE;
-  using StageT =
-      StageStorage<TILE_ITEMS, ::cuda::std::conditional_t<PIPELINE == Pipeline::STAGED, StagedT, StagedInputs<>>>;
+  using StageT                     = StageStorage<TILE_ITEMS, OffsetT,
+                              ::cuda::std::conditional_t<PIPELINE == Pipeline::STAGED, StagedT, StagedInputs<>>>;
+  using TileT =
+      Tile<RowsT, PrefixT, TileStateT, PrefixOpT, OffsetT, ::cuda::std::conditional_t<PERSISTENT, StageT, NullType>>;
 
   struct PipelinedStorage : SkeletonStorage<RowsT, PrefixT, BodyStorageT>
   {
@@ -265,12 +382,7 @@ struct Skeleton
       StageT& stage = storage.stage;
       if (threadIdx.x == 0)
       {
-        NV_IF_TARGET(NV_PROVIDES_SM_90,
-                     (detail::MbarrierInit(&stage.barriers[0], 1u); detail::MbarrierInit(&stage.barriers[1], 1u);
-                      detail::FenceProxyAsyncShared();));
-        const int first = TakeTile(num_tiles, d_tile_counter, true);
-        stage.tiles[0]  = first;
-        stage.staged[0] = first < num_tiles && Stage(stage, 0, first, num_items, num_tiles, staged...);
+        stage.Begin(num_items, num_tiles, d_tile_counter, staged...);
       }
       __syncthreads();         // the first tile and the barriers
       unsigned int phases = 0; // bit b: the parity of the next phase of buffer b's barrier
@@ -284,10 +396,8 @@ struct Skeleton
         const bool is_staged = stage.staged[b] != 0;
         if (threadIdx.x == 0)
         {
-          // The other buffer's last reader finished with the barrier that ended the last tile.
-          const int next      = TakeTile(num_tiles, d_tile_counter, false);
-          stage.tiles[b ^ 1]  = next;
-          stage.staged[b ^ 1] = next < num_tiles && Stage(stage, b ^ 1, next, num_items, num_tiles, staged...);
+          stage.current = b;
+          stage.taken   = 0;
         }
         if (is_staged)
         {
@@ -303,60 +413,16 @@ struct Skeleton
                    tile::ValidItems<TILE_ITEMS>(num_items, offset),
                    storage.tile_prefix,
                    tile_state,
-                   is_staged ? stage.buffers[b] : nullptr};
-        body(tile);
+                   is_staged ? stage.buffers[b] : nullptr,
+                   &stage};
+        body(tile); // takes the next tile once this one has its prefix (Tile::Prefix)
+        if (threadIdx.x == 0)
+        {
+          stage.TakeNext(); // where the body did not
+        }
         __syncthreads(); // buffer b, the body's storage and the next tile's slot before they are reused
       }
     }
-  }
-
-private:
-  //! The block's first or next tile from the counter; a single tile (no counter) is tile 0, then
-  //! none.
-  STRATA_DEVICE STRATA_FORCEINLINE static int TakeTile(int num_tiles, unsigned int* d_tile_counter, bool first)
-  {
-    if (num_tiles == 1)
-    {
-      return first ? 0 : 1;
-    }
-    return int(atomicAdd(d_tile_counter, 1u));
-  }
-
-  //! Thread 0 issues the bulk copies of tile `index` of every staged input into buffer b (sm_90 and
-  //! later; a whole tile whose every input is a 16-byte aligned pointer). Returns whether it did.
-  template <typename... StagedIteratorTs>
-  STRATA_DEVICE STRATA_FORCEINLINE static bool
-  Stage([[maybe_unused]] StageT& stage, [[maybe_unused]] int b, [[maybe_unused]] int index,
-        [[maybe_unused]] OffsetT num_items, [[maybe_unused]] int num_tiles, [[maybe_unused]] StagedIteratorTs... staged)
-  {
-    if constexpr (StageT::INPUTS > 0 && StageT::WHOLE_WORDS && (::cuda::std::is_pointer_v<StagedIteratorTs> && ...))
-    {
-      const OffsetT offset = OffsetT(index) * OffsetT(TILE_ITEMS);
-      // A TempStorage too large for shared memory lives in global memory, where no bulk copy goes.
-      if (tile::ValidItems<TILE_ITEMS>(num_items, offset) != TILE_ITEMS || !__isShared(&stage)
-          || !(tile::IsAligned<16>(staged) && ...))
-      {
-        return false;
-      }
-      NV_IF_TARGET(
-          NV_PROVIDES_SM_90,
-          (IssueCopies(stage, b, offset, ::cuda::std::make_index_sequence<StageT::INPUTS>{}, staged...); return true;));
-    }
-    return false;
-  }
-
-  template <::cuda::std::size_t... Ks, typename... StagedIteratorTs>
-  STRATA_DEVICE STRATA_FORCEINLINE static void
-  IssueCopies(StageT& stage, int b, OffsetT offset, ::cuda::std::index_sequence<Ks...>, StagedIteratorTs... staged)
-  {
-    using UnsignedT = ::cuda::std::make_unsigned_t<OffsetT>;
-    // The buffer's last reads (generic proxy) come before the copies' writes (async proxy).
-    detail::FenceProxyAsyncShared();
-    detail::MbarrierArriveExpectTx(&stage.barriers[b], ::cuda::std::uint32_t((StageT::InputBytes(int(Ks)) + ...)));
-    (detail::CpAsyncBulkGlobalToShared<int(sizeof(it_value_t<StagedIteratorTs>))>(
-         stage.buffers[b] + StageT::Offset(int(Ks)), staged, UnsignedT(offset),
-         ::cuda::std::uint32_t(StageT::InputBytes(int(Ks))), &stage.barriers[b]),
-     ...);
   }
 };
 } // namespace single_pass
