@@ -93,6 +93,21 @@ template <typename T, typename FlagsT, typename SelectOpT, typename EqualityOpT,
 using select_dispatch_t =
     strata::DispatchSelectIf<const T*, FlagsT, T*, int*, SelectOpT, EqualityOpT, std::int64_t, IMPL, pipelined_hub<T>>;
 
+//! Runs a pipelined compaction (IMPL) of the n items at d_in, with flags (or null) and a select
+//! and equality operator, into d_out, its count into d_num.
+template <strata::SelectImpl IMPL, typename T, typename FlagsT, typename SelectOpT,
+          typename EqualityOpT = strata::NullType>
+void run_select(const T* d_in, FlagsT d_flags, device_buffer<T>& d_out, device_buffer<int>& d_num, std::size_t n,
+                SelectOpT select_op, EqualityOpT equality_op = {})
+{
+  strata_test::run_two_phase(
+      [&](void* d_temp, std::size_t& bytes)
+      {
+        return select_dispatch_t<T, FlagsT, SelectOpT, EqualityOpT, IMPL>::Dispatch(
+            d_temp, bytes, d_in, d_flags, d_out.data(), d_num.data(), select_op, equality_op, std::int64_t(n), nullptr);
+      });
+}
+
 //! The sizes of the pipelined tests: the select tests' (under the sanitizer up to 100003 items).
 std::vector<std::size_t> pipelined_sizes()
 {
@@ -133,15 +148,7 @@ TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::If, Flagged and DevicePartiti
           const std::vector<T> expected = strata_test::reference_select(items, op);
           d_out.poison();
           d_num.poison();
-          strata_test::run_two_phase(
-              [&](void* d_temp, std::size_t& bytes)
-              {
-                return select_dispatch_t<T, strata::NullType*, select_percent, strata::NullType,
-                                         strata::SelectImpl::Select>::Dispatch(d_temp, bytes, d_items, nullptr,
-                                                                               d_out.data(), d_num.data(), op,
-                                                                               strata::NullType{}, std::int64_t(n),
-                                                                               nullptr);
-              });
+          run_select<strata::SelectImpl::Select>(d_items, static_cast<strata::NullType*>(nullptr), d_out, d_num, n, op);
           strata_test::check_counts(d_num, {expected.size()});
           strata_test::check_selected(expected, d_out.download());
         }
@@ -155,15 +162,7 @@ TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::If, Flagged and DevicePartiti
           d_out.poison();
           d_num.poison();
           const std::uint8_t* d_item_flags = static_cast<const std::uint8_t*>(d_flags.data()) + shift;
-          strata_test::run_two_phase(
-              [&](void* d_temp, std::size_t& bytes)
-              {
-                return select_dispatch_t<T, const std::uint8_t*, strata::NullType, strata::NullType,
-                                         strata::SelectImpl::Select>::Dispatch(d_temp, bytes, d_items, d_item_flags,
-                                                                               d_out.data(), d_num.data(),
-                                                                               strata::NullType{}, strata::NullType{},
-                                                                               std::int64_t(n), nullptr);
-              });
+          run_select<strata::SelectImpl::Select>(d_items, d_item_flags, d_out, d_num, n, strata::NullType{});
           strata_test::check_counts(d_num, {expected.size()});
           strata_test::check_selected(expected, d_out.download());
         }
@@ -172,15 +171,8 @@ TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::If, Flagged and DevicePartiti
           const std::vector<T> expected = strata_test::reference_partition(items, op);
           d_out.poison();
           d_num.poison();
-          strata_test::run_two_phase(
-              [&](void* d_temp, std::size_t& bytes)
-              {
-                return select_dispatch_t<T, strata::NullType*, select_percent, strata::NullType,
-                                         strata::SelectImpl::Partition>::Dispatch(d_temp, bytes, d_items, nullptr,
-                                                                                  d_out.data(), d_num.data(), op,
-                                                                                  strata::NullType{}, std::int64_t(n),
-                                                                                  nullptr);
-              });
+          run_select<strata::SelectImpl::Partition>(d_items, static_cast<strata::NullType*>(nullptr), d_out, d_num, n,
+                                                    op);
           strata_test::check_counts(d_num, {strata_test::reference_select(items, op).size()});
           const std::vector<T> out = d_out.download();
           strata_test::check_items(expected, out);
@@ -253,16 +245,8 @@ TEMPLATE_LIST_TEST_CASE("A pipelined DeviceSelect::Unique and UniqueByKey match 
           INFO("Unique");
           d_keys_out.poison();
           d_num.poison();
-          strata_test::run_two_phase(
-              [&](void* d_temp, std::size_t& bytes)
-              {
-                return select_dispatch_t<T, strata::NullType*, strata::NullType, strata_test::coarse_equal,
-                                         strata::SelectImpl::Select>::Dispatch(d_temp, bytes, d_in, nullptr,
-                                                                               d_keys_out.data(), d_num.data(),
-                                                                               strata::NullType{},
-                                                                               strata_test::coarse_equal{},
-                                                                               std::int64_t(n), nullptr);
-              });
+          run_select<strata::SelectImpl::Select>(d_in, static_cast<strata::NullType*>(nullptr), d_keys_out, d_num, n,
+                                                 strata::NullType{}, strata_test::coarse_equal{});
           strata_test::check_counts(d_num, {heads.size()});
           strata_test::check_selected(strata_test::gather(in, heads), d_keys_out.download());
         }
