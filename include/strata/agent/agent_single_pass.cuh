@@ -113,7 +113,9 @@ struct StageStorage<TILE_ITEMS, OffsetT, StagedInputs<InputTs...>>
   OffsetT num_items;
   int num_tiles;
   int current;
-  int taken;
+  // Volatile: otherwise the compiler loads it in every lane of warp 0 ahead of the thread-0 test,
+  // a read racecheck reports against thread 0's write.
+  volatile int taken;
 
   //! Thread 0, before the first tile: records the inputs and takes the first tile into buffer 0.
   template <typename... StagedIteratorTs>
