@@ -17,24 +17,16 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! The tuning of AgentReduceByKey, with CUB's parameters first: threads per block, items per
-//! thread, and the load, cache and scan algorithms (the agent reads the cache operator; its tile
-//! layout and scan are ScanTileRows). Then strata's: how the look-back waits, the blocks per SM the
-//! kernel's registers must allow, and how far ahead, in bytes of input, L2 prefetches a tile.
+//! The tuning of AgentReduceByKey: CUB's template parameters, then strata's (detail::single_pass::
+//! PassPolicy says what each means).
 template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, BlockLoadAlgorithm _LOAD_ALGORITHM,
           CacheLoadModifier _LOAD_MODIFIER, BlockScanAlgorithm _SCAN_ALGORITHM,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
-          int _PREFETCH_BYTES = 0>
+          int _PREFETCH_BYTES = 0, detail::single_pass::Pipeline _PIPELINE = detail::single_pass::Pipeline::NONE>
 struct AgentReduceByKeyPolicy
+    : detail::single_pass::PassPolicy<_BLOCK_THREADS, _ITEMS_PER_THREAD, _LOAD_ALGORITHM, _LOAD_MODIFIER,
+                                      _SCAN_ALGORITHM, _LookbackPolicyT, _MIN_BLOCKS_PER_SM, _PREFETCH_BYTES, _PIPELINE>
 {
-  static constexpr int BLOCK_THREADS                 = _BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD              = _ITEMS_PER_THREAD;
-  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM = _LOAD_ALGORITHM;
-  static constexpr CacheLoadModifier LOAD_MODIFIER   = _LOAD_MODIFIER;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = _SCAN_ALGORITHM;
-  using LookbackPolicyT                              = _LookbackPolicyT;
-  static constexpr int MIN_BLOCKS_PER_SM             = _MIN_BLOCKS_PER_SM;
-  static constexpr int PREFETCH_BYTES                = _PREFETCH_BYTES;
 };
 
 namespace detail
@@ -122,11 +114,22 @@ private:
     typename HeadCompactT::TempStorage heads;
     typename TailCompactT::TempStorage tails;
   };
-  using SkeletonT = detail::single_pass::Skeleton<RowsT, PairT, TileStateT, PrefixOpT, CountT, BodyStorage>;
+  // Pipelined, a block's next tile of keys (and of values behind a pointer) arrives in shared
+  // memory meanwhile.
+  static constexpr bool STAGE_VALUES = ::cuda::std::is_pointer_v<ValuesInputIteratorT>;
+  using ValueT                       = detail::it_value_t<ValuesInputIteratorT>;
+  using StagedT   = ::cuda::std::conditional_t<STAGE_VALUES, detail::single_pass::StagedInputs<KeyT, ValueT>,
+                                             detail::single_pass::StagedInputs<KeyT>>;
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, PairT, TileStateT, PrefixOpT, CountT, BodyStorage,
+                                                  PolicyT::PIPELINE, StagedT>;
   using TileT     = typename SkeletonT::TileT;
 
 public:
   using TempStorage = typename SkeletonT::TempStorage;
+  //! Whether a block takes tiles until they run out (the launch may have fewer blocks than tiles),
+  //! and then how many blocks an SM the launch has (the policy's, where the occupancy allows).
+  static constexpr bool PERSISTENT   = SkeletonT::PERSISTENT;
+  static constexpr int BLOCKS_PER_SM = PolicyT::MIN_BLOCKS_PER_SM;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentReduceByKey(TempStorage& temp_storage, KeysInputIteratorT d_keys_in,
                                                     UniqueOutputIteratorT d_unique_out,
@@ -146,14 +149,22 @@ public:
   {
   }
 
-  //! Reduces the tile it takes from `*d_tile_counter` (one block per tile; with a single tile,
-  //! tile 0, and neither the counter nor the tile state are used). The block of the last tile
-  //! writes the number of runs.
+  //! Reduces the tiles it takes from `*d_tile_counter` (one, or with a pipelined policy one after
+  //! another; with a single tile, tile 0, and neither the counter nor the tile state are used). The
+  //! block of the last tile writes the number of runs.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
-                            [this](TileT& tile) { ConsumeTile(tile); });
+    auto body = [this](TileT& tile) { ConsumeTile(tile); };
+    if constexpr (STAGE_VALUES)
+    {
+      SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter, body, d_keys_in,
+                              d_values_in);
+    }
+    else
+    {
+      SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter, body, d_keys_in);
+    }
   }
 
 private:
@@ -175,13 +186,20 @@ private:
 
     tile.template PrefetchAhead<PREFETCH_TILES>(d_keys_in, d_values_in);
     KeyT keys[ITEMS_PER_THREAD];
-    tile.Load(d_keys_in, keys);
+    tile.template LoadStaged<SkeletonT::template STAGE_OFFSET<0>>(d_keys_in, keys);
     const RunsT runs(storage.runs, rows, keys, d_keys_in, tile_offset, tile.valid, num_items, equality_op);
 
     PairT items[ITEMS_PER_THREAD];
     {
-      detail::it_value_t<ValuesInputIteratorT> values[ITEMS_PER_THREAD];
-      tile.Load(d_values_in, values);
+      ValueT values[ITEMS_PER_THREAD];
+      if constexpr (STAGE_VALUES)
+      {
+        tile.template LoadStaged<SkeletonT::template STAGE_OFFSET<1>>(d_values_in, values);
+      }
+      else
+      {
+        tile.Load(d_values_in, values);
+      }
 #pragma unroll
       for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {

@@ -17,26 +17,18 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! The tuning of AgentRle, with CUB's parameters first: threads per block, items per thread, the
-//! load and cache algorithms, whether stores are time-sliced among warps, and the scan algorithm
-//! (the agent reads the cache operator; its tile layout and scan are ScanTileRows, its stores go
-//! through shared memory). Then strata's: how the look-back waits, the blocks per SM the kernel's
-//! registers must allow, and how far ahead, in bytes of input, L2 prefetches a tile.
+//! The tuning of AgentRle: CUB's template parameters, then strata's (detail::single_pass::PassPolicy
+//! says what each means); STORE_WARP_TIME_SLICING is recorded, not read (the agent's stores go
+//! through shared memory).
 template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, BlockLoadAlgorithm _LOAD_ALGORITHM,
           CacheLoadModifier _LOAD_MODIFIER, bool _STORE_WARP_TIME_SLICING, BlockScanAlgorithm _SCAN_ALGORITHM,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
-          int _PREFETCH_BYTES = 0>
+          int _PREFETCH_BYTES = 0, detail::single_pass::Pipeline _PIPELINE = detail::single_pass::Pipeline::NONE>
 struct AgentRlePolicy
+    : detail::single_pass::PassPolicy<_BLOCK_THREADS, _ITEMS_PER_THREAD, _LOAD_ALGORITHM, _LOAD_MODIFIER,
+                                      _SCAN_ALGORITHM, _LookbackPolicyT, _MIN_BLOCKS_PER_SM, _PREFETCH_BYTES, _PIPELINE>
 {
-  static constexpr int BLOCK_THREADS                 = _BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD              = _ITEMS_PER_THREAD;
-  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM = _LOAD_ALGORITHM;
-  static constexpr CacheLoadModifier LOAD_MODIFIER   = _LOAD_MODIFIER;
-  static constexpr bool STORE_WARP_TIME_SLICING      = _STORE_WARP_TIME_SLICING;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = _SCAN_ALGORITHM;
-  using LookbackPolicyT                              = _LookbackPolicyT;
-  static constexpr int MIN_BLOCKS_PER_SM             = _MIN_BLOCKS_PER_SM;
-  static constexpr int PREFETCH_BYTES                = _PREFETCH_BYTES;
+  static constexpr bool STORE_WARP_TIME_SLICING = _STORE_WARP_TIME_SLICING;
 };
 
 namespace detail
@@ -106,11 +98,17 @@ private:
     typename EdgesT::TempStorage starts;
     typename SecondsT::TempStorage seconds; // the ends (NonTrivialRuns) or the first items (Encode)
   };
-  using SkeletonT = detail::single_pass::Skeleton<RowsT, PairT, TileStateT, PrefixOpT, CountT, BodyStorage>;
+  // Pipelined (the policy's PIPELINE), a block's next tile of items arrives in shared memory meanwhile.
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, PairT, TileStateT, PrefixOpT, CountT, BodyStorage,
+                                                  PolicyT::PIPELINE, detail::single_pass::StagedInputs<ItemT>>;
   using TileT     = typename SkeletonT::TileT;
 
 public:
   using TempStorage = typename SkeletonT::TempStorage;
+  //! Whether a block takes tiles until they run out (the launch may have fewer blocks than tiles),
+  //! and then how many blocks an SM the launch has (the policy's, where the occupancy allows).
+  static constexpr bool PERSISTENT   = SkeletonT::PERSISTENT;
+  static constexpr int BLOCKS_PER_SM = PolicyT::MIN_BLOCKS_PER_SM;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentRle(TempStorage& temp_storage, InputIteratorT d_in,
                                             FirstOutputIteratorT d_first_out, LengthsOutputIteratorT d_lengths_out,
@@ -126,14 +124,15 @@ public:
   {
   }
 
-  //! Encodes the tile it takes from `*d_tile_counter` (one block per tile; with a single tile,
-  //! tile 0, and neither the counter nor the tile state are used). The block of the last tile
-  //! writes the number of runs.
+  //! Encodes the tiles it takes from `*d_tile_counter` (one, or with a pipelined policy one after
+  //! another; with a single tile, tile 0, and neither the counter nor the tile state are used). The
+  //! block of the last tile writes the number of runs.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
-                            [this](TileT& tile) { ConsumeTile(tile); });
+    SkeletonT::ConsumeRange(
+        temp_storage, num_items, num_tiles, tile_state, d_tile_counter, [this](TileT& tile) { ConsumeTile(tile); },
+        d_in);
   }
 
 private:
@@ -154,7 +153,7 @@ private:
 
     tile.template PrefetchAhead<PREFETCH_TILES>(d_in);
     ItemT items[ITEMS_PER_THREAD];
-    tile.Load(d_in, items);
+    tile.template LoadStaged<SkeletonT::template STAGE_OFFSET<0>>(d_in, items);
     unsigned int starts                = 0; // bit k: this lane's item k starts a counted run
     [[maybe_unused]] unsigned int ends = 0; // bit k: it ends one (NonTrivialRuns)
     {

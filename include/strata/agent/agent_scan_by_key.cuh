@@ -18,27 +18,20 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! The tuning of AgentScanByKey, with CUB's parameters first: threads per block, items per thread,
-//! the cache operator of the loads, and the load, scan and store algorithms, which strata's agent
-//! records but does not read (its tile I/O and tile scan are ScanTileRows). Then strata's own
-//! knobs, as in AgentScanPolicy: the look-back's waits (in the place of CUB's delay constructor),
-//! the blocks per SM of the kernel's __launch_bounds__, and the L2 prefetch distance in bytes.
+//! The tuning of AgentScanByKey: CUB's template parameters, then strata's (detail::single_pass::
+//! PassPolicy says what each means); the store algorithm is recorded, not read (the agent's tile
+//! I/O is ScanTileRows).
 template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD = 1, BlockLoadAlgorithm _LOAD_ALGORITHM = BLOCK_LOAD_DIRECT,
           CacheLoadModifier _LOAD_MODIFIER = LOAD_DEFAULT, BlockScanAlgorithm _SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
           BlockStoreAlgorithm _STORE_ALGORITHM = BLOCK_STORE_DIRECT,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
           int _PREFETCH_BYTES = 0>
 struct AgentScanByKeyPolicy
+    : detail::single_pass::PassPolicy<_BLOCK_THREADS, _ITEMS_PER_THREAD, _LOAD_ALGORITHM, _LOAD_MODIFIER,
+                                      _SCAN_ALGORITHM, _LookbackPolicyT, _MIN_BLOCKS_PER_SM, _PREFETCH_BYTES,
+                                      detail::single_pass::Pipeline::NONE>
 {
-  static constexpr int BLOCK_THREADS                   = _BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD                = _ITEMS_PER_THREAD;
-  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM   = _LOAD_ALGORITHM;
-  static constexpr CacheLoadModifier LOAD_MODIFIER     = _LOAD_MODIFIER;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM   = _SCAN_ALGORITHM;
   static constexpr BlockStoreAlgorithm STORE_ALGORITHM = _STORE_ALGORITHM;
-  using LookbackPolicyT                                = _LookbackPolicyT;
-  static constexpr int MIN_BLOCKS_PER_SM               = _MIN_BLOCKS_PER_SM;
-  static constexpr int PREFETCH_BYTES                  = _PREFETCH_BYTES;
 };
 
 //! One thread block's part of a device-wide scan by key. Items are (head, value) pairs, where

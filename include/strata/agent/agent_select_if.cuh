@@ -18,24 +18,16 @@
 
 STRATA_NAMESPACE_BEGIN
 
-//! The tuning of AgentSelectIf, with CUB's parameters first: threads per block, items per thread,
-//! and the load, cache and scan algorithms (the agent reads the cache operator; its tile layout and
-//! scan are ScanTileRows). Then strata's: how the look-back waits, the blocks per SM the kernel's
-//! registers must allow, and how far ahead, in bytes of input, each block has L2 prefetch a tile.
+//! The tuning of AgentSelectIf: CUB's template parameters, then strata's (detail::single_pass::
+//! PassPolicy says what each means).
 template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD, BlockLoadAlgorithm _LOAD_ALGORITHM,
           CacheLoadModifier _LOAD_MODIFIER, BlockScanAlgorithm _SCAN_ALGORITHM,
           typename _LookbackPolicyT = detail::DefaultLookbackPolicy, int _MIN_BLOCKS_PER_SM = 1,
-          int _PREFETCH_BYTES = 0>
+          int _PREFETCH_BYTES = 0, detail::single_pass::Pipeline _PIPELINE = detail::single_pass::Pipeline::NONE>
 struct AgentSelectIfPolicy
+    : detail::single_pass::PassPolicy<_BLOCK_THREADS, _ITEMS_PER_THREAD, _LOAD_ALGORITHM, _LOAD_MODIFIER,
+                                      _SCAN_ALGORITHM, _LookbackPolicyT, _MIN_BLOCKS_PER_SM, _PREFETCH_BYTES, _PIPELINE>
 {
-  static constexpr int BLOCK_THREADS                 = _BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD              = _ITEMS_PER_THREAD;
-  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM = _LOAD_ALGORITHM;
-  static constexpr CacheLoadModifier LOAD_MODIFIER   = _LOAD_MODIFIER;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = _SCAN_ALGORITHM;
-  using LookbackPolicyT                              = _LookbackPolicyT;
-  static constexpr int MIN_BLOCKS_PER_SM             = _MIN_BLOCKS_PER_SM;
-  static constexpr int PREFETCH_BYTES                = _PREFETCH_BYTES;
 };
 
 namespace detail
@@ -105,11 +97,19 @@ private:
     typename CompactT::TempStorage compact;
     typename IndexCompactT::TempStorage indices; // then the kept items' places in the tile (values only)
   };
-  using SkeletonT = detail::single_pass::Skeleton<RowsT, OffsetT, TileStateT, PrefixOpT, OffsetT, BodyStorage>;
+  // Pipelined, the items (and flags) of a block's next tile arrive in shared memory meanwhile.
+  using StagedT   = ::cuda::std::conditional_t<USE_FLAGS, detail::single_pass::StagedInputs<InputT, FlagsT>,
+                                             detail::single_pass::StagedInputs<InputT>>;
+  using SkeletonT = detail::single_pass::Skeleton<RowsT, OffsetT, TileStateT, PrefixOpT, OffsetT, BodyStorage,
+                                                  PolicyT::PIPELINE, StagedT>;
   using TileT     = typename SkeletonT::TileT;
 
 public:
   using TempStorage = typename SkeletonT::TempStorage;
+  //! Whether a block takes tiles until they run out (the launch may have fewer blocks than tiles),
+  //! and then how many blocks an SM the launch has (the policy's, where the occupancy allows).
+  static constexpr bool PERSISTENT   = SkeletonT::PERSISTENT;
+  static constexpr int BLOCKS_PER_SM = PolicyT::MIN_BLOCKS_PER_SM;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentSelectIf(TempStorage& temp_storage, InputIteratorT d_in,
                                                  FlagsInputIteratorT d_flags, SelectedOutputIteratorT d_out,
@@ -130,14 +130,21 @@ public:
   {
   }
 
-  //! Compacts the tile it takes from `*d_tile_counter` (one block per tile; with a single tile,
-  //! tile 0, and neither the counter nor the tile state are used). The block of the last tile
-  //! writes the number of kept items.
+  //! Compacts the tiles it takes from `*d_tile_counter` (one, or with a pipelined policy one after
+  //! another; with a single tile, tile 0, and neither the counter nor the tile state are used). The
+  //! block of the last tile writes the number of kept items.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
-                            [this](TileT& tile) { ConsumeTile(tile); });
+    auto body = [this](TileT& tile) { ConsumeTile(tile); };
+    if constexpr (USE_FLAGS)
+    {
+      SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter, body, d_in, d_flags);
+    }
+    else
+    {
+      SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter, body, d_in);
+    }
   }
 
 private:
@@ -162,7 +169,7 @@ private:
     if constexpr (USE_FLAGS)
     {
       FlagsT flags[ITEMS_PER_THREAD];
-      tile.Load(d_flags, flags);
+      tile.template LoadStaged<SkeletonT::template STAGE_OFFSET<1>>(d_flags, flags);
 #pragma unroll
       for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
@@ -220,7 +227,7 @@ private:
       tile.template PrefetchAhead<PREFETCH_TILES>(d_in);
     }
     InputT items[ITEMS_PER_THREAD];
-    tile.Load(d_in, items);
+    tile.template LoadStaged<SkeletonT::template STAGE_OFFSET<0>>(d_in, items);
     const unsigned int kept = Select(tile, items);
 
     // Ranks among the tile's kept items: an exclusive scan of 0/1 counts.

@@ -81,12 +81,18 @@ private:
   static constexpr int PREFETCH_TILES =
       detail::tile::PrefetchTiles(PolicyT::PREFETCH_BYTES, TILE_ITEMS* int(sizeof(InputT)));
   using CompactT = detail::tile::TileCompact<BLOCK_THREADS, TILE_ITEMS, InputT>;
+  // Pipelined (the policy's PIPELINE), a block's next tile of items arrives in shared memory meanwhile.
   using SkeletonT =
-      detail::single_pass::Skeleton<RowsT, CountsT, TileStateT, PrefixOpT, OffsetT, typename CompactT::TempStorage>;
+      detail::single_pass::Skeleton<RowsT, CountsT, TileStateT, PrefixOpT, OffsetT, typename CompactT::TempStorage,
+                                    PolicyT::PIPELINE, detail::single_pass::StagedInputs<InputT>>;
   using TileT = typename SkeletonT::TileT;
 
 public:
   using TempStorage = typename SkeletonT::TempStorage;
+  //! Whether a block takes tiles until they run out (the launch may have fewer blocks than tiles),
+  //! and then how many blocks an SM the launch has (the policy's, where the occupancy allows).
+  static constexpr bool PERSISTENT   = SkeletonT::PERSISTENT;
+  static constexpr int BLOCKS_PER_SM = PolicyT::MIN_BLOCKS_PER_SM;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentThreeWayPartition(TempStorage& temp_storage, InputIteratorT d_in,
                                                           FirstOutputIteratorT d_first_part_out,
@@ -107,14 +113,15 @@ public:
   {
   }
 
-  //! Partitions the tile it takes from `*d_tile_counter` (one block per tile; with a single tile,
-  //! tile 0, and neither the counter nor the tile state are used). The block of the last tile
-  //! writes both parts' sizes.
+  //! Partitions the tiles it takes from `*d_tile_counter` (one, or with a pipelined policy one after
+  //! another; with a single tile, tile 0, and neither the counter nor the tile state are used). The
+  //! block of the last tile writes both parts' sizes.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(int num_tiles, TileStateT& tile_state,
                                                      unsigned int* d_tile_counter)
   {
-    SkeletonT::ConsumeRange(temp_storage, num_items, num_tiles, tile_state, d_tile_counter,
-                            [this](TileT& tile) { ConsumeTile(tile); });
+    SkeletonT::ConsumeRange(
+        temp_storage, num_items, num_tiles, tile_state, d_tile_counter, [this](TileT& tile) { ConsumeTile(tile); },
+        d_in);
   }
 
 private:
@@ -136,7 +143,7 @@ private:
 
     tile.template PrefetchAhead<PREFETCH_TILES>(d_in);
     InputT items[ITEMS_PER_THREAD];
-    tile.Load(d_in, items);
+    tile.template LoadStaged<SkeletonT::template STAGE_OFFSET<0>>(d_in, items);
 
     // Each item counts as FIRST_ONE, SECOND_ONE or 0 (unselected, or past the tile's end).
     int parts[ITEMS_PER_THREAD];

@@ -142,6 +142,14 @@ struct ScanTileRows
     }
   }
 
+  //! Loads this lane's items of a whole tile that a bulk copy put in shared memory at `shared`
+  //! (16-byte aligned), converted to ItemT.
+  template <typename ItemT, typename SourceT>
+  STRATA_DEVICE STRATA_FORCEINLINE void LoadShared(const SourceT* shared, ItemT (&items)[ITEMS_PER_THREAD]) const
+  {
+    TileIoT::template LoadFull<LOAD_DEFAULT>(shared, int(threadIdx.x), true, items);
+  }
+
   //! Stores this lane's items of the tile at `tile_offset` (`valid` of them) into `d_out`.
   template <typename ItemT, typename IteratorT, typename OffsetT>
   STRATA_DEVICE STRATA_FORCEINLINE void Store(IteratorT d_out, OffsetT tile_offset, int valid,
