@@ -10,7 +10,8 @@
 // L2 prefetch. Each candidate's first run checks that it selects (or finds) as many items as CUB.
 // Names: "<function>/<NONE|PERSISTENT|STAGED>/<threads>x<items>/<blocks per SM>/p<prefetch KiB>"
 // (the skeleton's Pipeline: a block a tile; blocks taking tile after tile; and so with the next
-// tile staged in shared memory) and "<function>/cub".
+// tile staged in shared memory), "<shipped tile's name>/lb<N>" (other look-back waits, lookback_t)
+// and "<function>/cub".
 #include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/device/dispatch/dispatch_rle.cuh>
 #include <strata/device/dispatch/dispatch_select_if.cuh>
@@ -68,39 +69,50 @@ constexpr u32 threshold_of(op kind)
                                     : u32(u64(1) << 31);
 }
 
-template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB>
+//! The look-back of a candidate: 0 the shipped one (600 ns before the first read, 300 ns doubling
+//! to 600 between reads); 1 none first and 100 ns doubling to 400; 2 300 ns first and 150 to 600.
+template <int LB>
+using lookback_t = std::conditional_t<
+    LB == 1, strata::detail::LookbackPolicy<0, 100, 400, 1024, 100, 200>,
+    std::conditional_t<LB == 2, strata::detail::LookbackPolicy<300, 150, 600, 1024, 100, 200>,
+                       strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>>>;
+
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB,
+          int LB = 0>
 struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
     using SelectIfPolicyT = strata::AgentSelectIfPolicy<
         THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, strata::BLOCK_SCAN_WARP_SCANS,
-        strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
+        lookback_t<LB>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
     using ThreeWayPartitionPolicy = SelectIfPolicyT;
   };
   using MaxPolicy = Policy;
 };
 
-template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB>
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB,
+          int LB = 0>
 struct by_key_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
     using ReduceByKeyPolicyT = strata::AgentReduceByKeyPolicy<
         THREADS, ITEMS, strata::BLOCK_LOAD_WARP_TRANSPOSE, strata::LOAD_DEFAULT, strata::BLOCK_SCAN_WARP_SCANS,
-        strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
+        lookback_t<LB>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
   };
   using MaxPolicy = Policy;
 };
 
-template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB>
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB,
+          int LB = 0>
 struct rle_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
     using RleSweepPolicyT = strata::AgentRlePolicy<
         THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, true, strata::BLOCK_SCAN_WARP_SCANS,
-        strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
+        lookback_t<LB>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
   };
   using MaxPolicy = Policy;
 };
@@ -147,8 +159,9 @@ template <typename HubT>
 struct is_rle_hub : std::false_type
 {
 };
-template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB>
-struct is_rle_hub<rle_hub<THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB>> : std::true_type
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB,
+          int LB>
+struct is_rle_hub<rle_hub<THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB, LB>> : std::true_type
 {
 };
 
@@ -371,6 +384,19 @@ void run(benchmark::State& state)
   STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, STAGED, 0);                                                          \
   STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 256, 8, 3, STAGED, 0);                                                           \
   STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, STAGED, 3072)
+
+// The shipped tiles with each look-back (names end in /lb<N>, lookback_t).
+#define STRATA_LB_ROW(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS, LB)                                                    \
+  STRATA_ROW(FUNC, FUNC "/NONE/" #THREADS "x" #ITEMS "/" #BLOCKS "/p3072/lb" #LB,                                     \
+             HUB<THREADS, ITEMS, BLOCKS, strata::detail::single_pass::Pipeline::NONE, 3072, LB>, KIND)
+#define STRATA_LB_SWEEP(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS)                                                      \
+  STRATA_LB_ROW(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS, 1);                                                          \
+  STRATA_LB_ROW(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS, 2)
+STRATA_LB_SWEEP(candidate_hub, op::select_if_1, "select_if_1", 256, 24, 3);
+STRATA_LB_SWEEP(candidate_hub, op::select_if_50, "select_if_50", 256, 24, 3);
+STRATA_LB_SWEEP(candidate_hub, op::partition_if, "partition_if", 256, 24, 3);
+STRATA_LB_SWEEP(by_key_hub, op::reduce_by_key, "reduce_by_key", 128, 16, 4);
+STRATA_LB_SWEEP(rle_hub, op::rle_encode, "rle_encode", 256, 16, 3);
 
 STRATA_SWEEP(op::select_if_1, "select_if_1");
 STRATA_SWEEP(op::select_if_50, "select_if_50");
