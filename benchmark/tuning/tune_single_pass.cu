@@ -72,10 +72,10 @@ constexpr u32 threshold_of(op kind)
 //! The look-back of a candidate: 0 the shipped one (600 ns before the first read, 300 ns doubling
 //! to 600 between reads); 1 none first and 100 ns doubling to 400; 2 300 ns first and 150 to 600.
 template <int LB>
-using lookback_t = std::conditional_t<
-    LB == 1, strata::detail::LookbackPolicy<0, 100, 400, 1024, 100, 200>,
-    std::conditional_t<LB == 2, strata::detail::LookbackPolicy<300, 150, 600, 1024, 100, 200>,
-                       strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>>>;
+using lookback_t =
+    std::conditional_t<LB == 1, strata::detail::LookbackPolicy<0, 100, 400, 1024, 100, 200>,
+                       std::conditional_t<LB == 2, strata::detail::LookbackPolicy<300, 150, 600, 1024, 100, 200>,
+                                          strata::detail::LookbackPolicy<600, 300, 600, 1024, 100, 200>>>;
 
 template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB,
           int LB = 0>
@@ -83,9 +83,9 @@ struct candidate_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using SelectIfPolicyT = strata::AgentSelectIfPolicy<
-        THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, strata::BLOCK_SCAN_WARP_SCANS,
-        lookback_t<LB>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
+    using SelectIfPolicyT = strata::AgentSelectIfPolicy<THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT,
+                                                        strata::BLOCK_SCAN_WARP_SCANS, lookback_t<LB>, BLOCKS,
+                                                        PREFETCH_KIB * 1024, PIPELINE>;
     using ThreeWayPartitionPolicy = SelectIfPolicyT;
   };
   using MaxPolicy = Policy;
@@ -97,9 +97,9 @@ struct by_key_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using ReduceByKeyPolicyT = strata::AgentReduceByKeyPolicy<
-        THREADS, ITEMS, strata::BLOCK_LOAD_WARP_TRANSPOSE, strata::LOAD_DEFAULT, strata::BLOCK_SCAN_WARP_SCANS,
-        lookback_t<LB>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
+    using ReduceByKeyPolicyT = strata::AgentReduceByKeyPolicy<THREADS, ITEMS, strata::BLOCK_LOAD_WARP_TRANSPOSE,
+                                                              strata::LOAD_DEFAULT, strata::BLOCK_SCAN_WARP_SCANS,
+                                                              lookback_t<LB>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
   };
   using MaxPolicy = Policy;
 };
@@ -110,9 +110,9 @@ struct rle_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using RleSweepPolicyT = strata::AgentRlePolicy<
-        THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, true, strata::BLOCK_SCAN_WARP_SCANS,
-        lookback_t<LB>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
+    using RleSweepPolicyT =
+        strata::AgentRlePolicy<THREADS, ITEMS, strata::BLOCK_LOAD_DIRECT, strata::LOAD_DEFAULT, true,
+                               strata::BLOCK_SCAN_WARP_SCANS, lookback_t<LB>, BLOCKS, PREFETCH_KIB * 1024, PIPELINE>;
   };
   using MaxPolicy = Policy;
 };
@@ -159,8 +159,7 @@ template <typename HubT>
 struct is_rle_hub : std::false_type
 {
 };
-template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB,
-          int LB>
+template <int THREADS, int ITEMS, int BLOCKS, strata::detail::single_pass::Pipeline PIPELINE, int PREFETCH_KIB, int LB>
 struct is_rle_hub<rle_hub<THREADS, ITEMS, BLOCKS, PIPELINE, PREFETCH_KIB, LB>> : std::true_type
 {
 };
@@ -386,11 +385,11 @@ void run(benchmark::State& state)
   STRATA_BY_KEY_CANDIDATE(KIND, FUNC, 128, 16, 4, STAGED, 3072)
 
 // The shipped tiles with each look-back (names end in /lb<N>, lookback_t).
-#define STRATA_LB_ROW(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS, LB)                                                    \
-  STRATA_ROW(FUNC, FUNC "/NONE/" #THREADS "x" #ITEMS "/" #BLOCKS "/p3072/lb" #LB,                                     \
+#define STRATA_LB_ROW(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS, LB)                                                     \
+  STRATA_ROW(FUNC, FUNC "/NONE/" #THREADS "x" #ITEMS "/" #BLOCKS "/p3072/lb" #LB,                                      \
              HUB<THREADS, ITEMS, BLOCKS, strata::detail::single_pass::Pipeline::NONE, 3072, LB>, KIND)
-#define STRATA_LB_SWEEP(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS)                                                      \
-  STRATA_LB_ROW(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS, 1);                                                          \
+#define STRATA_LB_SWEEP(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS)                                                       \
+  STRATA_LB_ROW(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS, 1);                                                           \
   STRATA_LB_ROW(HUB, KIND, FUNC, THREADS, ITEMS, BLOCKS, 2)
 STRATA_LB_SWEEP(candidate_hub, op::select_if_1, "select_if_1", 256, 24, 3);
 STRATA_LB_SWEEP(candidate_hub, op::select_if_50, "select_if_50", 256, 24, 3);

@@ -113,18 +113,13 @@ struct dispatch_t
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          auto kernel       = DeviceReduceByKeyKernel<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT,
-                                                ValuesInputIteratorT, AggregatesOutputIteratorT, NumRunsOutputIteratorT,
-                                                EqualityOpT, ReductionOpT, CountT, AccumT>;
-          int blocks        = 0;
-          cudaError_t error = single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
-          if (error != cudaSuccess)
-          {
-            return error;
-          }
-          return LaunchKernel(programmatic, kernel, blocks, AgentT::BLOCK_THREADS, stream, d_keys_in, d_unique_out,
-                              d_values_in, d_aggregates_out, d_num_runs_out, tile_state, d_tile_counter, equality_op,
-                              reduction_op, num_items, num_tiles, d_block_storage);
+          return single_pass::LaunchPass<AgentT>(
+              programmatic,
+              DeviceReduceByKeyKernel<MaxPolicyT, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                                      AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
+                                      CountT, AccumT>,
+              num_tiles, stream, d_keys_in, d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out, tile_state,
+              d_tile_counter, equality_op, reduction_op, num_items, num_tiles, d_block_storage);
         });
   }
 };

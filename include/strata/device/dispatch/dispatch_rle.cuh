@@ -100,17 +100,12 @@ struct dispatch_t
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          auto kernel = DeviceRleSweepKernel<MaxPolicyT, InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
-                                             NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>;
-          int blocks  = 0;
-          cudaError_t error = single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
-          if (error != cudaSuccess)
-          {
-            return error;
-          }
-          return LaunchKernel(programmatic, kernel, blocks, AgentT::BLOCK_THREADS, stream, d_in, d_first_out,
-                              d_lengths_out, d_num_runs_out, tile_state, d_tile_counter, equality_op, num_items,
-                              num_tiles, d_block_storage);
+          return single_pass::LaunchPass<AgentT>(
+              programmatic,
+              DeviceRleSweepKernel<MaxPolicyT, InputIteratorT, FirstOutputIteratorT, LengthsOutputIteratorT,
+                                   NumRunsOutputIteratorT, EqualityOpT, CountT, NON_TRIVIAL_RUNS>,
+              num_tiles, stream, d_in, d_first_out, d_lengths_out, d_num_runs_out, tile_state, d_tile_counter,
+              equality_op, num_items, num_tiles, d_block_storage);
         });
   }
 };

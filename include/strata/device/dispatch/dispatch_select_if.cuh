@@ -181,19 +181,14 @@ struct DispatchSelectIf
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          auto kernel       = DeviceSelectSweepKernel<MaxPolicyT, InputIteratorT, FlagsInputIteratorT,
-                                                SelectedOutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT,
-                                                UnsignedOffsetT, KEEP_REJECTS, NullType*, NullType*>;
-          int blocks        = 0;
-          cudaError_t error = detail::single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
-          if (error != cudaSuccess)
-          {
-            return error;
-          }
-          return detail::LaunchKernel(programmatic, kernel, blocks, AgentT::BLOCK_THREADS, stream, d_in, d_flags,
-                                      d_selected_out, d_num_selected_out, tile_state, d_tile_counter, select_op,
-                                      equality_op, num_items, num_tiles, static_cast<NullType*>(nullptr),
-                                      static_cast<NullType*>(nullptr), d_block_storage);
+          return detail::single_pass::LaunchPass<AgentT>(
+              programmatic,
+              DeviceSelectSweepKernel<MaxPolicyT, InputIteratorT, FlagsInputIteratorT, SelectedOutputIteratorT,
+                                      NumSelectedIteratorT, SelectOpT, EqualityOpT, UnsignedOffsetT, KEEP_REJECTS,
+                                      NullType*, NullType*>,
+              num_tiles, stream, d_in, d_flags, d_selected_out, d_num_selected_out, tile_state, d_tile_counter,
+              select_op, equality_op, num_items, num_tiles, static_cast<NullType*>(nullptr),
+              static_cast<NullType*>(nullptr), d_block_storage);
         });
   }
 
@@ -268,19 +263,14 @@ struct DispatchUniqueByKey
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          auto kernel       = DeviceSelectSweepKernel<MaxPolicyT, KeyInputIteratorT, NullType*, KeyOutputIteratorT,
-                                                NumSelectedIteratorT, NullType, EqualityOpT, UnsignedOffsetT, false,
-                                                ValueInputIteratorT, ValueOutputIteratorT>;
-          int blocks        = 0;
-          cudaError_t error = detail::single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
-          if (error != cudaSuccess)
-          {
-            return error;
-          }
-          return detail::LaunchKernel(programmatic, kernel, blocks, AgentT::BLOCK_THREADS, stream, d_keys_in,
-                                      static_cast<NullType*>(nullptr), d_keys_out, d_num_selected_out, tile_state,
-                                      d_tile_counter, NullType{}, equality_op, num_items, num_tiles, d_values_in,
-                                      d_values_out, d_block_storage);
+          return detail::single_pass::LaunchPass<AgentT>(
+              programmatic,
+              DeviceSelectSweepKernel<MaxPolicyT, KeyInputIteratorT, NullType*, KeyOutputIteratorT,
+                                      NumSelectedIteratorT, NullType, EqualityOpT, UnsignedOffsetT, false,
+                                      ValueInputIteratorT, ValueOutputIteratorT>,
+              num_tiles, stream, d_keys_in, static_cast<NullType*>(nullptr), d_keys_out, d_num_selected_out, tile_state,
+              d_tile_counter, NullType{}, equality_op, num_items, num_tiles, d_values_in, d_values_out,
+              d_block_storage);
         });
   }
 
@@ -351,19 +341,14 @@ struct dispatch_t
         [this](TileStateT tile_state, unsigned int* d_tile_counter, int num_tiles, bool programmatic,
                void* d_block_storage)
         {
-          auto kernel =
+          return single_pass::LaunchPass<AgentT>(
+              programmatic,
               DeviceThreeWayPartitionKernel<MaxPolicyT, InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
                                             UnselectedOutputIteratorT, NumSelectedIteratorT, SelectFirstPartOp,
-                                            SelectSecondPartOp, UnsignedOffsetT>;
-          int blocks        = 0;
-          cudaError_t error = single_pass::PassBlocks<AgentT>(blocks, num_tiles, kernel);
-          if (error != cudaSuccess)
-          {
-            return error;
-          }
-          return LaunchKernel(programmatic, kernel, blocks, AgentT::BLOCK_THREADS, stream, d_in, d_first_part_out,
-                              d_second_part_out, d_unselected_out, d_num_selected_out, tile_state, d_tile_counter,
-                              select_first_part_op, select_second_part_op, num_items, num_tiles, d_block_storage);
+                                            SelectSecondPartOp, UnsignedOffsetT>,
+              num_tiles, stream, d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
+              tile_state, d_tile_counter, select_first_part_op, select_second_part_op, num_items, num_tiles,
+              d_block_storage);
         });
   }
 };

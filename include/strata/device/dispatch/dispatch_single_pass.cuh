@@ -112,32 +112,37 @@ STRATA_RUNTIME_FUNCTION cudaError_t Invoke(void* d_temp_storage, size_t& temp_st
   }
   return launch(tile_state, d_tile_counter, num_tiles, ptx_version >= 900);
 }
-//! The blocks of AgentT's single pass over num_tiles tiles: one a tile, or for an agent whose
-//! blocks take tiles until they run out (AgentT::PERSISTENT), AgentT::BLOCKS_PER_SM an SM where the
-//! kernel's occupancy allows that many (fewer where not), and never more than the tiles.
-template <typename AgentT, typename KernelT>
-STRATA_RUNTIME_FUNCTION cudaError_t PassBlocks(int& blocks, int num_tiles, [[maybe_unused]] KernelT kernel)
+//! Launches AgentT's single pass over num_tiles tiles (LaunchKernel): a block a tile, or for an
+//! agent whose blocks take tiles until they run out (AgentT::PERSISTENT), AgentT::BLOCKS_PER_SM an
+//! SM where the kernel's occupancy allows that many (fewer where not), and never more than the
+//! tiles.
+template <typename AgentT, typename... ParamTs, typename... ArgTs>
+STRATA_RUNTIME_FUNCTION cudaError_t LaunchPass(bool programmatic, void (*kernel)(ParamTs...), int num_tiles,
+                                               cudaStream_t stream, ArgTs... args)
 {
-  blocks = num_tiles;
+  int blocks = num_tiles;
   if constexpr (AgentT::PERSISTENT)
   {
     int sm_count      = 0;
     cudaError_t error = SmCount(sm_count);
-    if (error != cudaSuccess || num_tiles <= sm_count)
-    {
-      return error; // up to a tile an SM: a block a tile
-    }
-    int occupancy = 0;
-    error         = STRATA_DETAIL_REPORT(MaxSmOccupancy(occupancy, kernel, AgentT::BLOCK_THREADS));
     if (error != cudaSuccess)
     {
       return error;
     }
-    const int per_sm         = occupancy < AgentT::BLOCKS_PER_SM ? occupancy : AgentT::BLOCKS_PER_SM;
-    const long long resident = static_cast<long long>(sm_count) * (per_sm > 0 ? per_sm : 1);
-    blocks                   = resident < num_tiles ? static_cast<int>(resident) : num_tiles;
+    if (num_tiles > sm_count) // up to a tile an SM: a block a tile
+    {
+      int occupancy = 0;
+      error         = STRATA_DETAIL_REPORT(MaxSmOccupancy(occupancy, kernel, AgentT::BLOCK_THREADS));
+      if (error != cudaSuccess)
+      {
+        return error;
+      }
+      const int per_sm         = occupancy < AgentT::BLOCKS_PER_SM ? occupancy : AgentT::BLOCKS_PER_SM;
+      const long long resident = static_cast<long long>(sm_count) * (per_sm > 0 ? per_sm : 1);
+      blocks                   = resident < num_tiles ? static_cast<int>(resident) : num_tiles;
+    }
   }
-  return cudaSuccess;
+  return LaunchKernel(programmatic, kernel, blocks, AgentT::BLOCK_THREADS, stream, args...);
 }
 
 //! The arguments every compaction checks on the run call: a count to write to, and (for a
