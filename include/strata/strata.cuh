@@ -77,6 +77,7 @@
 #  include <strata/device/device_adjacent_difference.cuh>
 #  include <strata/device/device_batched_topk.cuh>
 #  include <strata/device/device_copy.cuh>
+#  include <strata/device/device_find.cuh>
 #  include <strata/device/device_for.cuh>
 #  include <strata/device/device_histogram.cuh>
 #  include <strata/device/device_memcpy.cuh>
