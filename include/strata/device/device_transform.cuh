@@ -90,11 +90,102 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunStable(::cuda::std::tuple<InputIteratorTs
   return DispatchFor<OffsetT, OpT>::Dispatch(static_cast<OffsetT>(num_items), OpT{inputs, output, transform_op},
                                              stream);
 }
+//! Fill's item operator for DispatchFor: out[i] = value.
+template <typename OutputIteratorT, typename T>
+struct FillItems
+{
+  OutputIteratorT out;
+  T value;
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  {
+    (out + tile_offset)[local] = value;
+  }
+};
+
+//! Generate's: out[i] = generator() (each thread calls its own copy of the generator).
+template <typename OutputIteratorT, typename GeneratorT>
+struct GenerateItems
+{
+  OutputIteratorT out;
+  GeneratorT generator;
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  {
+    (out + tile_offset)[local] = generator();
+  }
+};
+
+//! TransformIf's: out[i] = op(ins[i]...) where predicate(ins[i]...), out[i] untouched elsewhere.
+template <typename OutputIteratorT, typename PredicateT, typename TransformOpT, typename... InputIteratorTs>
+struct TransformItemsIf
+{
+  ::cuda::std::tuple<InputIteratorTs...> ins;
+  OutputIteratorT out;
+  PredicateT predicate;
+  TransformOpT op;
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  {
+    ::cuda::std::apply(
+        [&](const auto&... in)
+        {
+          if (predicate((in + tile_offset)[local]...))
+          {
+            (out + tile_offset)[local] = op((in + tile_offset)[local]...);
+          }
+        },
+        ins);
+  }
+};
+
+//! The many-output Transform's: the tuple op(ins[i]...) returns, element k to outs<k>[i].
+template <typename TransformOpT, typename OutputsT, typename... InputIteratorTs>
+struct TransformItemsToMany
+{
+  ::cuda::std::tuple<InputIteratorTs...> ins;
+  OutputsT outs;
+  TransformOpT op;
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  {
+    auto results = ::cuda::std::apply([&](const auto&... in) { return op((in + tile_offset)[local]...); }, ins);
+    Assign(results, tile_offset, local, ::cuda::std::make_index_sequence<::cuda::std::tuple_size_v<OutputsT>>{});
+  }
+
+private:
+  template <typename ResultsT, typename OffsetT, ::cuda::std::size_t... Ks>
+  STRATA_DEVICE STRATA_FORCEINLINE void Assign(ResultsT& results, OffsetT tile_offset, int local,
+                                               ::cuda::std::index_sequence<Ks...>)
+  {
+    (((::cuda::std::get<Ks>(outs) + tile_offset)[local] = ::cuda::std::get<Ks>(results)), ...);
+  }
+};
+
+//! Runs `op` (one of the item operators above) over num_items indices after the checks of
+//! CheckArguments (`outputs` a tuple of every output).
+template <typename NumItemsT, typename OpT, typename... InputIteratorTs, typename... OutputIteratorTs>
+STRATA_RUNTIME_FUNCTION cudaError_t RunItems(const ::cuda::std::tuple<InputIteratorTs...>& inputs,
+                                             const ::cuda::std::tuple<OutputIteratorTs...>& outputs,
+                                             NumItemsT num_items, OpT op, cudaStream_t stream)
+{
+  cudaError_t error = cudaSuccess;
+  ::cuda::std::apply([&](const auto&... out)
+                     { ((error = error == cudaSuccess ? CheckArguments(inputs, out, num_items) : error), ...); },
+                     outputs);
+  if (error != cudaSuccess || num_items == NumItemsT(0))
+  {
+    return error;
+  }
+  using OffsetT = offset_t<NumItemsT>;
+  return DispatchFor<OffsetT, OpT>::Dispatch(static_cast<OffsetT>(num_items), op, stream);
+}
 } // namespace transform
 } // namespace detail
 
 //! Element-wise transforms: output[i] = transform_op(inputs[i]...) for every i < num_items, on
-//! `stream`, in one launch (none for no items). Contiguous inputs and outputs of one item size
+//! `stream`, in one launch (none for no items); and CUB 3.5's Fill, Generate, TransformIf and
+//! Transform to several outputs, item by item. Contiguous inputs and outputs of one item size
 //! move as 16-byte vectors; on sm_90 and later, one or two such inputs arrive in shared memory by
 //! bulk copy (the output may be one of the inputs: every tile is read before it is written). The
 //! forms with temporary storage exist for symmetry with the other device calls (they need none:
@@ -215,6 +306,146 @@ struct DeviceTransform
       return cudaSuccess;
     }
     return TransformStableArgumentAddresses(::cuda::std::make_tuple(input), output, num_items, transform_op, stream);
+  }
+
+  //! Several outputs (CUB 3.5): transform_op returns a cuda::std::tuple, whose element k is written
+  //! to outputs<k>[i], for every i < num_items. An output may be one of the inputs, and must not
+  //! overlap them otherwise. Errors as Transform.
+  template <typename... RandomAccessIteratorsIn, typename... RandomAccessIteratorsOut, typename NumItemsT,
+            typename TransformOp>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Transform(::cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
+                                                       ::cuda::std::tuple<RandomAccessIteratorsOut...> outputs,
+                                                       NumItemsT num_items, TransformOp transform_op,
+                                                       cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTransform::Transform");
+    using OpT = detail::transform::TransformItemsToMany<TransformOp, ::cuda::std::tuple<RandomAccessIteratorsOut...>,
+                                                        RandomAccessIteratorsIn...>;
+    return detail::transform::RunItems(inputs, outputs, num_items, OpT{inputs, outputs, transform_op}, stream);
+  }
+
+  //! Transform to several outputs, with CUB's temporary-storage arguments (it needs none).
+  template <typename... RandomAccessIteratorsIn, typename... RandomAccessIteratorsOut, typename NumItemsT,
+            typename TransformOp>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  Transform(void* d_temp_storage, size_t& temp_storage_bytes, ::cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
+            ::cuda::std::tuple<RandomAccessIteratorsOut...> outputs, NumItemsT num_items, TransformOp transform_op,
+            cudaStream_t stream = nullptr)
+  {
+    if (d_temp_storage == nullptr)
+    {
+      temp_storage_bytes = 1;
+      return cudaSuccess;
+    }
+    return Transform(inputs, outputs, num_items, transform_op, stream);
+  }
+
+  //! output[i] = generator() for every i < num_items (CUB 3.5). Errors as Transform.
+  template <typename RandomAccessIteratorOut, typename NumItemsT, typename Generator>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Generate(RandomAccessIteratorOut output, NumItemsT num_items,
+                                                      Generator generator, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTransform::Generate");
+    static_assert(::cuda::std::is_invocable_v<Generator>, "the generator must be callable with no arguments");
+    using OpT = detail::transform::GenerateItems<RandomAccessIteratorOut, Generator>;
+    return detail::transform::RunItems(::cuda::std::tuple<>{}, ::cuda::std::make_tuple(output), num_items,
+                                       OpT{output, generator}, stream);
+  }
+
+  //! Generate with CUB's temporary-storage arguments (it needs none).
+  template <typename RandomAccessIteratorOut, typename NumItemsT, typename Generator>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Generate(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                      RandomAccessIteratorOut output, NumItemsT num_items,
+                                                      Generator generator, cudaStream_t stream = nullptr)
+  {
+    if (d_temp_storage == nullptr)
+    {
+      temp_storage_bytes = 1;
+      return cudaSuccess;
+    }
+    return Generate(output, num_items, generator, stream);
+  }
+
+  //! output[i] = value for every i < num_items (CUB 3.5). Errors as Transform.
+  template <typename RandomAccessIteratorOut, typename NumItemsT, typename Value>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Fill(RandomAccessIteratorOut output, NumItemsT num_items, Value value,
+                                                  cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTransform::Fill");
+    using OpT = detail::transform::FillItems<RandomAccessIteratorOut, Value>;
+    return detail::transform::RunItems(::cuda::std::tuple<>{}, ::cuda::std::make_tuple(output), num_items,
+                                       OpT{output, value}, stream);
+  }
+
+  //! Fill with CUB's temporary-storage arguments (it needs none).
+  template <typename RandomAccessIteratorOut, typename NumItemsT, typename Value>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Fill(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                  RandomAccessIteratorOut output, NumItemsT num_items, Value value,
+                                                  cudaStream_t stream = nullptr)
+  {
+    if (d_temp_storage == nullptr)
+    {
+      temp_storage_bytes = 1;
+      return cudaSuccess;
+    }
+    return Fill(output, num_items, value, stream);
+  }
+
+  //! output[i] = transform_op(inputs[i]...) where predicate(inputs[i]...) holds, for every
+  //! i < num_items; output[i] is not written where it does not (CUB 3.5). Errors as Transform.
+  template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT,
+            typename Predicate, typename TransformOp>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  TransformIf(::cuda::std::tuple<RandomAccessIteratorsIn...> inputs, RandomAccessIteratorOut output,
+              NumItemsT num_items, Predicate predicate, TransformOp transform_op, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceTransform::TransformIf");
+    using OpT = detail::transform::TransformItemsIf<RandomAccessIteratorOut, Predicate, TransformOp,
+                                                    RandomAccessIteratorsIn...>;
+    return detail::transform::RunItems(inputs, ::cuda::std::make_tuple(output), num_items,
+                                       OpT{inputs, output, predicate, transform_op}, stream);
+  }
+
+  //! TransformIf with CUB's temporary-storage arguments (it needs none).
+  template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT,
+            typename Predicate, typename TransformOp>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  TransformIf(void* d_temp_storage, size_t& temp_storage_bytes, ::cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
+              RandomAccessIteratorOut output, NumItemsT num_items, Predicate predicate, TransformOp transform_op,
+              cudaStream_t stream = nullptr)
+  {
+    if (d_temp_storage == nullptr)
+    {
+      temp_storage_bytes = 1;
+      return cudaSuccess;
+    }
+    return TransformIf(inputs, output, num_items, predicate, transform_op, stream);
+  }
+
+  //! TransformIf of one input sequence.
+  template <typename RandomAccessIteratorIn, typename RandomAccessIteratorOut, typename NumItemsT, typename Predicate,
+            typename TransformOp>
+  STRATA_RUNTIME_FUNCTION static cudaError_t TransformIf(RandomAccessIteratorIn input, RandomAccessIteratorOut output,
+                                                         NumItemsT num_items, Predicate predicate,
+                                                         TransformOp transform_op, cudaStream_t stream = nullptr)
+  {
+    return TransformIf(::cuda::std::make_tuple(input), output, num_items, predicate, transform_op, stream);
+  }
+
+  //! TransformIf of one input sequence, with CUB's temporary-storage arguments.
+  template <typename RandomAccessIteratorIn, typename RandomAccessIteratorOut, typename NumItemsT, typename Predicate,
+            typename TransformOp>
+  STRATA_RUNTIME_FUNCTION static cudaError_t TransformIf(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                         RandomAccessIteratorIn input, RandomAccessIteratorOut output,
+                                                         NumItemsT num_items, Predicate predicate,
+                                                         TransformOp transform_op, cudaStream_t stream = nullptr)
+  {
+    if (d_temp_storage == nullptr)
+    {
+      temp_storage_bytes = 1;
+      return cudaSuccess;
+    }
+    return TransformIf(::cuda::std::make_tuple(input), output, num_items, predicate, transform_op, stream);
   }
 };
 
