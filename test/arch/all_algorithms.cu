@@ -159,6 +159,11 @@ cudaError_t device_algorithms(void* d_temp, size_t& bytes, T* d_a, T* d_b, int* 
   keep(strata::DeviceTopK::MinKeys(d_temp, bytes, d_a, d_b, n, 10));
   keep(strata::DeviceFor::ForEachN(d_a, n, twice{}));
   keep(strata::DeviceTransform::Transform(d_a, d_b, n, twice{}));
+  keep(strata::DeviceTransform::TransformIf(d_a, d_b, n, is_small{}, twice{}));
+  keep(strata::DeviceTransform::Fill(d_b, n, T(3)));
+  keep(strata::DeviceFind::FindIf(d_temp, bytes, d_a, d_count, is_small{}, n));
+  keep(strata::DeviceFind::LowerBound(d_temp, bytes, d_a, n, d_b, n, d_keys, cuda::std::less<>{}));
+  keep(strata::DeviceFind::UpperBoundSortedValues(d_temp, bytes, d_a, n, d_b, n, d_keys, cuda::std::less<>{}));
   return e;
 }
 
