@@ -6,7 +6,10 @@
 #include <strata/config.cuh>
 #include <strata/detail/nvtx.cuh>
 #include <strata/device/dispatch/dispatch_segmented_reduce.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/util_debug.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/functional>
@@ -17,11 +20,39 @@
 
 STRATA_NAMESPACE_BEGIN
 
+namespace detail
+{
+namespace segmented_reduce
+{
+//! Where segment s of segments of one size starts: s * segment_size.
+struct FixedSegmentStart
+{
+  ::cuda::std::int64_t segment_size;
+  STRATA_HOST_DEVICE ::cuda::std::int64_t operator()(::cuda::std::int64_t s) const
+  {
+    return s * segment_size;
+  }
+};
+
+//! The begin offsets of segments of `segment_size` items each (the end offsets: the same plus one).
+using FixedSegmentOffsets =
+    TransformInputIterator<::cuda::std::int64_t, FixedSegmentStart, CountingInputIterator<::cuda::std::int64_t>>;
+
+STRATA_HOST_DEVICE inline FixedSegmentOffsets FixedOffsets(int segment_size)
+{
+  return FixedSegmentOffsets(CountingInputIterator<::cuda::std::int64_t>(0), FixedSegmentStart{segment_size});
+}
+} // namespace segmented_reduce
+} // namespace detail
+
 //! Device-wide segmented reductions: segment s is d_in[d_begin_offsets[s], d_end_offsets[s]) (empty
 //! where the end is not past the begin), and its result goes to d_out[s]. The segments may lie
 //! anywhere in the input, overlap or leave gaps; a contiguous sequence can pass `offsets` and
 //! `offsets + 1`. Segments of any lengths, from millions of empty ones to a few holding everything,
 //! are split into pieces of equal work across the device.
+//!
+//! The forms with `segment_size` in place of the offsets (CUB 3.5) take num_segments consecutive
+//! segments of segment_size items each; a negative segment_size is refused like a negative count.
 //!
 //! Every function is a two-phase call: with `d_temp_storage == nullptr` it writes the bytes it
 //! needs to `temp_storage_bytes` and does nothing else. A negative `num_segments`, a null pointer on
@@ -132,6 +163,92 @@ struct DeviceSegmentedReduce
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedReduce::ArgMax");
     return Arg<::strata::ArgMax, false>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets,
                                         d_end_offsets, stream);
+  }
+
+  //! Reduce of num_segments consecutive segments of segment_size items each (CUB 3.5).
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename T>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Reduce(void* d_temp_storage, size_t& temp_storage_bytes,
+                                                    InputIteratorT d_in, OutputIteratorT d_out,
+                                                    ::cuda::std::int64_t num_segments, int segment_size,
+                                                    ReductionOpT reduction_op, T initial_value, cudaStream_t stream = 0)
+  {
+    if (segment_size < 0)
+    {
+      return STRATA_INVALID_ARGUMENT("segment_size is negative");
+    }
+    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
+    return Reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, reduction_op,
+                  initial_value, stream);
+  }
+
+  //! Sum of num_segments consecutive segments of segment_size items each (CUB 3.5).
+  template <typename InputIteratorT, typename OutputIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Sum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                                 OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
+                                                 int segment_size, cudaStream_t stream = 0)
+  {
+    if (segment_size < 0)
+    {
+      return STRATA_INVALID_ARGUMENT("segment_size is negative");
+    }
+    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
+    return Sum(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+  }
+
+  //! Min of num_segments consecutive segments of segment_size items each (CUB 3.5).
+  template <typename InputIteratorT, typename OutputIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Min(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                                 OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
+                                                 int segment_size, cudaStream_t stream = 0)
+  {
+    if (segment_size < 0)
+    {
+      return STRATA_INVALID_ARGUMENT("segment_size is negative");
+    }
+    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
+    return Min(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+  }
+
+  //! Max of num_segments consecutive segments of segment_size items each (CUB 3.5).
+  template <typename InputIteratorT, typename OutputIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t Max(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                                 OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
+                                                 int segment_size, cudaStream_t stream = 0)
+  {
+    if (segment_size < 0)
+    {
+      return STRATA_INVALID_ARGUMENT("segment_size is negative");
+    }
+    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
+    return Max(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+  }
+
+  //! ArgMin of num_segments consecutive segments of segment_size items each (CUB 3.5).
+  template <typename InputIteratorT, typename OutputIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+         ::cuda::std::int64_t num_segments, int segment_size, cudaStream_t stream = 0)
+  {
+    if (segment_size < 0)
+    {
+      return STRATA_INVALID_ARGUMENT("segment_size is negative");
+    }
+    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
+    return ArgMin(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+  }
+
+  //! ArgMax of num_segments consecutive segments of segment_size items each (CUB 3.5).
+  template <typename InputIteratorT, typename OutputIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+         ::cuda::std::int64_t num_segments, int segment_size, cudaStream_t stream = 0)
+  {
+    if (segment_size < 0)
+    {
+      return STRATA_INVALID_ARGUMENT("segment_size is negative");
+    }
+    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
+    return ArgMax(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
   }
 
 private:
