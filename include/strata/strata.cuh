@@ -36,6 +36,7 @@
 #include <strata/warp/warp_load.cuh>
 #include <strata/warp/warp_merge_sort.cuh>
 #include <strata/warp/warp_reduce.cuh>
+#include <strata/warp/warp_reduce_batched.cuh>
 #include <strata/warp/warp_scan.cuh>
 #include <strata/warp/warp_store.cuh>
 

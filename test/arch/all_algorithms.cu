@@ -62,6 +62,7 @@ __global__ void collectives(const T* d_in, T* d_out)
   using BlockDiscT    = strata::BlockDiscontinuity<T, 128>;
   using BlockShuffleT = strata::BlockShuffle<T, 128>;
   using WarpReduceT   = strata::WarpReduce<T>;
+  using WarpBatchedT  = strata::WarpReduceBatched<T, 4, 16>;
   using WarpScanT     = strata::WarpScan<T>;
   using WarpSortT     = strata::WarpMergeSort<int, 4, 32>;
   __shared__ union
@@ -77,6 +78,7 @@ __global__ void collectives(const T* d_in, T* d_out)
     typename BlockDiscT::TempStorage discontinuity;
     typename BlockShuffleT::TempStorage shuffle;
     typename WarpReduceT::TempStorage warp_reduce[4];
+    typename WarpBatchedT::TempStorage warp_batched[8];
     typename WarpScanT::TempStorage warp_scan[4];
     typename WarpSortT::TempStorage warp_sort[4];
   } storage;
@@ -106,12 +108,14 @@ __global__ void collectives(const T* d_in, T* d_out)
   __syncthreads();
   const T warp_total = WarpReduceT(storage.warp_reduce[warp]).Sum(items[0]);
   __syncthreads();
+  const T batch_total = WarpBatchedT(storage.warp_batched[threadIdx.x / 16]).Sum(items);
+  __syncthreads();
   T warp_prefix;
   WarpScanT(storage.warp_scan[warp]).InclusiveSum(items[1], warp_prefix);
   __syncthreads();
   WarpSortT(storage.warp_sort[warp]).Sort(keys, cuda::std::less<int>{});
   __syncthreads();
-  items[0] += total + warp_total + warp_prefix + T(flags[0] + keys[0]);
+  items[0] += total + warp_total + batch_total + warp_prefix + T(flags[0] + keys[0]);
   BlockStoreT(storage.store).Store(d_out, items);
 }
 
