@@ -1,5 +1,5 @@
 // Tests of strata/warp/warp_reduce_batched.cuh against host folds in lane order: int32 sums
-// (Sum, SumToStriped, SumToBlocked), float maxima and a non-commutative operator (composition of
+// (also Sum, SumToStriped, SumToBlocked), float maxima and a non-commutative operator (composition of
 // affine maps, which pins the order of the lanes) through Reduce, ReduceToStriped and
 // ReduceToBlocked, for batch counts below, at, above and well above the logical warp size
 // (1, 3, 32, 33, 70), logical warps of 32, 16, 4 and 1 lanes, two hardware warps of random items
@@ -22,7 +22,10 @@ enum class form
 {
   reduce,
   striped,
-  blocked
+  blocked,
+  sum,         // Sum
+  sum_striped, // SumToStriped
+  sum_blocked  // SumToBlocked
 };
 
 //! Thread t's items are in[t * B, (t + 1) * B); its results go to out[t * M, (t + 1) * M).
@@ -42,6 +45,10 @@ __global__ void __launch_bounds__(block_threads) reduce_batched(const T* in, T* 
   {
     out[threadIdx.x] = batched.Reduce(items, op);
   }
+  else if constexpr (FORM == form::sum)
+  {
+    out[threadIdx.x] = batched.Sum(items);
+  }
   else
   {
     T results[M];
@@ -49,9 +56,17 @@ __global__ void __launch_bounds__(block_threads) reduce_batched(const T* in, T* 
     {
       batched.ReduceToStriped(items, results, op);
     }
-    else
+    else if constexpr (FORM == form::blocked)
     {
       batched.ReduceToBlocked(items, results, op);
+    }
+    else if constexpr (FORM == form::sum_striped)
+    {
+      batched.SumToStriped(items, results);
+    }
+    else
+    {
+      batched.SumToBlocked(items, results);
     }
     for (int t = 0; t < M; ++t)
     {
@@ -65,7 +80,7 @@ void check_batched(const std::vector<T>& in, OpT op)
 {
   INFO("batches " << B << ", logical warp " << L << ", form " << int(FORM) << ", sync " << SYNC);
   constexpr int M   = strata::WarpReduceBatched<T, B, L>::MAX_OUT_PER_THREAD;
-  constexpr int OUT = FORM == form::reduce ? 1 : M;
+  constexpr int OUT = FORM == form::reduce || FORM == form::sum ? 1 : M;
   strata_test::device_buffer<T> d_in(in);
   strata_test::device_buffer<T> d_out(std::size_t(block_threads) * OUT);
   d_out.poison();
@@ -80,7 +95,7 @@ void check_batched(const std::vector<T>& in, OpT op)
     const int lane = thread % L;
     for (int t = 0; t < OUT; ++t)
     {
-      const int batch = FORM == form::blocked ? lane * M + t : lane + t * L;
+      const int batch = FORM == form::blocked || FORM == form::sum_blocked ? lane * M + t : lane + t * L;
       if (batch >= B)
       {
         continue; // no result here
@@ -129,6 +144,9 @@ TEST_CASE("WarpReduceBatched sums int32 batches", "[warp][reduce]")
   check_sizes<4>(in, cuda::std::plus<>{});
   check_sizes<1>(in, cuda::std::plus<>{});
   check_batched<std::int32_t, 33, 8, form::blocked, true>(in, cuda::std::plus<>{});
+  check_batched<std::int32_t, 5, 8, form::sum>(in, cuda::std::plus<>{});
+  check_batched<std::int32_t, 70, 16, form::sum_striped>(in, cuda::std::plus<>{});
+  check_batched<std::int32_t, 70, 16, form::sum_blocked>(in, cuda::std::plus<>{});
 }
 
 TEST_CASE("WarpReduceBatched takes the maxima of float batches", "[warp][reduce]")

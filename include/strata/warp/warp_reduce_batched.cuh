@@ -104,7 +104,7 @@ private:
   }
 
   template <bool BLOCKED, typename InputT, typename OutputT, typename ReductionOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void Run(const InputT& inputs, OutputT& outputs, ReductionOp& reduction_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void Run(const InputT& inputs, OutputT& outputs, ReductionOp reduction_op)
   {
     if constexpr (Batches > 0)
     {
