@@ -54,8 +54,8 @@ struct FindState
   unsigned long long blocks_done;
 };
 
-//! One block of FindIf: takes tiles from FindState::next_tile (in order) until it gets one that
-//! starts at or past the first match found so far, and records every match's index; the block that
+//! One block of FindIf: takes tiles from FindState::next_tile (in order, one ahead) until it gets
+//! one that starts at or past the first match found so far, and records every match's index; the block that
 //! finishes last returns the index of the first match (num_items for none). Tiles before the first
 //! match are all tested; those after it that blocks took before it was found are the only waste.
 template <typename PolicyT, typename InputIteratorT, typename OffsetT, typename PredicateT>
@@ -86,14 +86,22 @@ struct AgentFindIf
   STRATA_DEVICE STRATA_FORCEINLINE bool ConsumeTiles(OffsetT& first)
   {
     const int tid = int(threadIdx.x);
+    // Thread 0 takes each tile one tile ahead, so that the counter's round trip overlaps a tile's
+    // loads; a taken tile is tested unless it lies past a match by then.
+    unsigned long long next = tid == 0 ? atomicAdd(&state->next_tile, 1ull) : 0ull;
     for (int slot = 0;; slot ^= 1)
     {
       if (tid == 0)
       {
-        const unsigned long long taken = atomicAdd(&state->next_tile, 1ull);
+        const unsigned long long taken = next;
         const unsigned long long found = num_items - LoadBest();
+        const bool stop                = taken * TILE_ITEMS >= found;
         storage.tile[slot]             = taken;
-        storage.stop[slot]             = taken * TILE_ITEMS >= found;
+        storage.stop[slot]             = stop;
+        if (!stop)
+        {
+          next = atomicAdd(&state->next_tile, 1ull);
+        }
       }
       __syncthreads(); // this slot written; the other one's readers are past the previous barrier
       if (storage.stop[slot])
