@@ -38,9 +38,17 @@ struct FixedSegmentStart
 using FixedSegmentOffsets =
     TransformInputIterator<::cuda::std::int64_t, FixedSegmentStart, CountingInputIterator<::cuda::std::int64_t>>;
 
-STRATA_HOST_DEVICE inline FixedSegmentOffsets FixedOffsets(int segment_size)
+//! call(begin offsets, end offsets) of segments of segment_size items each; a negative size is
+//! refused.
+template <typename CallT>
+STRATA_RUNTIME_FUNCTION cudaError_t WithFixedSegments(int segment_size, CallT call)
 {
-  return FixedSegmentOffsets(CountingInputIterator<::cuda::std::int64_t>(0), FixedSegmentStart{segment_size});
+  if (segment_size < 0)
+  {
+    return STRATA_INVALID_ARGUMENT("segment_size is negative");
+  }
+  const FixedSegmentOffsets offsets(CountingInputIterator<::cuda::std::int64_t>(0), FixedSegmentStart{segment_size});
+  return call(offsets, offsets + 1);
 }
 } // namespace segmented_reduce
 } // namespace detail
@@ -172,13 +180,13 @@ struct DeviceSegmentedReduce
                                                     ::cuda::std::int64_t num_segments, int segment_size,
                                                     ReductionOpT reduction_op, T initial_value, cudaStream_t stream = 0)
   {
-    if (segment_size < 0)
-    {
-      return STRATA_INVALID_ARGUMENT("segment_size is negative");
-    }
-    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
-    return Reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, reduction_op,
-                  initial_value, stream);
+    return detail::segmented_reduce::WithFixedSegments(segment_size,
+                                                       [&](auto begin, auto end)
+                                                       {
+                                                         return Reduce(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                       num_segments, begin, end, reduction_op,
+                                                                       initial_value, stream);
+                                                       });
   }
 
   //! Sum of num_segments consecutive segments of segment_size items each (CUB 3.5).
@@ -187,12 +195,9 @@ struct DeviceSegmentedReduce
                                                  OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
                                                  int segment_size, cudaStream_t stream = 0)
   {
-    if (segment_size < 0)
-    {
-      return STRATA_INVALID_ARGUMENT("segment_size is negative");
-    }
-    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
-    return Sum(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+    return detail::segmented_reduce::WithFixedSegments(
+        segment_size, [&](auto begin, auto end)
+        { return Sum(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, begin, end, stream); });
   }
 
   //! Min of num_segments consecutive segments of segment_size items each (CUB 3.5).
@@ -201,12 +206,9 @@ struct DeviceSegmentedReduce
                                                  OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
                                                  int segment_size, cudaStream_t stream = 0)
   {
-    if (segment_size < 0)
-    {
-      return STRATA_INVALID_ARGUMENT("segment_size is negative");
-    }
-    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
-    return Min(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+    return detail::segmented_reduce::WithFixedSegments(
+        segment_size, [&](auto begin, auto end)
+        { return Min(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, begin, end, stream); });
   }
 
   //! Max of num_segments consecutive segments of segment_size items each (CUB 3.5).
@@ -215,12 +217,9 @@ struct DeviceSegmentedReduce
                                                  OutputIteratorT d_out, ::cuda::std::int64_t num_segments,
                                                  int segment_size, cudaStream_t stream = 0)
   {
-    if (segment_size < 0)
-    {
-      return STRATA_INVALID_ARGUMENT("segment_size is negative");
-    }
-    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
-    return Max(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+    return detail::segmented_reduce::WithFixedSegments(
+        segment_size, [&](auto begin, auto end)
+        { return Max(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, begin, end, stream); });
   }
 
   //! ArgMin of num_segments consecutive segments of segment_size items each (CUB 3.5).
@@ -229,12 +228,9 @@ struct DeviceSegmentedReduce
   ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
          ::cuda::std::int64_t num_segments, int segment_size, cudaStream_t stream = 0)
   {
-    if (segment_size < 0)
-    {
-      return STRATA_INVALID_ARGUMENT("segment_size is negative");
-    }
-    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
-    return ArgMin(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+    return detail::segmented_reduce::WithFixedSegments(
+        segment_size, [&](auto begin, auto end)
+        { return ArgMin(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, begin, end, stream); });
   }
 
   //! ArgMax of num_segments consecutive segments of segment_size items each (CUB 3.5).
@@ -243,12 +239,9 @@ struct DeviceSegmentedReduce
   ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
          ::cuda::std::int64_t num_segments, int segment_size, cudaStream_t stream = 0)
   {
-    if (segment_size < 0)
-    {
-      return STRATA_INVALID_ARGUMENT("segment_size is negative");
-    }
-    const auto offsets = detail::segmented_reduce::FixedOffsets(segment_size);
-    return ArgMax(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, offsets, offsets + 1, stream);
+    return detail::segmented_reduce::WithFixedSegments(
+        segment_size, [&](auto begin, auto end)
+        { return ArgMax(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, begin, end, stream); });
   }
 
 private:
