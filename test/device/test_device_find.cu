@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace
@@ -117,23 +118,23 @@ enum class which
 };
 
 template <which WHICH, typename... Args>
-cudaError_t bound(Args... args)
+cudaError_t bound(Args&&... args) // by reference: temp_storage_bytes is written back
 {
   if constexpr (WHICH == which::lower)
   {
-    return strata::DeviceFind::LowerBound(args...);
+    return strata::DeviceFind::LowerBound(std::forward<Args>(args)...);
   }
   else if constexpr (WHICH == which::upper)
   {
-    return strata::DeviceFind::UpperBound(args...);
+    return strata::DeviceFind::UpperBound(std::forward<Args>(args)...);
   }
   else if constexpr (WHICH == which::lower_sorted)
   {
-    return strata::DeviceFind::LowerBoundSortedValues(args...);
+    return strata::DeviceFind::LowerBoundSortedValues(std::forward<Args>(args)...);
   }
   else
   {
-    return strata::DeviceFind::UpperBoundSortedValues(args...);
+    return strata::DeviceFind::UpperBoundSortedValues(std::forward<Args>(args)...);
   }
 }
 

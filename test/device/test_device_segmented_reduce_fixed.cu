@@ -191,6 +191,10 @@ TEST_CASE("DeviceSegmentedReduce's fixed-size forms refuse bad arguments", "[dev
   size_t bytes = temp.bytes();
   CHECK(strata::DeviceSegmentedReduce::Sum(temp.data(), bytes, in.data(), out.data(), 2, -1) == cudaErrorInvalidValue);
   CHECK(strata::DeviceSegmentedReduce::Max(temp.data(), bytes, in.data(), out.data(), -2, 2) == cudaErrorInvalidValue);
+  // A null input where the segments are not empty; with segment_size 0 it is never read (check_fixed).
+  CHECK(strata::DeviceSegmentedReduce::Min(temp.data(), bytes, static_cast<const std::int32_t*>(nullptr), out.data(), 2,
+                                           2)
+        == cudaErrorInvalidValue);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   for (const std::int32_t v : out.download())
   {

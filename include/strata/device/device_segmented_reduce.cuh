@@ -24,20 +24,6 @@ namespace detail
 {
 namespace segmented_reduce
 {
-//! Where segment s of segments of one size starts: s * segment_size.
-struct FixedSegmentStart
-{
-  ::cuda::std::int64_t segment_size;
-  STRATA_HOST_DEVICE ::cuda::std::int64_t operator()(::cuda::std::int64_t s) const
-  {
-    return s * segment_size;
-  }
-};
-
-//! The begin offsets of segments of `segment_size` items each (the end offsets: the same plus one).
-using FixedSegmentOffsets =
-    TransformInputIterator<::cuda::std::int64_t, FixedSegmentStart, CountingInputIterator<::cuda::std::int64_t>>;
-
 //! call(begin offsets, end offsets) of segments of segment_size items each; a negative size is
 //! refused.
 template <typename CallT>
@@ -60,7 +46,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t WithFixedSegments(int segment_size, CallT ca
 //! are split into pieces of equal work across the device.
 //!
 //! The forms with `segment_size` in place of the offsets (CUB 3.5) take num_segments consecutive
-//! segments of segment_size items each; a negative segment_size is refused like a negative count.
+//! segments of segment_size items each; a negative segment_size is refused like a negative count, and
+//! with segment_size 0 (nothing read) d_in may be null.
 //!
 //! Every function is a two-phase call: with `d_temp_storage == nullptr` it writes the bytes it
 //! needs to `temp_storage_bytes` and does nothing else. A negative `num_segments`, a null pointer on

@@ -9,6 +9,8 @@
 #include <strata/device/dispatch/dispatch_cost_line.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
 #include <strata/device/dispatch/tuning/tuning_segmented_reduce.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
@@ -26,6 +28,32 @@ namespace detail
 {
 namespace segmented_reduce
 {
+//! Where segment s of segments of one size starts: s * segment_size.
+struct FixedSegmentStart
+{
+  ::cuda::std::int64_t segment_size;
+  STRATA_HOST_DEVICE ::cuda::std::int64_t operator()(::cuda::std::int64_t s) const
+  {
+    return s * segment_size;
+  }
+};
+
+//! The begin offsets of segments of `segment_size` items each (the end offsets: the same plus one).
+using FixedSegmentOffsets =
+    TransformInputIterator<::cuda::std::int64_t, FixedSegmentStart, CountingInputIterator<::cuda::std::int64_t>>;
+
+//! Whether the segments may read d_in: not where they are all empty by construction (the
+//! fixed-size forms with segment_size 0, which accept a null d_in as DeviceReduce does with no items).
+template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+STRATA_RUNTIME_FUNCTION bool MayReadInput(const BeginOffsetIteratorT&, const EndOffsetIteratorT&)
+{
+  return true;
+}
+STRATA_RUNTIME_FUNCTION inline bool MayReadInput(const FixedSegmentOffsets& begin, const FixedSegmentOffsets& end)
+{
+  return begin[0] != end[0];
+}
+
 //! An item as it enters the reduction: converted to AccumT (Reduce, Sum, Min, Max).
 template <typename AccumT>
 struct ConvertItem
@@ -201,8 +229,8 @@ STRATA_RUNTIME_FUNCTION cudaError_t Dispatch(void* d_temp_storage, size_t& temp_
     return STRATA_INVALID_ARGUMENT("num_segments is negative");
   }
   if (d_temp_storage != nullptr && num_segments > 0
-      && (IsNullPointer(d_in) || IsNullPointer(d_out) || IsNullPointer(d_begin_offsets)
-          || IsNullPointer(d_end_offsets)))
+      && ((IsNullPointer(d_in) && segmented_reduce::MayReadInput(d_begin_offsets, d_end_offsets))
+          || IsNullPointer(d_out) || IsNullPointer(d_begin_offsets) || IsNullPointer(d_end_offsets)))
   {
     return STRATA_INVALID_ARGUMENT("d_in, d_out, d_begin_offsets or d_end_offsets is null");
   }
