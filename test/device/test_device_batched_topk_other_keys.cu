@@ -10,8 +10,9 @@
 
 using namespace batched_topk_test;
 
-TEMPLATE_TEST_CASE("DeviceBatchedTopK returns each segment's k best keys, best first (per-segment sizes and k, other keys)",
-                   "[device][topk][batched]", std::int8_t, double)
+TEMPLATE_TEST_CASE(
+    "DeviceBatchedTopK returns each segment's k best keys, best first (per-segment sizes and k, other keys)",
+    "[device][topk][batched]", std::int8_t, double)
 {
   check_mixed<TestType>();
 }
@@ -105,4 +106,3 @@ TEST_CASE("DeviceBatchedTopK selects from a segment of more than 2^31 keys", "[d
   CHECK(keys_out[1000] == strata_test::poison_value<std::int8_t>());
   CHECK(keys_out[1000 + slack + 7] == strata_test::poison_value<std::int8_t>());
 }
-
