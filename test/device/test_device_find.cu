@@ -202,10 +202,11 @@ void check_bound_sizes(std::uint64_t seed)
       check_bounds<WHICH>(range, values, cuda::std::less<>{});
     }
   }
-  // A descending range (and values) under greater.
-  std::vector<std::uint64_t> range = sorted_range<std::uint64_t>(50000, seed);
+  // A descending range (and values) under greater; enough of both that LowerBound and UpperBound
+  // sort the values and merge them (as they do above from 2^16 values and range items).
+  std::vector<std::uint64_t> range = sorted_range<std::uint64_t>(70000, seed);
   std::reverse(range.begin(), range.end());
-  std::vector<std::uint64_t> values = strata_test::random_vector<std::uint64_t>(30001, seed + 1, 0.0, 200010.0);
+  std::vector<std::uint64_t> values = strata_test::random_vector<std::uint64_t>(70001, seed + 1, 0.0, 280010.0);
   if (SORTED)
   {
     std::sort(values.begin(), values.end(), cuda::std::greater<>{});

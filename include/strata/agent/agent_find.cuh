@@ -6,6 +6,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/block/block_merge_sort.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/tile/tile_merge.cuh>
@@ -325,21 +326,44 @@ private:
 //! One block of LowerBoundSortedValues or UpperBoundSortedValues (BOUND): the positions
 //! [tile * TILE_ITEMS, +TILE_ITEMS) of the stable merge of the values and the range (lower: the
 //! values first, each before the range items not ordered before it; upper: the range first, each
-//! item before the values not ordered before it). Its merge-path splits (warp 0) give the
-//! values and the range items of the tile; a value's bound is the tile's first range position plus
-//! a binary search among the tile's range items, which the block's loads keep in cache.
+//! item before the values not ordered before it). Warps 0 and 1 find where the tile starts and ends
+//! in the merge's first input (merge path); the block copies the tile's values and range items
+//! into shared memory, each thread merges ITEMS_PER_THREAD positions there, and a value's bound is
+//! the tile's first range position plus the range items merged before it. The bounds go out
+//! through shared memory, so that every read and write of global memory is coalesced. Items that
+//! cannot be copied into shared memory (or too large for it) take a binary search among the
+//! tile's range items in global memory instead.
 template <typename PolicyT, bound BOUND, typename RangeIteratorT, typename ValuesIteratorT, typename OutputIteratorT,
           typename OffsetT, typename CompareOpT>
 struct AgentBoundSortedValues
 {
-  static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
-  static constexpr int TILE_ITEMS    = PolicyT::BLOCK_THREADS * PolicyT::ITEMS_PER_THREAD;
-  using RangeT                       = it_value_t<RangeIteratorT>;
-  using ValueT                       = it_value_t<ValuesIteratorT>;
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  using RangeT                          = it_value_t<RangeIteratorT>;
+  using ValueT                          = it_value_t<ValuesIteratorT>;
+  //! Whether the tile's items merge in shared memory (at most 48 KiB of it).
+  static constexpr bool IN_SHARED =
+      ::cuda::std::is_trivially_copyable_v<
+          RangeT> && ::cuda::std::is_trivially_copyable_v<ValueT> && TILE_ITEMS * (sizeof(RangeT) + sizeof(ValueT)) <= 49152
+      && TILE_ITEMS * sizeof(OffsetT) <= 49152;
 
-  struct TempStorage
+  struct Inputs
+  {
+    ValueT values[TILE_ITEMS];
+    RangeT range[TILE_ITEMS];
+  };
+  struct _TempStorage
   {
     OffsetT splits[2]; // of the tile's first and end positions: items from the merge's first input
+    union
+    {
+      Inputs inputs;
+      OffsetT bounds[TILE_ITEMS]; // by the value's place among the tile's values
+    };
+  };
+  struct TempStorage : Uninitialized<::cuda::std::conditional_t<IN_SHARED, _TempStorage, ::cuda::std::uint64_t[2]>>
+  {
   };
 
   TempStorage& storage;
@@ -356,37 +380,156 @@ struct AgentBoundSortedValues
     const OffsetT total = range_num_items + values_num_items;
     const OffsetT begin = tile_index * OffsetT(TILE_ITEMS);
     const OffsetT end   = total - begin > OffsetT(TILE_ITEMS) ? begin + OffsetT(TILE_ITEMS) : total;
-    if (tid < warp_threads)
+    OffsetT* splits     = reinterpret_cast<OffsetT*>(&storage.Alias());
+    const int warp      = tid / warp_threads;
+    if (warp < 2 || BLOCK_THREADS < 2 * warp_threads)
     {
       // Ties go to the first input, and comp(second's item, first's item) puts the second's first:
       // lower: the values first, comp(range item, value); upper: the range first, comp(value, item).
-      OffsetT split_begin;
-      OffsetT split_end;
-      if constexpr (BOUND == bound::lower)
+      // Warp 0 finds the tile's start, warp 1 its end (warp 0 both in a block of one warp).
+      for (int which = BLOCK_THREADS < 2 * warp_threads ? 0 : warp; which < 2;
+           which += BLOCK_THREADS < 2 * warp_threads ? 1 : 2)
       {
-        split_begin = tile::WarpMergePath(d_values, d_range, values_num_items, range_num_items, begin, comp);
-        split_end   = tile::WarpMergePath(d_values, d_range, values_num_items, range_num_items, end, comp);
-      }
-      else
-      {
-        split_begin = tile::WarpMergePath(d_range, d_values, range_num_items, values_num_items, begin, comp);
-        split_end   = tile::WarpMergePath(d_range, d_values, range_num_items, values_num_items, end, comp);
-      }
-      if (tid == 0)
-      {
-        storage.splits[0] = split_begin;
-        storage.splits[1] = split_end;
+        const OffsetT diag = which == 0 ? begin : end;
+        const OffsetT split =
+            BOUND == bound::lower
+                ? tile::WarpMergePath(d_values, d_range, values_num_items, range_num_items, diag, comp)
+                : tile::WarpMergePath(d_range, d_values, range_num_items, values_num_items, diag, comp);
+        if (tid % warp_threads == 0)
+        {
+          splits[which] = split;
+        }
       }
     }
     __syncthreads();
     // The tile's values and range items: [values_begin, values_end) and [range_begin, range_end).
-    const OffsetT first_begin  = storage.splits[0];
-    const OffsetT first_end    = storage.splits[1];
+    const OffsetT first_begin  = splits[0];
+    const OffsetT first_end    = splits[1];
     const OffsetT values_begin = BOUND == bound::lower ? first_begin : begin - first_begin;
     const OffsetT values_end   = BOUND == bound::lower ? first_end : end - first_end;
     const OffsetT range_begin  = BOUND == bound::lower ? begin - first_begin : first_begin;
     const OffsetT range_end    = BOUND == bound::lower ? end - first_end : first_end;
-    for (OffsetT index = values_begin + OffsetT(tid); index < values_end; index += OffsetT(BLOCK_THREADS))
+    if constexpr (IN_SHARED)
+    {
+      MergeInShared(values_begin, int(values_end - values_begin), range_begin, int(range_end - range_begin));
+    }
+    else
+    {
+      SearchInGlobal(values_begin, values_end, range_begin, range_end);
+    }
+  }
+
+private:
+  STRATA_DEVICE STRATA_FORCEINLINE void MergeInShared(OffsetT values_begin, int num_values, OffsetT range_begin,
+                                                      int num_range)
+  {
+    const int tid  = int(threadIdx.x);
+    Inputs& inputs = storage.Alias().inputs;
+    // Every thread issues its loads of both inputs before its stores to shared memory.
+    ValueT values[ITEMS_PER_THREAD];
+    RangeT items[ITEMS_PER_THREAD];
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      const int i = k * BLOCK_THREADS + tid;
+      if (i < num_values)
+      {
+        values[k] = d_values[values_begin + OffsetT(i)];
+      }
+      if (i < num_range)
+      {
+        items[k] = d_range[range_begin + OffsetT(i)];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      const int i = k * BLOCK_THREADS + tid;
+      if (i < num_values)
+      {
+        inputs.values[i] = values[k];
+      }
+      if (i < num_range)
+      {
+        inputs.range[i] = items[k];
+      }
+    }
+    __syncthreads();
+    // This thread's ITEMS_PER_THREAD positions of the tile's merge, from `diag`: the first input's
+    // items taken so far (i1) and the second's (i2). A value's bound counts the range items
+    // merged before it.
+    const int valid = num_values + num_range;
+    const int diag  = tid * ITEMS_PER_THREAD < valid ? tid * ITEMS_PER_THREAD : valid;
+    int i1          = 0;
+    if constexpr (BOUND == bound::lower)
+    {
+      i1 = MergePath(inputs.values, inputs.range, num_values, num_range, diag, comp);
+    }
+    else
+    {
+      i1 = MergePath(inputs.range, inputs.values, num_range, num_values, diag, comp);
+    }
+    int i2 = diag - i1;
+    int places[ITEMS_PER_THREAD]; // a merged value's place among the tile's values (-1: none)
+    int counts[ITEMS_PER_THREAD]; // the range items merged before it
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      places[k] = -1;
+      counts[k] = 0;
+      if (diag + k < valid)
+      {
+        if constexpr (BOUND == bound::lower)
+        {
+          // First input: the values; a range item goes first only when comp(item, value).
+          const bool value_next = i1 < num_values && (i2 >= num_range || !comp(inputs.range[i2], inputs.values[i1]));
+          if (value_next)
+          {
+            places[k] = i1++;
+            counts[k] = i2;
+          }
+          else
+          {
+            ++i2;
+          }
+        }
+        else
+        {
+          // First input: the range; a value goes first only when comp(value, item).
+          const bool item_next = i1 < num_range && (i2 >= num_values || !comp(inputs.values[i2], inputs.range[i1]));
+          if (item_next)
+          {
+            ++i1;
+          }
+          else
+          {
+            places[k] = i2++;
+            counts[k] = i1;
+          }
+        }
+      }
+    }
+    __syncthreads(); // the merge's reads of the inputs are done before the bounds replace them
+    OffsetT* bounds = storage.Alias().bounds;
+#pragma unroll
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      if (places[k] >= 0)
+      {
+        bounds[places[k]] = range_begin + OffsetT(counts[k]);
+      }
+    }
+    __syncthreads();
+    for (int i = tid; i < num_values; i += BLOCK_THREADS)
+    {
+      d_output[values_begin + OffsetT(i)] = static_cast<it_difference_t<RangeIteratorT>>(bounds[i]);
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void SearchInGlobal(OffsetT values_begin, OffsetT values_end, OffsetT range_begin,
+                                                       OffsetT range_end)
+  {
+    for (OffsetT index = values_begin + OffsetT(threadIdx.x); index < values_end; index += OffsetT(BLOCK_THREADS))
     {
       const ValueT value = d_values[index];
       OffsetT low        = range_begin;

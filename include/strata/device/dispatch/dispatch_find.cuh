@@ -4,13 +4,17 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_find.cuh>
+#include <strata/device/dispatch/dispatch_radix_sort.cuh>
 #include <strata/device/dispatch/tuning/tuning_find.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
 #include <strata/util_debug.cuh>
 #include <strata/util_device.cuh>
 #include <strata/util_temporary_storage.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
+#include <cuda/std/functional>
+#include <cuda/std/type_traits>
 
 #include <cuda_runtime_api.h>
 
@@ -120,6 +124,47 @@ STRATA_RUNTIME_FUNCTION cudaError_t ResidentBlocks(int& blocks, ::cuda::std::uin
   blocks = int(tiles < resident ? (tiles > 0 ? tiles : 1) : resident);
   return cudaSuccess;
 }
+
+//! The order a radix sort puts values in so that they are sorted by CompareOpT: ascending for
+//! less, descending for greater; none for other comparators.
+template <typename CompareOpT>
+inline constexpr int sort_order_v = 0;
+template <typename T>
+inline constexpr int sort_order_v<::cuda::std::less<T>> = 1;
+template <typename T>
+inline constexpr int sort_order_v<::cuda::std::greater<T>> = 2;
+
+//! Whether LowerBound and UpperBound can sort the values (radix sort with their positions) and
+//! merge them with the range: values in memory, of an arithmetic type, ordered by less or greater.
+template <typename ValuesIteratorT, typename CompareOpT>
+inline constexpr bool can_sort_values_v =
+    ::cuda::std::is_pointer_v<ValuesIteratorT>&& ::cuda::std::is_arithmetic_v<it_value_t<
+        ValuesIteratorT>> && !::cuda::std::is_same_v<::cuda::std::remove_cv_t<it_value_t<ValuesIteratorT>>, bool> && sort_order_v<CompareOpT> != 0;
+
+//! Whether sorting the values and merging them with the range beats a search for each: enough
+//! values to pay for the sort, and dense enough in a long range that reading all of it (coalesced)
+//! costs less than their searches' scattered reads of its deeper levels.
+STRATA_HOST_DEVICE constexpr bool SortAndMergePays(::cuda::std::uint64_t range_num_items,
+                                                   ::cuda::std::uint64_t values_num_items)
+{
+  return values_num_items >= (::cuda::std::uint64_t(1) << 16) && values_num_items <= 0xFFFFFFFFull
+         && range_num_items >= (::cuda::std::uint64_t(1) << 16) && values_num_items * 64 >= range_num_items;
+}
+
+//! An output iterator whose position i is out[indices[i]]: the merge of the sorted values writes
+//! each value's bound where the value stood before the sort.
+template <typename OutputIteratorT, typename IndexT>
+struct ScatterOutput
+{
+  OutputIteratorT out;
+  const IndexT* indices;
+
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE decltype(auto) operator[](OffsetT i)
+  {
+    return out[indices[i]];
+  }
+};
 } // namespace find
 } // namespace detail
 
@@ -183,9 +228,12 @@ struct DispatchFindIf
 };
 
 //! Dispatches DeviceFind::LowerBound or UpperBound (BOUND; OffsetT and ValuesOffsetT unsigned).
-//! Where the range is long enough, its temporary storage holds samples of the range, gathered by a
-//! first kernel, that every block of the search then keeps in shared memory (AgentBoundSearch);
-//! otherwise it needs none (the size query reports one byte).
+//! With many values in a long range (SortAndMergePays) that can be radix-sorted in the
+//! comparator's order, its temporary storage holds the sorted values, their positions and the
+//! sort's storage, and the sorted values are merged with the range. Otherwise, where the range is
+//! long enough, it holds samples of the range, gathered by a first kernel, that every block of the
+//! search then keeps in shared memory (AgentBoundSearch); else it needs none (the size query
+//! reports one byte).
 template <detail::find::bound BOUND, typename RangeIteratorT, typename ValuesIteratorT, typename OutputIteratorT,
           typename OffsetT, typename ValuesOffsetT, typename CompareOpT, typename PolicyHub = detail::find::policy_hub>
 struct DispatchFindBound
@@ -206,6 +254,76 @@ struct DispatchFindBound
 
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    if constexpr (detail::find::can_sort_values_v<ValuesIteratorT, CompareOpT>)
+    {
+      if (detail::find::SortAndMergePays(range_num_items, values_num_items))
+      {
+        return SortAndMerge<ActivePolicyT>();
+      }
+    }
+    return Search<ActivePolicyT>();
+  }
+
+  //! The values sorted with their positions (a radix sort into the temporary storage), then merged
+  //! with the range as LowerBoundSortedValues does, each bound written at its value's position.
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t SortAndMerge()
+  {
+    using KeyT     = ::cuda::std::remove_cv_t<detail::it_value_t<ValuesIteratorT>>;
+    using IndexT   = ::cuda::std::uint32_t;
+    using IndicesT = CountingInputIterator<IndexT, IndexT>;
+    constexpr SortOrder ORDER =
+        detail::find::sort_order_v<CompareOpT> == 1 ? SortOrder::Ascending : SortOrder::Descending;
+    using SortT                   = DispatchRadixSort<ORDER, KeyT, IndexT, IndexT, detail::identity_decomposer_t,
+                                    detail::radix::policy_hub<KeyT, IndexT, IndexT>, IndicesT>;
+    using MergeOffsetT            = ::cuda::std::common_type_t<OffsetT, ValuesOffsetT>;
+    using PolicyT                 = typename ActivePolicyT::BoundSortedValuesPolicyT;
+    constexpr int TILE_ITEMS      = PolicyT::BLOCK_THREADS * PolicyT::ITEMS_PER_THREAD;
+    const IndexT num_values       = IndexT(values_num_items);
+    KeyT* d_sorted                = nullptr;
+    IndexT* d_indices             = nullptr;
+    unsigned char* d_sort_storage = nullptr;
+    size_t sort_bytes             = 0;
+    DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_values), nullptr);
+    cudaError_t error = SortT::DispatchFromIterator(nullptr, sort_bytes, keys, IndicesT(0), d_indices, num_values, 0,
+                                                    int(sizeof(KeyT) * 8), stream);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    error =
+        detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, detail::Slot(d_sorted, num_values),
+                                      detail::Slot(d_indices, num_values), detail::Slot(d_sort_storage, sort_bytes));
+    if (error != cudaSuccess || d_temp_storage == nullptr)
+    {
+      return error;
+    }
+    keys  = DoubleBuffer<KeyT>(const_cast<KeyT*>(d_values), d_sorted);
+    error = SortT::DispatchFromIterator(d_sort_storage, sort_bytes, keys, IndicesT(0), d_indices, num_values, 0,
+                                        int(sizeof(KeyT) * 8), stream);
+    if (error != cudaSuccess)
+    {
+      return error;
+    }
+    using ScatterT                    = detail::find::ScatterOutput<OutputIteratorT, IndexT>;
+    const ::cuda::std::uint64_t total = ::cuda::std::uint64_t(range_num_items) + ::cuda::std::uint64_t(num_values);
+    const ::cuda::std::uint64_t tiles = (total + TILE_ITEMS - 1) / TILE_ITEMS;
+    if (tiles > 0x7FFFFFFFull)
+    {
+      return STRATA_INVALID_ARGUMENT("the range and the values are too long: more than 2^31 - 1 tiles");
+    }
+    return detail::LaunchKernel(false,
+                                DeviceFindBoundSortedValuesKernel<MaxPolicyT, BOUND, RangeIteratorT, const KeyT*,
+                                                                  ScatterT, MergeOffsetT, CompareOpT>,
+                                int(tiles), PolicyT::BLOCK_THREADS, stream, d_range, MergeOffsetT(range_num_items),
+                                static_cast<const KeyT*>(keys.Current()), MergeOffsetT(num_values),
+                                ScatterT{d_output, d_indices}, comp);
+  }
+
+  //! A search for each value, its first levels through samples of the range in shared memory.
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t Search()
   {
     using PolicyT = typename ActivePolicyT::BoundSearchPolicyT;
     using AgentT  = detail::find::AgentBoundSearch<PolicyT, BOUND, RangeIteratorT, ValuesIteratorT, OutputIteratorT,
