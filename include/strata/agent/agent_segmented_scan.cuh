@@ -157,7 +157,10 @@ public:
     // Rounds of one parity finish in order, each adding `capacity` to its counter.
     // At most 2^31 tiles in all: a parity's count stays below 2^32.
     const unsigned int target = unsigned(previous / 2 + 1) * unsigned(capacity);
-    while (detail::LoadAcquire(d_finished + (previous & 1)) < target)
+    // Bounded as a look-back's waits: a round that never finishes (a fault) ends the wait, not the
+    // kernel.
+    detail::scan_tile::WaitBound<detail::scan_tile::wait_limit_ms> bound;
+    while (detail::LoadAcquire(d_finished + (previous & 1)) < target && !bound.Reached())
     {
       __nanosleep(64);
     }
