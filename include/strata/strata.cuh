@@ -91,6 +91,7 @@
 #  include <strata/device/device_scan.cuh>
 #  include <strata/device/device_segmented_radix_sort.cuh>
 #  include <strata/device/device_segmented_reduce.cuh>
+#  include <strata/device/device_segmented_scan.cuh>
 #  include <strata/device/device_segmented_sort.cuh>
 #  include <strata/device/device_select.cuh>
 #  include <strata/device/device_topk.cuh>

@@ -149,6 +149,9 @@ cudaError_t device_algorithms(void* d_temp, size_t& bytes, T* d_a, T* d_b, int* 
   keep(strata::DeviceSegmentedSort::StableSortKeys(d_temp, bytes, d_a, d_b, n, 10, d_count, d_count + 1));
   keep(strata::DeviceSegmentedReduce::Sum(d_temp, bytes, d_a, d_b, 10, d_count, d_count + 1));
   keep(strata::DeviceSegmentedReduce::Max(d_temp, bytes, d_a, d_b, 10, d_count, d_count + 1));
+  keep(strata::DeviceSegmentedScan::InclusiveSegmentedSum(d_temp, bytes, d_a, d_b, d_count, d_count + 1, 10));
+  keep(strata::DeviceSegmentedScan::ExclusiveSegmentedScan(d_temp, bytes, d_a, d_b, d_count, d_count + 1, 10,
+                                                           cuda::std::plus<>{}, T(1)));
   keep(strata::DeviceSelect::If(d_temp, bytes, d_a, d_b, d_count, n, is_small{}));
   keep(strata::DeviceSelect::Flagged(d_temp, bytes, d_a, d_keys, d_b, d_count, n));
   keep(strata::DeviceSelect::Unique(d_temp, bytes, d_a, d_b, d_count, n));
