@@ -1,4 +1,4 @@
-// DeviceReduce (Sum, Min, Max, ArgMin, ArgMax, TransformReduce) and DeviceTransform, strata and
+// DeviceReduce (Sum, Min, Max, ArgMin, ArgMax, ArgMinMax, TransformReduce) and DeviceTransform, strata and
 // CUB side by side on the same device buffers, at 2^16, 2^20, 2^24 and 2^28 items of u32, f32 and
 // u64 (and f64 for Sum). Inputs smaller than 256 MiB rotate through enough copies that no run
 // finds its input in the 50 MB L2. Bytes count every read and write once.
@@ -191,6 +191,82 @@ STRATA_BENCH_ARG(argmax, u32, ArgMax)
 STRATA_BENCH_ARG(argmax, f32, ArgMax)
 STRATA_BENCH_ARG(argmax, u64, ArgMax)
 
+//! ArgMinMax (CUB's main branch): strata's one pass against CUB 3.0.1's ArgMin then ArgMax (what
+//! a CUB user writes today: two passes); bytes = the input read once. strata's row first compares
+//! both values and both indices with CUB's, once per size.
+template <typename T, bool STRATA>
+void argminmax(benchmark::State& state)
+{
+  const std::int64_t n  = state.range(0);
+  auto& in              = bench::shared_rotating_buffer<T>(std::size_t(n));
+  T* d_values           = reduce_out<T>();
+  std::int64_t* d_index = reduce_out<std::int64_t>();
+  auto run              = [&](auto strata, void* d_temp, std::size_t& bytes, const T* d_in, cudaStream_t stream)
+  {
+    if constexpr (decltype(strata)::value)
+    {
+      return strata::DeviceReduce::ArgMinMax(d_temp, bytes, d_in, d_values, d_index, d_values + 1, d_index + 1, n,
+                                             stream);
+    }
+    else
+    {
+      // Both CUB calls share one temporary storage: the size query asks for the larger.
+      std::size_t min_bytes = bytes;
+      std::size_t max_bytes = bytes;
+      cudaError_t error     = cub::DeviceReduce::ArgMin(d_temp, min_bytes, d_in, d_values, d_index, n, stream);
+      if (error == cudaSuccess)
+      {
+        error = cub::DeviceReduce::ArgMax(d_temp, max_bytes, d_in, d_values + 1, d_index + 1, n, stream);
+      }
+      bytes = min_bytes > max_bytes ? min_bytes : max_bytes;
+      return error;
+    }
+  };
+  if constexpr (STRATA)
+  {
+    const std::string configuration = "argminmax/" + std::to_string(sizeof(T)) + "/" + std::to_string(n);
+    if (bench::first_run(configuration))
+    {
+      std::vector<std::vector<T>> values;
+      std::vector<std::vector<std::int64_t>> indices;
+      const T* d_in = in.next();
+      for (const bool strata : {true, false})
+      {
+        bench::poison(d_values, 2);
+        bench::poison(d_index, 2);
+        std::size_t bytes = 0;
+        bench::check(strata ? run(std::true_type{}, nullptr, bytes, d_in, nullptr)
+                            : run(std::false_type{}, nullptr, bytes, d_in, nullptr),
+                     "size query");
+        void* d_temp = scratch(bytes + 256);
+        bench::check(strata ? run(std::true_type{}, d_temp, bytes, d_in, nullptr)
+                            : run(std::false_type{}, d_temp, bytes, d_in, nullptr),
+                     "argminmax");
+        bench::check(cudaDeviceSynchronize(), "argminmax");
+        values.push_back(bench::download(d_values, 2));
+        indices.push_back(bench::download(d_index, 2));
+      }
+      const std::string mismatch = bench::compare_exact(values[0], values[1]);
+      if (!bench::record(state, configuration,
+                         mismatch.empty() ? bench::compare_exact(indices[0], indices[1]) : mismatch))
+      {
+        return;
+      }
+    }
+  }
+  std::size_t bytes = 0;
+  bench::check(run(std::bool_constant<STRATA>{}, nullptr, bytes, in.next(), nullptr), "size query");
+  void* d_temp = scratch(bytes + 256);
+  bench::time_iterations(state,
+                         [&](cudaStream_t stream)
+                         {
+                           std::size_t run_bytes = bytes;
+                           bench::check(run(std::bool_constant<STRATA>{}, d_temp, run_bytes, in.next(), stream),
+                                        "argminmax");
+                         });
+  bench::set_throughput(state, std::size_t(n), std::size_t(n) * sizeof(T));
+}
+
 //! DeviceTransform: out[i] = 3 * in[i]; bytes = read + write. strata's row first compares its
 //! output with CUB's, once per size.
 template <typename T, bool STRATA>
@@ -253,6 +329,10 @@ STRATA_BENCH_REGISTER_BOTH(argmax, "DeviceReduce::ArgMax", u32);
 STRATA_BENCH_REGISTER_BOTH(argmax, "DeviceReduce::ArgMax", f32);
 STRATA_BENCH_REGISTER_BOTH(argmax, "DeviceReduce::ArgMax", u64);
 STRATA_BENCH_REGISTER_BOTH(transform_reduce, "DeviceReduce::TransformReduce", u32);
+STRATA_BENCH_REGISTER((argminmax<u32, true>), "DeviceReduce::ArgMinMax/strata/u32");
+STRATA_BENCH_REGISTER((argminmax<u32, false>), "DeviceReduce::ArgMinMax/cub/u32");
+STRATA_BENCH_REGISTER((argminmax<f32, true>), "DeviceReduce::ArgMinMax/strata/f32");
+STRATA_BENCH_REGISTER((argminmax<f32, false>), "DeviceReduce::ArgMinMax/cub/f32");
 STRATA_BENCH_REGISTER((transform<u32, true>), "DeviceTransform::Transform/strata/u32");
 STRATA_BENCH_REGISTER((transform<u32, false>), "DeviceTransform::Transform/cub/u32");
 STRATA_BENCH_REGISTER((transform<f32, true>), "DeviceTransform::Transform/strata/f32");

@@ -129,6 +129,7 @@ cudaError_t device_algorithms(void* d_temp, size_t& bytes, T* d_a, T* d_b, int* 
   keep(strata::DeviceReduce::Sum(d_temp, bytes, d_a, d_b, n));
   keep(strata::DeviceReduce::Min(d_temp, bytes, d_a, d_b, n));
   keep(strata::DeviceReduce::ArgMax(d_temp, bytes, d_a, d_b, d_count, n));
+  keep(strata::DeviceReduce::ArgMinMax(d_temp, bytes, d_a, d_b, d_keys, d_b + 1, d_keys + 1, n));
   keep(strata::DeviceReduce::Reduce(d_temp, bytes, d_a, d_b, n, cuda::maximum<>{}, T(0)));
   keep(strata::DeviceReduce::TransformReduce(d_temp, bytes, d_a, d_b, n, cuda::std::plus<>{}, twice{}, T(0)));
   keep(strata::DeviceReduce::ReduceByKey(d_temp, bytes, d_keys, d_keys, d_a, d_b, d_count, cuda::std::plus<>{}, n));

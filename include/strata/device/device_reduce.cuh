@@ -3,7 +3,9 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/detail/device_arguments.cuh>
 #include <strata/detail/nvtx.cuh>
+#include <strata/detail/single_call.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
 #include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/thread/thread_operators.cuh>
@@ -117,6 +119,137 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunArg(void* d_temp_storage, size_t& temp_st
       d_temp_storage, temp_storage_bytes, d_in, d_out, static_cast<OffsetT>(num_items), PairOpT{},
       InitT{PairT(IndexT(1), init_value)}, stream, MakeT{});
 }
+
+//! What ArgMinMax and ArgMinLastMax carry: the smallest and largest items so far, with their
+//! indices.
+template <typename ValueT>
+struct MinMaxItem
+{
+  ValueT min;
+  ::cuda::std::int64_t min_index;
+  ValueT max;
+  ::cuda::std::int64_t max_index;
+};
+
+//! Each item as it is loaded: both the smallest and the largest so far, at its own index.
+template <typename ValueT>
+struct MinMaxWithIndex
+{
+  template <typename InputT, typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE MinMaxItem<ValueT> operator()(const InputT& item, OffsetT index) const
+  {
+    const ValueT value = static_cast<ValueT>(item);
+    return MinMaxItem<ValueT>{value, ::cuda::std::int64_t(index), value, ::cuda::std::int64_t(index)};
+  }
+};
+
+//! Combines two MinMaxItems: the smaller minimum (by compare_op; the lower index among equal
+//! ones) and the larger maximum (the lower index among equal ones, or the higher with
+//! LAST_MAX). A total order on (value, index), so the combination is commutative and the result
+//! does not depend on how the items are grouped.
+template <typename CompareOpT, bool LAST_MAX>
+struct MinMaxOp
+{
+  CompareOpT compare_op;
+
+  template <typename ValueT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE MinMaxItem<ValueT> operator()(const MinMaxItem<ValueT>& a,
+                                                                      const MinMaxItem<ValueT>& b) const
+  {
+    MinMaxItem<ValueT> result = a;
+    if (compare_op(b.min, a.min) || (!compare_op(a.min, b.min) && b.min_index < a.min_index))
+    {
+      result.min       = b.min;
+      result.min_index = b.min_index;
+    }
+    const bool b_later = LAST_MAX ? b.max_index > a.max_index : b.max_index < a.max_index;
+    if (compare_op(a.max, b.max) || (!compare_op(b.max, a.max) && b_later))
+    {
+      result.max       = b.max;
+      result.max_index = b.max_index;
+    }
+    return result;
+  }
+};
+
+//! Writes a MinMaxItem into four outputs (the values converted to their outputs' types).
+template <typename MinOutT, typename MinIndexOutT, typename MaxOutT, typename MaxIndexOutT>
+struct SplitMinMaxOutput
+{
+  MinOutT d_min;
+  MinIndexOutT d_min_index;
+  MaxOutT d_max;
+  MaxIndexOutT d_max_index;
+
+  struct Reference
+  {
+    SplitMinMaxOutput out;
+    template <typename ValueT>
+    STRATA_HOST_DEVICE Reference& operator=(const MinMaxItem<ValueT>& item)
+    {
+      *out.d_min       = item.min;
+      *out.d_min_index = item.min_index;
+      *out.d_max       = item.max;
+      *out.d_max_index = item.max_index;
+      return *this;
+    }
+  };
+
+  using value_type        = void;
+  using difference_type   = ::cuda::std::ptrdiff_t;
+  using pointer           = void;
+  using reference         = Reference;
+  using iterator_category = ::cuda::std::random_access_iterator_tag;
+
+  STRATA_HOST_DEVICE Reference operator*() const
+  {
+    return Reference{*this};
+  }
+};
+
+//! ArgMinMax (LAST_MAX false) or ArgMinLastMax (true): one pass over the items, each paired with
+//! its index as it is loaded; an empty input writes nothing (as CUB's).
+template <bool LAST_MAX, typename InputIteratorT, typename MinOutT, typename MinIndexOutT, typename MaxOutT,
+          typename MaxIndexOutT, typename CompareOpT>
+STRATA_RUNTIME_FUNCTION cudaError_t RunMinMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                              MinOutT d_min_out, MinIndexOutT d_min_index_out, MaxOutT d_max_out,
+                                              MaxIndexOutT d_max_index_out, ::cuda::std::int64_t num_items,
+                                              CompareOpT compare_op, cudaStream_t stream)
+{
+  if (num_items < 0)
+  {
+    return STRATA_INVALID_ARGUMENT("num_items is negative");
+  }
+  if (d_temp_storage != nullptr && num_items > 0
+      && (IsNullPointer(d_in) || IsNullPointer(d_min_out) || IsNullPointer(d_min_index_out) || IsNullPointer(d_max_out)
+          || IsNullPointer(d_max_index_out)))
+  {
+    return STRATA_INVALID_ARGUMENT("d_in or an output is null");
+  }
+  using ValueT = it_value_t<InputIteratorT>;
+  using ItemT  = MinMaxItem<ValueT>;
+  using OpT    = MinMaxOp<CompareOpT, LAST_MAX>;
+  using InitT  = empty_problem_init_t<ItemT>;
+  using OutT   = SplitMinMaxOutput<MinOutT, MinIndexOutT, MaxOutT, MaxIndexOutT>;
+  using DispatchT =
+      DispatchReduce<InputIteratorT, OutT, ::cuda::std::int64_t, OpT, InitT, ItemT, MinMaxWithIndex<ValueT>>;
+  if (d_temp_storage != nullptr && num_items == 0)
+  {
+    return cudaSuccess;
+  }
+  return DispatchT::Dispatch(d_temp_storage, temp_storage_bytes, d_in,
+                             OutT{d_min_out, d_min_index_out, d_max_out, d_max_index_out}, num_items, OpT{compare_op},
+                             InitT{ItemT{}}, stream, MinMaxWithIndex<ValueT>{});
+}
+
+//! Whether CompareOpT compares two items of InputIteratorT (an ArgMinMax overload's operator, not
+//! its stream).
+template <typename CompareOpT, typename InputIteratorT>
+inline constexpr bool is_item_comparison_v =
+    ::cuda::std::is_invocable_r_v<bool, CompareOpT&, it_value_t<InputIteratorT>, it_value_t<InputIteratorT>>;
+
+template <typename ValueT>
+inline constexpr bool is_indexed_transform_v<MinMaxWithIndex<ValueT>> = true;
 } // namespace reduce
 } // namespace detail
 
@@ -227,6 +360,141 @@ struct DeviceReduce
   {
     STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMax");
     return PairArg<::strata::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, false, stream);
+  }
+
+  //! CUB's main branch (3.6): *d_min_out = the smallest item and *d_min_index_out its index (the
+  //! first of equal ones), *d_max_out = the largest and *d_max_index_out its index (the first of equal ones),
+  //! in one pass; indices are int64. Nothing is written for no items.
+  template <typename InputIteratorT, typename MinExtremumOutIteratorT, typename MinIndexOutIteratorT,
+            typename MaxExtremumOutIteratorT, typename MaxIndexOutIteratorT, typename CompareOpT,
+            ::cuda::std::enable_if_t<detail::reduce::is_item_comparison_v<CompareOpT, InputIteratorT>, int> = 0>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMinMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, MinExtremumOutIteratorT d_min_out,
+            MinIndexOutIteratorT d_min_index_out, MaxExtremumOutIteratorT d_max_out,
+            MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items, CompareOpT compare_op,
+            cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMinMax");
+    return detail::reduce::RunMinMax<false>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
+                                            d_max_out, d_max_index_out, num_items, compare_op, stream);
+  }
+
+  //! ArgMinMax under cuda::std::less.
+  template <typename InputIteratorT, typename MinExtremumOutIteratorT, typename MinIndexOutIteratorT,
+            typename MaxExtremumOutIteratorT, typename MaxIndexOutIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMinMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, MinExtremumOutIteratorT d_min_out,
+            MinIndexOutIteratorT d_min_index_out, MaxExtremumOutIteratorT d_max_out,
+            MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMinMax");
+    return detail::reduce::RunMinMax<false>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
+                                            d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
+  }
+
+  //! ArgMinMax with its temporary storage allocated and freed on `stream`.
+  template <typename InputIteratorT, typename MinExtremumOutIteratorT, typename MinIndexOutIteratorT,
+            typename MaxExtremumOutIteratorT, typename MaxIndexOutIteratorT, typename CompareOpT,
+            ::cuda::std::enable_if_t<detail::reduce::is_item_comparison_v<CompareOpT, InputIteratorT>, int> = 0>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMinMax(InputIteratorT d_in, MinExtremumOutIteratorT d_min_out, MinIndexOutIteratorT d_min_index_out,
+            MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
+            CompareOpT compare_op, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceReduce::ArgMinMax");
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::reduce::RunMinMax<false>(
+                                              d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
+                                              d_max_out, d_max_index_out, num_items, compare_op, stream);
+                                        });
+  }
+
+  //! ArgMinMax under cuda::std::less, with its temporary storage allocated and freed on `stream`.
+  template <typename InputIteratorT, typename MinExtremumOutIteratorT, typename MinIndexOutIteratorT,
+            typename MaxExtremumOutIteratorT, typename MaxIndexOutIteratorT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMinMax(InputIteratorT d_in, MinExtremumOutIteratorT d_min_out, MinIndexOutIteratorT d_min_index_out,
+            MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
+            cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceReduce::ArgMinMax");
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::reduce::RunMinMax<false>(
+                                              d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
+                                              d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
+                                        });
+  }
+
+  //! CUB's main branch (3.6): *d_min_out = the smallest item and *d_min_index_out its index (the
+  //! first of equal ones), *d_max_out = the largest and *d_max_index_out its index (the last of equal ones),
+  //! in one pass; indices are int64. Nothing is written for no items.
+  template <typename InputIteratorT, typename MinExtremumOutIteratorT, typename MinIndexOutIteratorT,
+            typename MaxExtremumOutIteratorT, typename MaxIndexOutIteratorT, typename CompareOpT,
+            ::cuda::std::enable_if_t<detail::reduce::is_item_comparison_v<CompareOpT, InputIteratorT>, int> = 0>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMinLastMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                MinExtremumOutIteratorT d_min_out, MinIndexOutIteratorT d_min_index_out,
+                MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
+                CompareOpT compare_op, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMinLastMax");
+    return detail::reduce::RunMinMax<true>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
+                                           d_max_out, d_max_index_out, num_items, compare_op, stream);
+  }
+
+  //! ArgMinLastMax under cuda::std::less.
+  template <typename InputIteratorT, typename MinExtremumOutIteratorT, typename MinIndexOutIteratorT,
+            typename MaxExtremumOutIteratorT, typename MaxIndexOutIteratorT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMinLastMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                MinExtremumOutIteratorT d_min_out, MinIndexOutIteratorT d_min_index_out,
+                MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
+                cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMinLastMax");
+    return detail::reduce::RunMinMax<true>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
+                                           d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
+  }
+
+  //! ArgMinLastMax with its temporary storage allocated and freed on `stream`.
+  template <typename InputIteratorT, typename MinExtremumOutIteratorT, typename MinIndexOutIteratorT,
+            typename MaxExtremumOutIteratorT, typename MaxIndexOutIteratorT, typename CompareOpT,
+            ::cuda::std::enable_if_t<detail::reduce::is_item_comparison_v<CompareOpT, InputIteratorT>, int> = 0>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMinLastMax(InputIteratorT d_in, MinExtremumOutIteratorT d_min_out, MinIndexOutIteratorT d_min_index_out,
+                MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
+                CompareOpT compare_op, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceReduce::ArgMinLastMax");
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::reduce::RunMinMax<true>(
+                                              d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
+                                              d_max_out, d_max_index_out, num_items, compare_op, stream);
+                                        });
+  }
+
+  //! ArgMinLastMax under cuda::std::less, with its temporary storage allocated and freed on `stream`.
+  template <typename InputIteratorT, typename MinExtremumOutIteratorT, typename MinIndexOutIteratorT,
+            typename MaxExtremumOutIteratorT, typename MaxIndexOutIteratorT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  ArgMinLastMax(InputIteratorT d_in, MinExtremumOutIteratorT d_min_out, MinIndexOutIteratorT d_min_index_out,
+                MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
+                cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE_SCOPE("strata::DeviceReduce::ArgMinLastMax");
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return detail::reduce::RunMinMax<true>(
+                                              d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
+                                              d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
+                                        });
   }
 
   //! *d_out = reduction_op(init, reduction of transform_op(item) over every item); init for none.
