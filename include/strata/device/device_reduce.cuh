@@ -226,20 +226,20 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunMinMax(void* d_temp_storage, size_t& temp
   {
     return STRATA_INVALID_ARGUMENT("d_in or an output is null");
   }
-  using ValueT = it_value_t<InputIteratorT>;
-  using ItemT  = MinMaxItem<ValueT>;
-  using OpT    = MinMaxOp<CompareOpT, LAST_MAX>;
-  using InitT  = empty_problem_init_t<ItemT>;
-  using OutT   = SplitMinMaxOutput<MinOutT, MinIndexOutT, MaxOutT, MaxIndexOutT>;
-  using DispatchT =
-      DispatchReduce<InputIteratorT, OutT, ::cuda::std::int64_t, OpT, InitT, ItemT, MinMaxWithIndex<ValueT>>;
+  using ValueT    = it_value_t<InputIteratorT>;
+  using ItemT     = MinMaxItem<ValueT>;
+  using OpT       = MinMaxOp<CompareOpT, LAST_MAX>;
+  using InitT     = empty_problem_init_t<ItemT>;
+  using OutT      = SplitMinMaxOutput<MinOutT, MinIndexOutT, MaxOutT, MaxIndexOutT>;
+  using OffsetT   = offset_t<::cuda::std::int64_t>;
+  using DispatchT = DispatchReduce<InputIteratorT, OutT, OffsetT, OpT, InitT, ItemT, MinMaxWithIndex<ValueT>>;
   if (d_temp_storage != nullptr && num_items == 0)
   {
     return cudaSuccess;
   }
   return DispatchT::Dispatch(d_temp_storage, temp_storage_bytes, d_in,
-                             OutT{d_min_out, d_min_index_out, d_max_out, d_max_index_out}, num_items, OpT{compare_op},
-                             InitT{ItemT{}}, stream, MinMaxWithIndex<ValueT>{});
+                             OutT{d_min_out, d_min_index_out, d_max_out, d_max_index_out}, OffsetT(num_items),
+                             OpT{compare_op}, InitT{ItemT{}}, stream, MinMaxWithIndex<ValueT>{});
 }
 
 //! Whether CompareOpT compares two items of InputIteratorT (an ArgMinMax overload's operator, not
