@@ -387,9 +387,8 @@ struct DeviceReduce
             MinIndexOutIteratorT d_min_index_out, MaxExtremumOutIteratorT d_max_out,
             MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMinMax");
-    return detail::reduce::RunMinMax<false>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
-                                            d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
+    return ArgMinMax(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out, d_max_out, d_max_index_out,
+                     num_items, ::cuda::std::less<>{}, stream);
   }
 
   //! ArgMinMax with its temporary storage allocated and freed on `stream`.
@@ -401,13 +400,12 @@ struct DeviceReduce
             MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
             CompareOpT compare_op, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceReduce::ArgMinMax");
     return detail::WithTemporaryStorage(stream,
                                         [&](void* d_temp_storage, size_t& temp_storage_bytes)
                                         {
-                                          return detail::reduce::RunMinMax<false>(
-                                              d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
-                                              d_max_out, d_max_index_out, num_items, compare_op, stream);
+                                          return ArgMinMax(d_temp_storage, temp_storage_bytes, d_in, d_min_out,
+                                                           d_min_index_out, d_max_out, d_max_index_out, num_items,
+                                                           compare_op, stream);
                                         });
   }
 
@@ -419,14 +417,8 @@ struct DeviceReduce
             MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
             cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceReduce::ArgMinMax");
-    return detail::WithTemporaryStorage(stream,
-                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                        {
-                                          return detail::reduce::RunMinMax<false>(
-                                              d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
-                                              d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
-                                        });
+    return ArgMinMax(d_in, d_min_out, d_min_index_out, d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{},
+                     stream);
   }
 
   //! CUB's main branch (3.6): *d_min_out = the smallest item and *d_min_index_out its index (the
@@ -455,9 +447,8 @@ struct DeviceReduce
                 MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
                 cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceReduce::ArgMinLastMax");
-    return detail::reduce::RunMinMax<true>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
-                                           d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
+    return ArgMinLastMax(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out, d_max_out,
+                         d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
   }
 
   //! ArgMinLastMax with its temporary storage allocated and freed on `stream`.
@@ -469,13 +460,12 @@ struct DeviceReduce
                 MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
                 CompareOpT compare_op, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceReduce::ArgMinLastMax");
     return detail::WithTemporaryStorage(stream,
                                         [&](void* d_temp_storage, size_t& temp_storage_bytes)
                                         {
-                                          return detail::reduce::RunMinMax<true>(
-                                              d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
-                                              d_max_out, d_max_index_out, num_items, compare_op, stream);
+                                          return ArgMinLastMax(d_temp_storage, temp_storage_bytes, d_in, d_min_out,
+                                                               d_min_index_out, d_max_out, d_max_index_out, num_items,
+                                                               compare_op, stream);
                                         });
   }
 
@@ -487,14 +477,8 @@ struct DeviceReduce
                 MaxExtremumOutIteratorT d_max_out, MaxIndexOutIteratorT d_max_index_out, ::cuda::std::int64_t num_items,
                 cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceReduce::ArgMinLastMax");
-    return detail::WithTemporaryStorage(stream,
-                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-                                        {
-                                          return detail::reduce::RunMinMax<true>(
-                                              d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out,
-                                              d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{}, stream);
-                                        });
+    return ArgMinLastMax(d_in, d_min_out, d_min_index_out, d_max_out, d_max_index_out, num_items, ::cuda::std::less<>{},
+                         stream);
   }
 
   //! *d_out = reduction_op(init, reduction of transform_op(item) over every item); init for none.

@@ -70,41 +70,6 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(void* d_temp_storage, size_t& temp_stora
 //! \endcode
 struct DeviceSegmentedScan
 {
-  //! d_out[i] = the sum of its segment's items up to and including item i.
-  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
-            typename EndOffsetIteratorInputT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  InclusiveSegmentedSum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-                        BeginOffsetIteratorInputT d_in_begin_offsets, EndOffsetIteratorInputT d_in_end_offsets,
-                        ::cuda::std::int64_t num_segments, cudaStream_t stream = nullptr)
-  {
-    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedScan::InclusiveSegmentedSum");
-    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<InputIteratorT>, OutputIteratorT>;
-    return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive, AccumT>(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-        num_segments, ::cuda::std::plus<>{}, NullType{}, stream);
-  }
-
-  //! InclusiveSegmentedSum with its temporary storage allocated and freed on `stream`.
-  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
-            typename EndOffsetIteratorInputT>
-  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
-  InclusiveSegmentedSum(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
-                        EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments,
-                        cudaStream_t stream = nullptr)
-  {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::InclusiveSegmentedSum");
-    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<InputIteratorT>, OutputIteratorT>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-              num_segments, ::cuda::std::plus<>{}, NullType{}, stream);
-        });
-  }
-
   //! d_out[i] = the sum of its segment's items up to and including item i. Segment s is written from
   //! d_out_begin_offsets[s].
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
@@ -122,6 +87,18 @@ struct DeviceSegmentedScan
         num_segments, ::cuda::std::plus<>{}, NullType{}, stream);
   }
 
+  //! InclusiveSegmentedSum, each segment written where it lies in the input.
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
+            typename EndOffsetIteratorInputT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  InclusiveSegmentedSum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+                        BeginOffsetIteratorInputT d_in_begin_offsets, EndOffsetIteratorInputT d_in_end_offsets,
+                        ::cuda::std::int64_t num_segments, cudaStream_t stream = nullptr)
+  {
+    return InclusiveSegmentedSum(d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
+                                 d_in_begin_offsets, num_segments, stream);
+  }
+
   //! InclusiveSegmentedSum with its temporary storage allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
             typename EndOffsetIteratorInputT, typename BeginOffsetIteratorOutputT>
@@ -130,51 +107,26 @@ struct DeviceSegmentedScan
                         EndOffsetIteratorInputT d_in_end_offsets, BeginOffsetIteratorOutputT d_out_begin_offsets,
                         ::cuda::std::int64_t num_segments, cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::InclusiveSegmentedSum");
-    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<InputIteratorT>, OutputIteratorT>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
-              d_out_begin_offsets, num_segments, ::cuda::std::plus<>{}, NullType{}, stream);
-        });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return InclusiveSegmentedSum(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                       d_in_begin_offsets, d_in_end_offsets,
+                                                                       d_out_begin_offsets, num_segments, stream);
+                                        });
   }
 
-  //! d_out[i] = the sum of its segment's items before item i (0 for a segment's first).
-  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
-            typename EndOffsetIteratorInputT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  ExclusiveSegmentedSum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-                        BeginOffsetIteratorInputT d_in_begin_offsets, EndOffsetIteratorInputT d_in_end_offsets,
-                        ::cuda::std::int64_t num_segments, cudaStream_t stream = nullptr)
-  {
-    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedScan::ExclusiveSegmentedSum");
-    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<InputIteratorT>, OutputIteratorT>;
-    return detail::segmented_scan::Run<detail::segmented_scan::mode::exclusive, AccumT>(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-        num_segments, ::cuda::std::plus<>{}, AccumT{}, stream);
-  }
-
-  //! ExclusiveSegmentedSum with its temporary storage allocated and freed on `stream`.
+  //! InclusiveSegmentedSum, each segment written where it lies in the input, with its temporary storage
+  //! allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
             typename EndOffsetIteratorInputT>
   [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
-  ExclusiveSegmentedSum(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
+  InclusiveSegmentedSum(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
                         EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments,
                         cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::ExclusiveSegmentedSum");
-    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<InputIteratorT>, OutputIteratorT>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::exclusive, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-              num_segments, ::cuda::std::plus<>{}, AccumT{}, stream);
-        });
+    return InclusiveSegmentedSum(d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets, num_segments,
+                                 stream);
   }
 
   //! d_out[i] = the sum of its segment's items before item i (0 for a segment's first). Segment s is written from
@@ -194,6 +146,18 @@ struct DeviceSegmentedScan
         num_segments, ::cuda::std::plus<>{}, AccumT{}, stream);
   }
 
+  //! ExclusiveSegmentedSum, each segment written where it lies in the input.
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
+            typename EndOffsetIteratorInputT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ExclusiveSegmentedSum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+                        BeginOffsetIteratorInputT d_in_begin_offsets, EndOffsetIteratorInputT d_in_end_offsets,
+                        ::cuda::std::int64_t num_segments, cudaStream_t stream = nullptr)
+  {
+    return ExclusiveSegmentedSum(d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
+                                 d_in_begin_offsets, num_segments, stream);
+  }
+
   //! ExclusiveSegmentedSum with its temporary storage allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
             typename EndOffsetIteratorInputT, typename BeginOffsetIteratorOutputT>
@@ -202,53 +166,26 @@ struct DeviceSegmentedScan
                         EndOffsetIteratorInputT d_in_end_offsets, BeginOffsetIteratorOutputT d_out_begin_offsets,
                         ::cuda::std::int64_t num_segments, cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::ExclusiveSegmentedSum");
-    using AccumT = detail::scan::sum_accumulator_t<detail::it_value_t<InputIteratorT>, OutputIteratorT>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::exclusive, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
-              d_out_begin_offsets, num_segments, ::cuda::std::plus<>{}, AccumT{}, stream);
-        });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return ExclusiveSegmentedSum(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                       d_in_begin_offsets, d_in_end_offsets,
+                                                                       d_out_begin_offsets, num_segments, stream);
+                                        });
   }
 
-  //! d_out[i] = scan_op over its segment's items up to and including item i, in order.
+  //! ExclusiveSegmentedSum, each segment written where it lies in the input, with its temporary storage
+  //! allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
-            typename EndOffsetIteratorInputT, typename ScanOpT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  InclusiveSegmentedScan(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-                         BeginOffsetIteratorInputT d_in_begin_offsets, EndOffsetIteratorInputT d_in_end_offsets,
-                         ::cuda::std::int64_t num_segments, ScanOpT scan_op, cudaStream_t stream = nullptr)
-  {
-    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedScan::InclusiveSegmentedScan");
-    using AccumT =
-        detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, detail::it_value_t<InputIteratorT>>;
-    return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive, AccumT>(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-        num_segments, scan_op, NullType{}, stream);
-  }
-
-  //! InclusiveSegmentedScan with its temporary storage allocated and freed on `stream`.
-  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
-            typename EndOffsetIteratorInputT, typename ScanOpT>
+            typename EndOffsetIteratorInputT>
   [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
-  InclusiveSegmentedScan(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
-                         EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments, ScanOpT scan_op,
-                         cudaStream_t stream = nullptr)
+  ExclusiveSegmentedSum(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
+                        EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments,
+                        cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::InclusiveSegmentedScan");
-    using AccumT =
-        detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, detail::it_value_t<InputIteratorT>>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-              num_segments, scan_op, NullType{}, stream);
-        });
+    return ExclusiveSegmentedSum(d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets, num_segments,
+                                 stream);
   }
 
   //! d_out[i] = scan_op over its segment's items up to and including item i, in order. Segment s is written from
@@ -269,6 +206,18 @@ struct DeviceSegmentedScan
         num_segments, scan_op, NullType{}, stream);
   }
 
+  //! InclusiveSegmentedScan, each segment written where it lies in the input.
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
+            typename EndOffsetIteratorInputT, typename ScanOpT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  InclusiveSegmentedScan(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+                         BeginOffsetIteratorInputT d_in_begin_offsets, EndOffsetIteratorInputT d_in_end_offsets,
+                         ::cuda::std::int64_t num_segments, ScanOpT scan_op, cudaStream_t stream = nullptr)
+  {
+    return InclusiveSegmentedScan(d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
+                                  d_in_begin_offsets, num_segments, scan_op, stream);
+  }
+
   //! InclusiveSegmentedScan with its temporary storage allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
             typename EndOffsetIteratorInputT, typename BeginOffsetIteratorOutputT, typename ScanOpT>
@@ -277,53 +226,26 @@ struct DeviceSegmentedScan
                          EndOffsetIteratorInputT d_in_end_offsets, BeginOffsetIteratorOutputT d_out_begin_offsets,
                          ::cuda::std::int64_t num_segments, ScanOpT scan_op, cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::InclusiveSegmentedScan");
-    using AccumT =
-        detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, detail::it_value_t<InputIteratorT>>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
-              d_out_begin_offsets, num_segments, scan_op, NullType{}, stream);
-        });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return InclusiveSegmentedScan(
+                                              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets,
+                                              d_in_end_offsets, d_out_begin_offsets, num_segments, scan_op, stream);
+                                        });
   }
 
-  //! d_out[i] = init_value, then scan_op with each of its segment's items before item i, in order.
+  //! InclusiveSegmentedScan, each segment written where it lies in the input, with its temporary storage
+  //! allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
-            typename EndOffsetIteratorInputT, typename ScanOpT, typename InitValueT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  ExclusiveSegmentedScan(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-                         BeginOffsetIteratorInputT d_in_begin_offsets, EndOffsetIteratorInputT d_in_end_offsets,
-                         ::cuda::std::int64_t num_segments, ScanOpT scan_op, InitValueT init_value,
+            typename EndOffsetIteratorInputT, typename ScanOpT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  InclusiveSegmentedScan(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
+                         EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments, ScanOpT scan_op,
                          cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedScan::ExclusiveSegmentedScan");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
-    return detail::segmented_scan::Run<detail::segmented_scan::mode::exclusive, AccumT>(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-        num_segments, scan_op, init_value, stream);
-  }
-
-  //! ExclusiveSegmentedScan with its temporary storage allocated and freed on `stream`.
-  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
-            typename EndOffsetIteratorInputT, typename ScanOpT, typename InitValueT>
-  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
-  ExclusiveSegmentedScan(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
-                         EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments, ScanOpT scan_op,
-                         InitValueT init_value, cudaStream_t stream = nullptr)
-  {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::ExclusiveSegmentedScan");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::exclusive, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-              num_segments, scan_op, init_value, stream);
-        });
+    return InclusiveSegmentedScan(d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets, num_segments,
+                                  scan_op, stream);
   }
 
   //! d_out[i] = init_value, then scan_op with each of its segment's items before item i, in order. Segment s is written
@@ -344,6 +266,19 @@ struct DeviceSegmentedScan
         num_segments, scan_op, init_value, stream);
   }
 
+  //! ExclusiveSegmentedScan, each segment written where it lies in the input.
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
+            typename EndOffsetIteratorInputT, typename ScanOpT, typename InitValueT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  ExclusiveSegmentedScan(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+                         BeginOffsetIteratorInputT d_in_begin_offsets, EndOffsetIteratorInputT d_in_end_offsets,
+                         ::cuda::std::int64_t num_segments, ScanOpT scan_op, InitValueT init_value,
+                         cudaStream_t stream = nullptr)
+  {
+    return ExclusiveSegmentedScan(d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
+                                  d_in_begin_offsets, num_segments, scan_op, init_value, stream);
+  }
+
   //! ExclusiveSegmentedScan with its temporary storage allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
             typename EndOffsetIteratorInputT, typename BeginOffsetIteratorOutputT, typename ScanOpT,
@@ -354,52 +289,27 @@ struct DeviceSegmentedScan
                          ::cuda::std::int64_t num_segments, ScanOpT scan_op, InitValueT init_value,
                          cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::ExclusiveSegmentedScan");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::exclusive, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
-              d_out_begin_offsets, num_segments, scan_op, init_value, stream);
-        });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return ExclusiveSegmentedScan(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                        d_in_begin_offsets, d_in_end_offsets,
+                                                                        d_out_begin_offsets, num_segments, scan_op,
+                                                                        init_value, stream);
+                                        });
   }
 
-  //! d_out[i] = init_value, then scan_op with each of its segment's items up to and including item i.
-  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
-            typename EndOffsetIteratorInputT, typename ScanOpT, typename InitValueT>
-  STRATA_RUNTIME_FUNCTION static cudaError_t
-  InclusiveSegmentedScanInit(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                             OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
-                             EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments,
-                             ScanOpT scan_op, InitValueT init_value, cudaStream_t stream = nullptr)
-  {
-    STRATA_NVTX_RANGE_SCOPE_IF(d_temp_storage, "strata::DeviceSegmentedScan::InclusiveSegmentedScanInit");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
-    return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive_init, AccumT>(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-        num_segments, scan_op, init_value, stream);
-  }
-
-  //! InclusiveSegmentedScanInit with its temporary storage allocated and freed on `stream`.
+  //! ExclusiveSegmentedScan, each segment written where it lies in the input, with its temporary storage
+  //! allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
             typename EndOffsetIteratorInputT, typename ScanOpT, typename InitValueT>
   [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
-  InclusiveSegmentedScanInit(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
-                             EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments,
-                             ScanOpT scan_op, InitValueT init_value, cudaStream_t stream = nullptr)
+  ExclusiveSegmentedScan(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
+                         EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments, ScanOpT scan_op,
+                         InitValueT init_value, cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::InclusiveSegmentedScanInit");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive_init, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
-              num_segments, scan_op, init_value, stream);
-        });
+    return ExclusiveSegmentedScan(d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets, num_segments,
+                                  scan_op, init_value, stream);
   }
 
   //! d_out[i] = init_value, then scan_op with each of its segment's items up to and including item i. Segment s is
@@ -421,6 +331,19 @@ struct DeviceSegmentedScan
         num_segments, scan_op, init_value, stream);
   }
 
+  //! InclusiveSegmentedScanInit, each segment written where it lies in the input.
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
+            typename EndOffsetIteratorInputT, typename ScanOpT, typename InitValueT>
+  STRATA_RUNTIME_FUNCTION static cudaError_t
+  InclusiveSegmentedScanInit(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                             OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
+                             EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments,
+                             ScanOpT scan_op, InitValueT init_value, cudaStream_t stream = nullptr)
+  {
+    return InclusiveSegmentedScanInit(d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets,
+                                      d_in_end_offsets, d_in_begin_offsets, num_segments, scan_op, init_value, stream);
+  }
+
   //! InclusiveSegmentedScanInit with its temporary storage allocated and freed on `stream`.
   template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
             typename EndOffsetIteratorInputT, typename BeginOffsetIteratorOutputT, typename ScanOpT,
@@ -431,16 +354,27 @@ struct DeviceSegmentedScan
                              ::cuda::std::int64_t num_segments, ScanOpT scan_op, InitValueT init_value,
                              cudaStream_t stream = nullptr)
   {
-    STRATA_NVTX_RANGE_SCOPE("strata::DeviceSegmentedScan::InclusiveSegmentedScanInit");
-    using AccumT = detail::accumulator_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
-    return detail::WithTemporaryStorage(
-        stream,
-        [&](void* d_temp_storage, size_t& temp_storage_bytes)
-        {
-          return detail::segmented_scan::Run<detail::segmented_scan::mode::inclusive_init, AccumT>(
-              d_temp_storage, temp_storage_bytes, d_in, d_out, d_in_begin_offsets, d_in_end_offsets,
-              d_out_begin_offsets, num_segments, scan_op, init_value, stream);
-        });
+    return detail::WithTemporaryStorage(stream,
+                                        [&](void* d_temp_storage, size_t& temp_storage_bytes)
+                                        {
+                                          return InclusiveSegmentedScanInit(d_temp_storage, temp_storage_bytes, d_in,
+                                                                            d_out, d_in_begin_offsets, d_in_end_offsets,
+                                                                            d_out_begin_offsets, num_segments, scan_op,
+                                                                            init_value, stream);
+                                        });
+  }
+
+  //! InclusiveSegmentedScanInit, each segment written where it lies in the input, with its temporary storage
+  //! allocated and freed on `stream`.
+  template <typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorInputT,
+            typename EndOffsetIteratorInputT, typename ScanOpT, typename InitValueT>
+  [[nodiscard]] STRATA_RUNTIME_FUNCTION static cudaError_t
+  InclusiveSegmentedScanInit(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorInputT d_in_begin_offsets,
+                             EndOffsetIteratorInputT d_in_end_offsets, ::cuda::std::int64_t num_segments,
+                             ScanOpT scan_op, InitValueT init_value, cudaStream_t stream = nullptr)
+  {
+    return InclusiveSegmentedScanInit(d_in, d_out, d_in_begin_offsets, d_in_end_offsets, d_in_begin_offsets,
+                                      num_segments, scan_op, init_value, stream);
   }
 };
 
