@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/util_device.cuh> // host code: under NVRTC its guard stops the compilation first
 
 #include <cuda_runtime_api.h>
 
