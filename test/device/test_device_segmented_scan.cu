@@ -314,7 +314,7 @@ TEST_CASE("DeviceSegmentedScan reuses its descriptors round after round", "[devi
   STRATA_TEST_REQUIRE_GPU();
   const std::uint64_t seed = strata_test::seed(479);
   INFO("seed " << seed);
-  // A ring of 4 tiles: a line of about 100 tiles runs 25 rounds.
+  // A ring of 4 tiles: a line of about 600 tiles (about 1.25 M items) runs about 150 rounds.
   const layout l = make_layout(700, seed, mixed_lengths{});
   INFO("line of " << l.in_items << " input items");
   const std::vector<std::int32_t> in = strata_test::random_vector<std::int32_t>(l.in_items, seed + 1, -20.0, 100.0);

@@ -90,29 +90,15 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunStable(::cuda::std::tuple<InputIteratorTs
   return DispatchFor<OffsetT, OpT>::Dispatch(static_cast<OffsetT>(num_items), OpT{inputs, output, transform_op},
                                              stream);
 }
-//! Fill's item operator for DispatchFor: out[i] = value.
-template <typename OutputIteratorT, typename T>
-struct FillItems
+//! Fill's operator: the value, for every item (ApplyToReferences with no inputs; Generate passes
+//! its generator there the same way, each thread calling its own copy).
+template <typename T>
+struct ReturnValue
 {
-  OutputIteratorT out;
   T value;
-  template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE const T& operator()() const
   {
-    (out + tile_offset)[local] = value;
-  }
-};
-
-//! Generate's: out[i] = generator() (each thread calls its own copy of the generator).
-template <typename OutputIteratorT, typename GeneratorT>
-struct GenerateItems
-{
-  OutputIteratorT out;
-  GeneratorT generator;
-  template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
-  {
-    (out + tile_offset)[local] = generator();
+    return value;
   }
 };
 
@@ -347,9 +333,9 @@ struct DeviceTransform
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTransform::Generate");
     static_assert(::cuda::std::is_invocable_v<Generator>, "the generator must be callable with no arguments");
-    using OpT = detail::transform::GenerateItems<RandomAccessIteratorOut, Generator>;
+    using OpT = detail::transform::ApplyToReferences<RandomAccessIteratorOut, Generator>;
     return detail::transform::RunItems(::cuda::std::tuple<>{}, ::cuda::std::make_tuple(output), num_items,
-                                       OpT{output, generator}, stream);
+                                       OpT{{}, output, generator}, stream);
   }
 
   //! Generate with CUB's temporary-storage arguments (it needs none).
@@ -372,9 +358,9 @@ struct DeviceTransform
                                                   cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTransform::Fill");
-    using OpT = detail::transform::FillItems<RandomAccessIteratorOut, Value>;
+    using OpT = detail::transform::ApplyToReferences<RandomAccessIteratorOut, detail::transform::ReturnValue<Value>>;
     return detail::transform::RunItems(::cuda::std::tuple<>{}, ::cuda::std::make_tuple(output), num_items,
-                                       OpT{output, value}, stream);
+                                       OpT{{}, output, {value}}, stream);
   }
 
   //! Fill with CUB's temporary-storage arguments (it needs none).
