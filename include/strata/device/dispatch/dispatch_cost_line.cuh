@@ -21,14 +21,28 @@ namespace cost_line
 {
 using CostT = ::cuda::std::uint64_t;
 
-//! The cost line of num_spans spans whose costs CostOpT gives (cost_op(s) for span s, 0 for
-//! s = num_spans): Scan writes where each span starts on it, an exclusive scan of num_spans + 1
-//! costs whose last is the line's end (two-phase: a null d_storage sizes it).
+//! cost_op(s) for the spans s < num_spans, 0 past them: the scan reads one cost past the last span,
+//! which must not reach a user's arrays.
+template <typename CostOpT>
+struct SpanCost
+{
+  CostOpT cost_op;
+  ::cuda::std::int64_t num_spans;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE CostT operator()(::cuda::std::int64_t s) const
+  {
+    return s < num_spans ? CostT(cost_op(s)) : CostT(0);
+  }
+};
+
+//! The cost line of num_spans spans whose costs CostOpT gives (cost_op(s) for span s < num_spans):
+//! Scan writes where each span starts on it, an exclusive scan of num_spans + 1 costs whose last is
+//! the line's end (two-phase: a null d_storage sizes it).
 template <typename CostOpT>
 struct Line
 {
   using CountT        = CountingInputIterator<::cuda::std::int64_t, ::cuda::std::int64_t>;
-  using CostIteratorT = TransformInputIterator<CostT, CostOpT, CountT, ::cuda::std::int64_t>;
+  using CostIteratorT = TransformInputIterator<CostT, SpanCost<CostOpT>, CountT, ::cuda::std::int64_t>;
   using ScanT         = DispatchScan<CostIteratorT, CostT*, ::cuda::std::plus<>, InputValue<CostT>, CostT, CostT>;
 
   CostOpT cost_op;
@@ -43,8 +57,8 @@ struct Line
   STRATA_RUNTIME_FUNCTION cudaError_t Scan(void* d_storage, size_t& storage_bytes, CostT* d_offsets,
                                            cudaStream_t stream) const
   {
-    return ScanT::Dispatch(d_storage, storage_bytes, CostIteratorT(CountT(0), cost_op), d_offsets,
-                           ::cuda::std::plus<>{}, InputValue<CostT>(0), CostT(Offsets()), stream);
+    return ScanT::Dispatch(d_storage, storage_bytes, CostIteratorT(CountT(0), SpanCost<CostOpT>{cost_op, num_spans}),
+                           d_offsets, ::cuda::std::plus<>{}, InputValue<CostT>(0), CostT(Offsets()), stream);
   }
 };
 
