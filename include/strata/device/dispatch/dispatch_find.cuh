@@ -102,7 +102,8 @@ namespace find
 {
 //! The blocks of a launch of `kernel` that take `tiles` tiles from a counter or by stride: as
 //! many as the device holds at once (BLOCKS_PER_SM an SM at most), no more than the tiles, at
-//! least one.
+//! least one. Up to a tile an SM, a block a tile, without asking for the kernel's occupancy (an
+//! uncached query, a cost small inputs notice).
 template <int BLOCK_THREADS, int BLOCKS_PER_SM, typename KernelT>
 STRATA_RUNTIME_FUNCTION cudaError_t ResidentBlocks(int& blocks, ::cuda::std::uint64_t tiles, KernelT kernel)
 {
@@ -111,6 +112,11 @@ STRATA_RUNTIME_FUNCTION cudaError_t ResidentBlocks(int& blocks, ::cuda::std::uin
   if (error != cudaSuccess)
   {
     return error;
+  }
+  if (tiles <= ::cuda::std::uint64_t(sm_count))
+  {
+    blocks = tiles > 0 ? int(tiles) : 1;
+    return cudaSuccess;
   }
   int occupancy = 0;
   error         = STRATA_DETAIL_REPORT(MaxSmOccupancy(occupancy, kernel, BLOCK_THREADS));
