@@ -3,7 +3,11 @@
 // ArgMin and ArgMax (the first of equal items, {1, the type's extreme} for empty segments), for
 // segment sizes 0, 1, 7, 32, 33 and 1000 and up to 2^18 segments, the output past the last segment
 // left poisoned, and bad arguments (a negative segment size or count: refused, nothing written).
+// Segments of 1 to 32 items take tiles of whole segments (AgentSegmentedReduceFixed): every such
+// size with counts around its tile's, for items of 1, 4 and 8 bytes, a misaligned input and an
+// input iterator.
 #include <strata/device/device_segmented_reduce.cuh>
+#include <strata/iterator/transform_input_iterator.cuh>
 
 #include "common/test_common.cuh"
 
@@ -13,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace
@@ -154,7 +159,138 @@ void check_fixed(std::uint64_t seed)
     }
   }
 }
+//! Segments a tile of the fixed-size path holds for items read through InputIteratorT.
+template <typename InputIteratorT, typename OutT>
+std::int64_t segments_per_tile(int size)
+{
+  namespace sr  = strata::detail::segmented_reduce;
+  using PolicyT = typename sr::policy_hub<OutT, std::int64_t, cuda::std::plus<>>::MaxPolicy::SegmentedReduceFixedPolicy;
+  using AgentT  = sr::AgentSegmentedReduceFixed<PolicyT, InputIteratorT, OutT*, cuda::std::plus<>, OutT, OutT,
+                                               sr::ConvertItem<OutT>, true>;
+  return AgentT::SegmentsPerTile(size);
+}
+
+//! Doubles an item on its way in: an input that is no pointer.
+struct twice
+{
+  __host__ __device__ std::int64_t operator()(std::int32_t x) const
+  {
+    return 2 * std::int64_t(x);
+  }
+};
+
+//! Sum (or, with ARG, ArgMax) of segments of every size from 1 to 32 items through the tile path, at
+//! counts around a tile's: one, a tile less one, a tile, a tile and one, three and a half tiles.
+//! The input starts `skew` items into its buffer (not on a 16-byte boundary where skew is odd);
+//! with ITERATOR, it is read through a TransformInputIterator that doubles each item.
+template <typename T, typename OutT, bool ARG = false, bool ITERATOR = false>
+void check_tiles(std::uint64_t seed, std::size_t skew)
+{
+  using InT     = std::conditional_t<ITERATOR, std::int64_t, T>;
+  using ItT     = std::conditional_t<ITERATOR, strata::TransformInputIterator<std::int64_t, twice, const T*>, const T*>;
+  using ResultT = std::conditional_t<ARG, strata::KeyValuePair<int, InT>, OutT>;
+  const int max_n = 4 * int(segments_per_tile<ItT, OutT>(1)) + 64; // 3.5 tiles of any size
+  const std::vector<std::int32_t> ints =
+      strata_test::random_vector<std::int32_t>(std::size_t(max_n) + skew, seed, -100.0, 100.0);
+  const std::vector<T> in(ints.begin(), ints.end());
+  strata_test::device_buffer<T> d_in(in);
+  strata_test::device_buffer<ResultT> d_out(std::size_t(max_n) + 1);
+  strata_test::device_buffer<unsigned char> temp(1 << 20);
+  for (int size = 1; size <= 32; ++size)
+  {
+    const std::int64_t tile = segments_per_tile<ItT, OutT>(size);
+    for (const std::int64_t segments : {std::int64_t(1), tile - 1, tile, tile + 1, 3 * tile + tile / 2})
+    {
+      INFO("segment size " << size << ", segments " << segments << ", a tile " << tile << ", skew " << skew);
+      REQUIRE(std::size_t(segments) * std::size_t(size) <= std::size_t(max_n));
+      d_out.poison();
+      const ItT first = [&]
+      {
+        if constexpr (ITERATOR)
+        {
+          return ItT(d_in.data() + skew, twice{});
+        }
+        else
+        {
+          return ItT(d_in.data() + skew);
+        }
+      }();
+      size_t bytes = 0;
+      cudaError_t error{};
+      if constexpr (ARG)
+      {
+        REQUIRE(strata::DeviceSegmentedReduce::ArgMax(nullptr, bytes, first, d_out.data(), segments, size)
+                == cudaSuccess);
+        REQUIRE(bytes <= temp.bytes());
+        error = strata::DeviceSegmentedReduce::ArgMax(temp.data(), bytes, first, d_out.data(), segments, size);
+      }
+      else
+      {
+        REQUIRE(strata::DeviceSegmentedReduce::Sum(nullptr, bytes, first, d_out.data(), segments, size) == cudaSuccess);
+        REQUIRE(bytes <= temp.bytes());
+        error = strata::DeviceSegmentedReduce::Sum(temp.data(), bytes, first, d_out.data(), segments, size);
+      }
+      REQUIRE(error == cudaSuccess);
+      strata_test::check_launch();
+      const std::vector<ResultT> got = d_out.download();
+      std::int64_t wrong = 0, first_wrong = -1;
+      for (std::int64_t s = 0; s < segments; ++s)
+      {
+        ResultT want{};
+        for (int i = 0; i < size; ++i)
+        {
+          const T raw = in[skew + std::size_t(s) * std::size_t(size) + std::size_t(i)];
+          const InT x = ITERATOR ? InT(2 * std::int64_t(raw)) : InT(raw);
+          if constexpr (ARG)
+          {
+            want = i == 0 || x > want.value ? ResultT{i, x} : want;
+          }
+          else
+          {
+            want = ResultT(want + OutT(x));
+          }
+        }
+        if (!same(got[std::size_t(s)], want))
+        {
+          first_wrong = wrong++ == 0 ? s : first_wrong;
+        }
+      }
+      INFO("first wrong segment " << first_wrong);
+      CHECK(wrong == 0);
+      const ResultT poison = strata_test::poison_value<ResultT>();
+      CHECK(std::memcmp(&got[std::size_t(segments)], &poison, sizeof(ResultT)) == 0);
+    }
+  }
+}
 } // namespace
+
+TEST_CASE("DeviceSegmentedReduce's fixed-size forms take segments of up to 32 items a tile at a time",
+          "[device][segmented_reduce]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(443);
+  INFO("seed " << seed);
+  SECTION("1-byte items summed into int32, aligned and not")
+  {
+    check_tiles<std::int8_t, std::int32_t>(seed, 0);
+    check_tiles<std::int8_t, std::int32_t>(seed + 1, 3);
+  }
+  SECTION("4-byte items, aligned and not; ArgMax")
+  {
+    check_tiles<std::int32_t, std::int32_t>(seed + 2, 0);
+    check_tiles<float, float>(seed + 3, 1);
+    check_tiles<std::int32_t, std::int32_t, true>(seed + 4, 5);
+  }
+  SECTION("8-byte items, aligned and not")
+  {
+    check_tiles<std::uint64_t, std::uint64_t>(seed + 5, 0);
+    check_tiles<double, double>(seed + 6, 1);
+  }
+  SECTION("an input iterator")
+  {
+    check_tiles<std::int32_t, std::int64_t, false, true>(seed + 7, 2);
+  }
+}
 
 TEST_CASE("DeviceSegmentedReduce's fixed-size forms match the host", "[device][segmented_reduce]")
 {

@@ -5,6 +5,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_segmented_reduce.cuh>
+#include <strata/agent/agent_segmented_reduce_fixed.cuh>
 #include <strata/detail/device_arguments.cuh>
 #include <strata/device/dispatch/dispatch_cost_line.cuh>
 #include <strata/device/dispatch/dispatch_launch.cuh>
@@ -131,13 +132,41 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS
             ::cuda::std::uint64_t(gridDim.x) * WARPS, max_chunks);
 }
 
+//! DeviceSegmentedReduce over consecutive segments of one small size (the fixed-size forms):
+//! AgentSegmentedReduceFixed, block b taking tiles b, b + gridDim.x, ...
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT,
+          typename AccumT, typename ItemOpT, bool COMBINE_INIT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy::
+                      BLOCK_THREADS) void DeviceSegmentedReduceFixedKernel(InputIteratorT d_in, OutputIteratorT d_out,
+                                                                           ::cuda::std::int64_t num_segments,
+                                                                           int segment_size, ReductionOpT reduction_op,
+                                                                           InitT init, ItemOpT item_op)
+{
+  using AgentT =
+      detail::segmented_reduce::AgentSegmentedReduceFixed<typename MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy,
+                                                          InputIteratorT, OutputIteratorT, ReductionOpT, InitT, AccumT,
+                                                          ItemOpT, COMBINE_INIT>;
+  __shared__ typename AgentT::TempStorage storage;
+  AgentT(storage, d_in, d_out, reduction_op, init, item_op)
+      .ConsumeTiles(::cuda::std::int64_t(blockIdx.x), ::cuda::std::int64_t(gridDim.x), num_segments, segment_size);
+}
+
 STRATA_KERNELS_END
 
 namespace detail
 {
 namespace segmented_reduce
 {
-//! The host side of a segmented reduction with ItemOpT and COMBINE_INIT (AgentSegmentedReduce).
+//! Whether a policy has a SegmentedReduceFixedPolicy (a user's hub may have only the other).
+template <typename PolicyT, typename = void>
+inline constexpr bool has_fixed_policy_v = false;
+template <typename PolicyT>
+inline constexpr bool has_fixed_policy_v<PolicyT, ::cuda::std::void_t<typename PolicyT::SegmentedReduceFixedPolicy>> =
+    true;
+
+//! The host side of a segmented reduction with ItemOpT and COMBINE_INIT (AgentSegmentedReduce, or
+//! AgentSegmentedReduceFixed for consecutive segments of one small size).
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
           typename EndOffsetIteratorT, typename ReductionOpT, typename InitT, typename AccumT, typename ItemOpT,
           bool COMBINE_INIT>
@@ -160,6 +189,49 @@ struct dispatch_t
 
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
+  {
+    // Consecutive segments of one small size skip the cost line: a tile of whole segments a block.
+    if constexpr (
+        ::cuda::std::is_same_v<
+            BeginOffsetIteratorT,
+            FixedSegmentOffsets> && ::cuda::std::is_same_v<EndOffsetIteratorT, FixedSegmentOffsets> && has_fixed_policy_v<ActivePolicyT>)
+    {
+      const ::cuda::std::int64_t segment_size = d_end_offsets[0] - d_begin_offsets[0];
+      if (segment_size >= 1 && segment_size <= ActivePolicyT::SegmentedReduceFixedPolicy::MAX_SEGMENT_ITEMS)
+      {
+        return InvokeFixed<ActivePolicyT>(int(segment_size));
+      }
+    }
+    return InvokeLine<ActivePolicyT>();
+  }
+
+  //! The fixed-size path (AgentSegmentedReduceFixed): no temporary storage (one byte reported), as
+  //! many blocks as tiles up to what the grid holds.
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t InvokeFixed(int segment_size)
+  {
+    using PolicyT = typename ActivePolicyT::SegmentedReduceFixedPolicy;
+    using AgentT  = AgentSegmentedReduceFixed<PolicyT, InputIteratorT, OutputIteratorT, ReductionOpT, InitT, AccumT,
+                                             ItemOpT, COMBINE_INIT>;
+    unsigned char* none = nullptr;
+    cudaError_t error   = CarveTemporaryStorage(d_temp_storage, temp_storage_bytes, Slot(none, 1));
+    if (error != cudaSuccess || d_temp_storage == nullptr || num_segments == 0)
+    {
+      return error;
+    }
+    const ::cuda::std::int64_t per_tile = AgentT::SegmentsPerTile(segment_size);
+    const ::cuda::std::int64_t tiles    = (num_segments + per_tile - 1) / per_tile;
+    const int blocks                    = tiles < 0x7FFFFFFF ? int(tiles) : 0x7FFFFFFF;
+    return LaunchKernel(false,
+                        DeviceSegmentedReduceFixedKernel<MaxPolicyT, InputIteratorT, OutputIteratorT, ReductionOpT,
+                                                         InitT, AccumT, ItemOpT, COMBINE_INIT>,
+                        blocks, PolicyT::BLOCK_THREADS, stream, d_in, d_out, num_segments, segment_size, reduction_op,
+                        init, item_op);
+  }
+
+  //! The load-balanced path over the segments' cost line (AgentSegmentedReduce).
+  template <typename ActivePolicyT>
+  STRATA_RUNTIME_FUNCTION cudaError_t InvokeLine()
   {
     using PolicyT = typename ActivePolicyT::SegmentedReducePolicy;
     using LineT   = cost_line::Line<SegmentCost<BeginOffsetIteratorT, EndOffsetIteratorT, PolicyT::SEGMENT_COST_ITEMS>>;

@@ -4,6 +4,7 @@
 
 #include <strata/config.cuh>
 #include <strata/agent/agent_segmented_reduce.cuh>
+#include <strata/agent/agent_segmented_reduce_fixed.cuh>
 #include <strata/util_device.cuh>
 
 STRATA_NAMESPACE_BEGIN
@@ -15,12 +16,15 @@ namespace segmented_reduce
 //! SegmentedReducePolicy: 256 threads, 4 blocks per SM (64 registers), 8 chunks a warp, a segment
 //! costing 128 items more, parts of up to 64 items reduced by one lane, 4 streaming loads in flight
 //! (16-byte vectors where the input is a pointer). docs/performance.md has the sweep.
+//! SegmentedReduceFixedPolicy (consecutive segments of up to 32 items, the fixed-size forms): 256
+//! threads, tiles of 16 KiB of input, streaming loads. Set by hand, not yet swept.
 template <typename AccumT, typename OffsetT, typename ReductionOpT>
 struct policy_hub
 {
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
-    using SegmentedReducePolicy = AgentSegmentedReducePolicy<256, 8, 1024, 128, 64, 4, 4, LOAD_CS>;
+    using SegmentedReducePolicy      = AgentSegmentedReducePolicy<256, 8, 1024, 128, 64, 4, 4, LOAD_CS>;
+    using SegmentedReduceFixedPolicy = AgentSegmentedReduceFixedPolicy<256, 16384, 32, LOAD_CS>;
   };
   using Policy800  = Policy750;
   using Policy900  = Policy750;
