@@ -2,8 +2,11 @@
 // double and a 12-byte struct), Generate (a generator returning a constant of its own state),
 // TransformIf of one and of two inputs (the items the predicate rejects keep what they held) and
 // in place, Transform to two outputs (one of them in place over an input), sizes from 0 to
-// 2^24 + 13, the temporary-storage forms, and bad arguments (refused, nothing written).
+// 2^24 + 13 (and around a tile of 2048 items), the temporary-storage forms, TransformIf over an
+// input iterator and a misaligned input into a misaligned output of a 12-byte struct, and bad
+// arguments (refused, nothing written).
 #include <strata/device/device_transform.cuh>
+#include <strata/iterator/counting_input_iterator.cuh>
 
 #include "common/test_common.cuh"
 
@@ -17,7 +20,7 @@ namespace
 {
 std::vector<std::size_t> more_sizes()
 {
-  std::vector<std::size_t> sizes = {0, 1, 2, 511, 512, 513, 4097, 100003, std::size_t(1) << 20};
+  std::vector<std::size_t> sizes = {0, 1, 2, 511, 512, 513, 2047, 2048, 2049, 4097, 100003, std::size_t(1) << 20};
   if (!strata_test::under_sanitizer())
   {
     sizes.push_back((std::size_t(1) << 24) + 13);
@@ -83,6 +86,22 @@ struct sum_and_difference
   {
     return {std::int64_t(x) + y,
             static_cast<std::int32_t>(static_cast<std::uint32_t>(x) - static_cast<std::uint32_t>(y))};
+  }
+};
+
+//! TransformIf over a counting sequence and a double: every third index kept, as a triple.
+struct every_third
+{
+  __host__ __device__ bool operator()(std::int32_t i, double) const
+  {
+    return i % 3 == 0;
+  }
+};
+struct make_triple
+{
+  __host__ __device__ triple operator()(std::int32_t i, double y) const
+  {
+    return {i, float(y), std::uint32_t(i) * 2654435761u};
   }
 };
 
@@ -196,6 +215,46 @@ TEST_CASE("DeviceTransform::TransformIf writes only where the predicate holds", 
       x = is_odd{}(x) ? negate{}(x) : x;
     }
     CHECK(d_a.download() == in_place);
+  }
+}
+
+TEST_CASE("DeviceTransform::TransformIf reads an iterator and a misaligned input into a misaligned output",
+          "[device][transform]")
+{
+  STRATA_TEST_REQUIRE_GPU();
+  const std::uint64_t seed = strata_test::seed(435);
+  INFO("seed " << seed);
+  for (const std::size_t n :
+       {std::size_t(1), std::size_t(2047), std::size_t(2048), std::size_t(2049), std::size_t(100003)})
+  {
+    INFO("n " << n);
+    const std::vector<double> b = strata_test::random_vector<double>(n + 1, seed + n, -1e3, 1e3);
+    strata_test::device_buffer<double> d_b(b);
+    strata_test::device_buffer<triple> out(n + 2);
+    out.poison();
+    const auto first = std::int32_t(seed % 1000);
+    REQUIRE(strata::DeviceTransform::TransformIf(
+                cuda::std::make_tuple(strata::CountingInputIterator<std::int32_t>(first), d_b.data() + 1),
+                out.data() + 1, n, every_third{}, make_triple{})
+            == cudaSuccess);
+    strata_test::check_launch();
+    const std::vector<triple> got = out.download();
+    const triple poison           = strata_test::poison_value<triple>();
+    std::size_t wrong             = 0;
+    for (std::size_t i = 0; i < n + 2; ++i)
+    {
+      const bool inside = i >= 1 && i <= n;
+      const auto index  = first + std::int32_t(i) - 1;
+      if (inside && every_third{}(index, 0.0))
+      {
+        wrong += !(got[i] == make_triple{}(index, b[i]));
+      }
+      else
+      {
+        wrong += std::memcmp(&got[i], &poison, sizeof(triple)) != 0;
+      }
+    }
+    CHECK(wrong == 0);
   }
 }
 

@@ -37,15 +37,11 @@ STRATA_RUNTIME_FUNCTION cudaError_t CheckArguments(const ::cuda::std::tuple<Inpu
   return cudaSuccess;
 }
 
+//! Launches AgentTransform's tiles over num_items items (checked, more than none).
 template <typename NumItemsT, typename OutputIteratorT, typename TransformOpT, typename... InputIteratorTs>
-STRATA_RUNTIME_FUNCTION cudaError_t Run(::cuda::std::tuple<InputIteratorTs...> inputs, OutputIteratorT output,
-                                        NumItemsT num_items, TransformOpT transform_op, cudaStream_t stream)
+STRATA_RUNTIME_FUNCTION cudaError_t DispatchTiles(::cuda::std::tuple<InputIteratorTs...> inputs, OutputIteratorT output,
+                                                  NumItemsT num_items, TransformOpT transform_op, cudaStream_t stream)
 {
-  const cudaError_t error = CheckArguments(inputs, output, num_items);
-  if (error != cudaSuccess || num_items == NumItemsT(0))
-  {
-    return error;
-  }
   using OffsetT = offset_t<NumItemsT>;
   if constexpr (sizeof(OffsetT) > 4)
   {
@@ -58,6 +54,19 @@ STRATA_RUNTIME_FUNCTION cudaError_t Run(::cuda::std::tuple<InputIteratorTs...> i
   }
   return DispatchTransform<OffsetT, TransformOpT, OutputIteratorT, InputIteratorTs...>::Dispatch(
       inputs, output, static_cast<OffsetT>(num_items), transform_op, stream);
+}
+
+//! Checks the arguments (CheckArguments), then DispatchTiles.
+template <typename NumItemsT, typename OutputIteratorT, typename TransformOpT, typename... InputIteratorTs>
+STRATA_RUNTIME_FUNCTION cudaError_t Run(::cuda::std::tuple<InputIteratorTs...> inputs, OutputIteratorT output,
+                                        NumItemsT num_items, TransformOpT transform_op, cudaStream_t stream)
+{
+  const cudaError_t error = CheckArguments(inputs, output, num_items);
+  if (error != cudaSuccess || num_items == NumItemsT(0))
+  {
+    return error;
+  }
+  return DispatchTiles(inputs, output, num_items, transform_op, stream);
 }
 
 //! out[i] = op(ins[i]...), each input passed as the reference its iterator yields (the item in
@@ -102,53 +111,128 @@ struct ReturnValue
   }
 };
 
-//! TransformIf's: out[i] = op(ins[i]...) where predicate(ins[i]...), out[i] untouched elsewhere.
-template <typename OutputIteratorT, typename PredicateT, typename TransformOpT, typename... InputIteratorTs>
-struct TransformItemsIf
+//! TransformIf's result for one item: the value, present only where the predicate held.
+template <typename T>
+struct Predicated
 {
-  ::cuda::std::tuple<InputIteratorTs...> ins;
-  OutputIteratorT out;
+  Uninitialized<T> value;
+  bool keep;
+};
+
+//! TransformIf's operator on AgentTransform's tiles: op(items...) where predicate(items...).
+template <typename ResultT, typename PredicateT, typename TransformOpT>
+struct PredicatedOp
+{
   PredicateT predicate;
   TransformOpT op;
-  template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  template <typename... ItemTs>
+  STRATA_DEVICE STRATA_FORCEINLINE Predicated<ResultT> operator()(ItemTs&... items)
   {
-    ::cuda::std::apply(
-        [&](const auto&... in)
-        {
-          if (predicate((in + tile_offset)[local]...))
-          {
-            (out + tile_offset)[local] = op((in + tile_offset)[local]...);
-          }
-        },
-        ins);
+    Predicated<ResultT> result;
+    result.keep = bool(predicate(items...));
+    if (result.keep)
+    {
+      UninitializedCopy(&result.value.Alias(), ResultT(op(items...)));
+    }
+    return result;
   }
 };
 
-//! The many-output Transform's: the tuple op(ins[i]...) returns, element k to outs<k>[i].
-template <typename TransformOpT, typename OutputsT, typename... InputIteratorTs>
-struct TransformItemsToMany
+//! TransformIf's output on AgentTransform's tiles: item i assigned a Predicated writes out[i] only
+//! where it holds a value (a random-access output of no vectors, so the tiles move item by item
+//! with every load of a round issued before its first store).
+template <typename OutputIteratorT, typename ResultT>
+struct PredicatedOutput
 {
-  ::cuda::std::tuple<InputIteratorTs...> ins;
-  OutputsT outs;
-  TransformOpT op;
+  using iterator_category = ::cuda::std::random_access_iterator_tag;
+  using value_type        = Predicated<ResultT>;
+  using difference_type   = ::cuda::std::ptrdiff_t;
+  using pointer           = void;
+  struct reference
+  {
+    OutputIteratorT at;
+    STRATA_DEVICE STRATA_FORCEINLINE void operator=(const Predicated<ResultT>& result) const
+    {
+      if (result.keep)
+      {
+        *at = result.value.Alias();
+      }
+    }
+  };
+  OutputIteratorT out;
   template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(OffsetT tile_offset, int local)
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE PredicatedOutput operator+(OffsetT n) const
   {
-    auto results = ::cuda::std::apply([&](const auto&... in) { return op((in + tile_offset)[local]...); }, ins);
-    Assign(results, tile_offset, local, ::cuda::std::make_index_sequence<::cuda::std::tuple_size_v<OutputsT>>{});
+    return {out + n};
   }
-
-private:
-  template <typename ResultsT, typename OffsetT, ::cuda::std::size_t... Ks>
-  STRATA_DEVICE STRATA_FORCEINLINE void Assign(ResultsT& results, OffsetT tile_offset, int local,
-                                               ::cuda::std::index_sequence<Ks...>)
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE reference operator[](OffsetT n) const
   {
-    (((::cuda::std::get<Ks>(outs) + tile_offset)[local] = ::cuda::std::get<Ks>(results)), ...);
+    return {out + n};
   }
 };
 
-//! Runs `op` (one of the item operators above) over num_items indices after the checks of
+//! The many-output Transform's output on AgentTransform's tiles: item i assigned the tuple the
+//! operator returns writes its element k to outs<k>[i].
+template <typename ResultT, typename... OutputIteratorTs>
+struct TupleOutput
+{
+  using iterator_category = ::cuda::std::random_access_iterator_tag;
+  using value_type        = ResultT;
+  using difference_type   = ::cuda::std::ptrdiff_t;
+  using pointer           = void;
+  struct reference
+  {
+    ::cuda::std::tuple<OutputIteratorTs...> at;
+    STRATA_DEVICE STRATA_FORCEINLINE void operator=(const ResultT& results) const
+    {
+      Assign(results, ::cuda::std::index_sequence_for<OutputIteratorTs...>{});
+    }
+    template <::cuda::std::size_t... Ks>
+    STRATA_DEVICE STRATA_FORCEINLINE void Assign(const ResultT& results, ::cuda::std::index_sequence<Ks...>) const
+    {
+      ((*::cuda::std::get<Ks>(at) = ::cuda::std::get<Ks>(results)), ...);
+    }
+  };
+  ::cuda::std::tuple<OutputIteratorTs...> outs;
+  template <typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE TupleOutput operator+(OffsetT n) const
+  {
+    return {::cuda::std::apply([n](const auto&... out) { return ::cuda::std::make_tuple((out + n)...); }, outs)};
+  }
+  template <typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE reference operator[](OffsetT n) const
+  {
+    return {::cuda::std::apply([n](const auto&... out) { return ::cuda::std::make_tuple((out + n)...); }, outs)};
+  }
+};
+
+//! What TransformOpT returns for the items of InputIteratorTs, as AgentTransform passes them.
+template <typename TransformOpT, typename... InputIteratorTs>
+using result_of_items_t =
+    ::cuda::std::decay_t<::cuda::std::invoke_result_t<TransformOpT&, it_value_t<InputIteratorTs>&...>>;
+
+//! Checks the inputs with every output of `outputs` (CheckArguments), then DispatchTiles with
+//! `output`, which stands for them all.
+template <typename NumItemsT, typename OutputIteratorT, typename TransformOpT, typename... InputIteratorTs,
+          typename... OutputIteratorTs>
+STRATA_RUNTIME_FUNCTION cudaError_t RunInto(const ::cuda::std::tuple<InputIteratorTs...>& inputs,
+                                            const ::cuda::std::tuple<OutputIteratorTs...>& outputs,
+                                            OutputIteratorT output, NumItemsT num_items, TransformOpT transform_op,
+                                            cudaStream_t stream)
+{
+  cudaError_t error = cudaSuccess;
+  ::cuda::std::apply([&](const auto&... out)
+                     { ((error = error == cudaSuccess ? CheckArguments(inputs, out, num_items) : error), ...); },
+                     outputs);
+  if (error != cudaSuccess || num_items == NumItemsT(0))
+  {
+    return error;
+  }
+  return DispatchTiles(inputs, output, num_items, transform_op, stream);
+}
+
+//! Runs `op` (ApplyToReferences: Fill and Generate) over num_items indices after the checks of
 //! CheckArguments (`outputs` a tuple of every output).
 template <typename NumItemsT, typename OpT, typename... InputIteratorTs, typename... OutputIteratorTs>
 STRATA_RUNTIME_FUNCTION cudaError_t RunItems(const ::cuda::std::tuple<InputIteratorTs...>& inputs,
@@ -170,10 +254,11 @@ STRATA_RUNTIME_FUNCTION cudaError_t RunItems(const ::cuda::std::tuple<InputItera
 } // namespace detail
 
 //! Element-wise transforms: output[i] = transform_op(inputs[i]...) for every i < num_items, on
-//! `stream`, in one launch (none for no items); and CUB 3.5's Fill, Generate, TransformIf and
-//! Transform to several outputs, item by item. Contiguous inputs and outputs of one item size
-//! move as 16-byte vectors; on sm_90 and later, one or two such inputs arrive in shared memory by
-//! bulk copy (the output may be one of the inputs: every tile is read before it is written). The
+//! `stream`, in one launch (none for no items); and CUB 3.5's Fill and Generate (item by item, no
+//! reads), TransformIf and Transform to several outputs (tiles whose items move one at a time, every
+//! load of a round before its first store). Contiguous inputs and outputs of one item size move as
+//! 16-byte vectors; on sm_90 and later, one or two such inputs arrive in shared memory by bulk copy
+//! (the output may be one of the inputs: every tile is read before it is written). The
 //! forms with temporary storage exist for symmetry with the other device calls (they need none:
 //! the size query reports one byte). Returns cudaErrorInvalidValue for a negative item count or a
 //! null pointer (with items).
@@ -305,9 +390,9 @@ struct DeviceTransform
                                                        cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTransform::Transform");
-    using OpT = detail::transform::TransformItemsToMany<TransformOp, ::cuda::std::tuple<RandomAccessIteratorsOut...>,
-                                                        RandomAccessIteratorsIn...>;
-    return detail::transform::RunItems(inputs, outputs, num_items, OpT{inputs, outputs, transform_op}, stream);
+    using ResultT = detail::transform::result_of_items_t<TransformOp, RandomAccessIteratorsIn...>;
+    using OutT    = detail::transform::TupleOutput<ResultT, RandomAccessIteratorsOut...>;
+    return detail::transform::RunInto(inputs, outputs, OutT{outputs}, num_items, transform_op, stream);
   }
 
   //! Transform to several outputs, with CUB's temporary-storage arguments (it needs none).
@@ -386,10 +471,11 @@ struct DeviceTransform
               NumItemsT num_items, Predicate predicate, TransformOp transform_op, cudaStream_t stream = nullptr)
   {
     STRATA_NVTX_RANGE_SCOPE("strata::DeviceTransform::TransformIf");
-    using OpT = detail::transform::TransformItemsIf<RandomAccessIteratorOut, Predicate, TransformOp,
-                                                    RandomAccessIteratorsIn...>;
-    return detail::transform::RunItems(inputs, ::cuda::std::make_tuple(output), num_items,
-                                       OpT{inputs, output, predicate, transform_op}, stream);
+    using ResultT = detail::transform::result_of_items_t<TransformOp, RandomAccessIteratorsIn...>;
+    using OpT     = detail::transform::PredicatedOp<ResultT, Predicate, TransformOp>;
+    using OutT    = detail::transform::PredicatedOutput<RandomAccessIteratorOut, ResultT>;
+    return detail::transform::RunInto(inputs, ::cuda::std::make_tuple(output), OutT{output}, num_items,
+                                      OpT{predicate, transform_op}, stream);
   }
 
   //! TransformIf with CUB's temporary-storage arguments (it needs none).
