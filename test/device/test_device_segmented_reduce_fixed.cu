@@ -1,8 +1,10 @@
 // Tests of DeviceSegmentedReduce's fixed-size forms (CUB 3.5: num_segments consecutive segments of
 // segment_size items) against host loops: Sum, Min, Max and Reduce of int32 and float items,
 // ArgMin and ArgMax (the first of equal items, {1, the type's extreme} for empty segments), for
-// segment sizes 0, 1, 7, 32, 33 and 1000 and up to 2^18 segments, the output past the last segment
-// left poisoned, and bad arguments (a negative segment size or count: refused, nothing written).
+// segment sizes 0, 1, 7, 32, 33, 1000, 4096 and 4097 and up to 2^18 segments (256 to 4096 items in
+// 2048 segments or more: one a warp; fewer, shorter or longer: the cost line), the output past the
+// last segment left poisoned, and bad arguments (a negative segment size or count: refused, nothing
+// written).
 // Segments of 1 to 32 items take tiles of whole segments (AgentSegmentedReduceFixed): every such
 // size with counts around its tile's, for items of 1, 4 and 8 bytes, a misaligned input and an
 // input iterator.
@@ -121,9 +123,10 @@ bool same(const strata::KeyValuePair<K, V>& a, const strata::KeyValuePair<K, V>&
 template <op OP, typename T, typename OutT = T>
 void check_fixed(std::uint64_t seed)
 {
-  for (const int size : {0, 1, 7, 32, 33, 1000})
+  for (const int size : {0, 1, 7, 32, 33, 1000, 4096, 4097})
   {
-    for (const std::int64_t segments : {std::int64_t(0), std::int64_t(1), std::int64_t(1000), std::int64_t(1) << 18})
+    for (const std::int64_t segments :
+         {std::int64_t(0), std::int64_t(1), std::int64_t(1000), std::int64_t(2048), std::int64_t(1) << 18})
     {
       if (std::int64_t(size) * segments > (std::int64_t(1) << 24))
       {

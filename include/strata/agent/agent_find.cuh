@@ -374,37 +374,56 @@ struct AgentBoundSortedValues
   OutputIteratorT d_output;
   CompareOpT comp;
 
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT tile_index)
+  //! Where position `diag` of the merge lies in its first input (every lane of a warp calls). Ties
+  //! go to the first input, and comp(second's item, first's item) puts the second's first: lower:
+  //! the values first, comp(range item, value); upper: the range first, comp(value, item).
+  STRATA_DEVICE STRATA_FORCEINLINE static OffsetT Split(RangeIteratorT d_range, OffsetT range_num_items,
+                                                        ValuesIteratorT d_values, OffsetT values_num_items,
+                                                        OffsetT diag, CompareOpT comp)
+  {
+    return BOUND == bound::lower
+               ? tile::WarpMergePath(d_values, d_range, values_num_items, range_num_items, diag, comp)
+               : tile::WarpMergePath(d_range, d_values, range_num_items, values_num_items, diag, comp);
+  }
+
+  //! Tile `tile_index` of the merge; `d_splits` (or null: the block finds them) holds where every
+  //! tile starts in the merge's first input, the end's last.
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT tile_index, const OffsetT* d_splits)
   {
     const int tid       = int(threadIdx.x);
     const OffsetT total = range_num_items + values_num_items;
     const OffsetT begin = tile_index * OffsetT(TILE_ITEMS);
     const OffsetT end   = total - begin > OffsetT(TILE_ITEMS) ? begin + OffsetT(TILE_ITEMS) : total;
-    OffsetT* splits     = reinterpret_cast<OffsetT*>(&storage.Alias());
-    const int warp      = tid / warp_threads;
-    if (warp < 2 || BLOCK_THREADS < 2 * warp_threads)
+    OffsetT first_begin = 0;
+    OffsetT first_end   = 0;
+    if (d_splits != nullptr)
     {
-      // Ties go to the first input, and comp(second's item, first's item) puts the second's first:
-      // lower: the values first, comp(range item, value); upper: the range first, comp(value, item).
-      // Warp 0 finds the tile's start, warp 1 its end (warp 0 both in a block of one warp).
-      for (int which = BLOCK_THREADS < 2 * warp_threads ? 0 : warp; which < 2;
-           which += BLOCK_THREADS < 2 * warp_threads ? 1 : 2)
+      first_begin = d_splits[tile_index];
+      first_end   = d_splits[tile_index + 1];
+    }
+    else
+    {
+      OffsetT* splits = reinterpret_cast<OffsetT*>(&storage.Alias());
+      const int warp  = tid / warp_threads;
+      if (warp < 2 || BLOCK_THREADS < 2 * warp_threads)
       {
-        const OffsetT diag = which == 0 ? begin : end;
-        const OffsetT split =
-            BOUND == bound::lower
-                ? tile::WarpMergePath(d_values, d_range, values_num_items, range_num_items, diag, comp)
-                : tile::WarpMergePath(d_range, d_values, range_num_items, values_num_items, diag, comp);
-        if (tid % warp_threads == 0)
+        // Warp 0 finds the tile's start, warp 1 its end (warp 0 both in a block of one warp).
+        for (int which = BLOCK_THREADS < 2 * warp_threads ? 0 : warp; which < 2;
+             which += BLOCK_THREADS < 2 * warp_threads ? 1 : 2)
         {
-          splits[which] = split;
+          const OffsetT split =
+              Split(d_range, range_num_items, d_values, values_num_items, which == 0 ? begin : end, comp);
+          if (tid % warp_threads == 0)
+          {
+            splits[which] = split;
+          }
         }
       }
+      __syncthreads();
+      first_begin = splits[0];
+      first_end   = splits[1];
     }
-    __syncthreads();
     // The tile's values and range items: [values_begin, values_end) and [range_begin, range_end).
-    const OffsetT first_begin  = splits[0];
-    const OffsetT first_end    = splits[1];
     const OffsetT values_begin = BOUND == bound::lower ? first_begin : begin - first_begin;
     const OffsetT values_end   = BOUND == bound::lower ? first_end : end - first_end;
     const OffsetT range_begin  = BOUND == bound::lower ? begin - first_begin : first_begin;

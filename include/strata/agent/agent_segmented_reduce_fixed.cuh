@@ -7,6 +7,7 @@
 #include <strata/thread/thread_load.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/tile/tile_vector.cuh>
+#include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
 
 #include <cuda/std/cstdint>
@@ -18,10 +19,20 @@ namespace segmented_reduce
 {
 //! The tuning of AgentSegmentedReduceFixed: threads per block; the bytes of input a tile holds
 //! (its items follow from the item size); the largest segment size it takes (larger ones go to the
-//! load-balanced AgentSegmentedReduce); the cache operator of its loads where the input is a pointer.
-template <int _BLOCK_THREADS, int _TILE_BYTES, int _MAX_SEGMENT_ITEMS, CacheLoadModifier _LOAD_MODIFIER = LOAD_DEFAULT>
+//! load-balanced AgentSegmentedReduce); the cache operator of its loads where the input is a pointer;
+//! the blocks per SM the kernels' registers must allow; and the segments one warp reduces straight
+//! from global memory (of MIN_WARP_SEGMENT_ITEMS to MAX_WARP_SEGMENT_ITEMS items, more than
+//! MAX_SEGMENT_ITEMS and than a warp's lanes, and at least MIN_WARP_SEGMENTS of them, so that the
+//! warps fill the device; MAX_WARP_SEGMENT_ITEMS 0: none).
+template <int _BLOCK_THREADS, int _TILE_BYTES, int _MAX_SEGMENT_ITEMS, CacheLoadModifier _LOAD_MODIFIER = LOAD_DEFAULT,
+          int _MIN_BLOCKS_PER_SM = 1, int _MIN_WARP_SEGMENT_ITEMS = 0, int _MAX_WARP_SEGMENT_ITEMS = 0,
+          int _MIN_WARP_SEGMENTS = 2048>
 struct AgentSegmentedReduceFixedPolicy
 {
+  static constexpr int MIN_BLOCKS_PER_SM           = _MIN_BLOCKS_PER_SM;
+  static constexpr int MIN_WARP_SEGMENT_ITEMS      = _MIN_WARP_SEGMENT_ITEMS;
+  static constexpr int MAX_WARP_SEGMENT_ITEMS      = _MAX_WARP_SEGMENT_ITEMS;
+  static constexpr int MIN_WARP_SEGMENTS           = _MIN_WARP_SEGMENTS;
   static constexpr int BLOCK_THREADS               = _BLOCK_THREADS;
   static constexpr int TILE_BYTES                  = _TILE_BYTES;
   static constexpr int MAX_SEGMENT_ITEMS           = _MAX_SEGMENT_ITEMS;
@@ -96,6 +107,56 @@ public:
       const ::cuda::std::int64_t left          = num_segments - first_segment;
       ConsumeTile(first_segment, int(left < per_tile ? left : per_tile), segment_size,
                   (num_segments - first_segment) * segment_size);
+    }
+  }
+
+  //! Reduces segments first_segment, first_segment + segment_stride, ... of num_segments segments
+  //! of segment_size (more than 32) items, one a warp (each warp calls with its own first segment):
+  //! lane l combines items l, l + 32, ... of the segment, WARP_LOADS loads in flight, and the lanes'
+  //! values meet by shuffles. Nothing is shared between warps, so no agent (and no storage) is made.
+  STRATA_DEVICE STRATA_FORCEINLINE static void
+  ConsumeSegmentsByWarp(InputIteratorT d_in, OutputIteratorT d_out, ReductionOpT reduction_op, InitT init,
+                        ItemOpT item_op, ::cuda::std::int64_t first_segment, ::cuda::std::int64_t segment_stride,
+                        ::cuda::std::int64_t num_segments, int segment_size)
+  {
+    constexpr int WARP_LOADS = sizeof(InputT) <= 4 ? 16 : sizeof(InputT) <= 8 ? 8 : 4;
+    const int lane           = int(threadIdx.x) % warp_threads;
+    for (::cuda::std::int64_t s = first_segment; s < num_segments; s += segment_stride)
+    {
+      const auto segment = d_in + s * segment_size;
+      AccumT acc         = item_op(lane, ThreadLoad<PolicyT::LOAD_MODIFIER>(segment + lane));
+      int i              = lane + warp_threads;
+      for (; i + (WARP_LOADS - 1) * warp_threads < segment_size; i += WARP_LOADS * warp_threads)
+      {
+        InputT items[WARP_LOADS];
+#pragma unroll
+        for (int k = 0; k < WARP_LOADS; ++k)
+        {
+          items[k] = ThreadLoad<PolicyT::LOAD_MODIFIER>(segment + (i + k * warp_threads));
+        }
+#pragma unroll
+        for (int k = 0; k < WARP_LOADS; ++k)
+        {
+          acc = reduction_op(acc, item_op(i + k * warp_threads, items[k]));
+        }
+      }
+      for (; i < segment_size; i += warp_threads)
+      {
+        acc = reduction_op(acc, item_op(i, ThreadLoad<PolicyT::LOAD_MODIFIER>(segment + i)));
+      }
+#pragma unroll
+      for (int offset = warp_threads / 2; offset > 0; offset /= 2)
+      {
+        const AccumT other = ShuffleDown<warp_threads>(acc, offset, warp_threads - 1, 0xFFFFFFFFu);
+        if (lane + offset < warp_threads)
+        {
+          acc = reduction_op(acc, other);
+        }
+      }
+      if (lane == 0)
+      {
+        d_out[s] = COMBINE_INIT ? AccumT(reduction_op(AccumT(init), acc)) : acc;
+      }
     }
   }
 

@@ -20,6 +20,16 @@
 
 STRATA_NAMESPACE_BEGIN
 
+namespace detail
+{
+namespace find
+{
+//! The partition kernel of a sorted-values merge: its block, and the fewest tiles it pays for.
+inline constexpr int partition_block_threads               = 256;
+inline constexpr ::cuda::std::uint64_t partition_min_tiles = 64;
+} // namespace find
+} // namespace detail
+
 STRATA_KERNELS_BEGIN
 
 //! Before FindIf's search: no match found, no tile taken, no block finished.
@@ -76,22 +86,52 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::BoundSearchPolicyT::BLOCK_THREADS) v
   AgentT{storage, d_range, range_num_items, d_values, values_num_items, d_output, comp}.ConsumeTiles(d_samples);
 }
 
+//! Before a merge of many tiles (LowerBoundSortedValues, UpperBoundSortedValues): warp w finds
+//! where tile w starts in the merge's first input, for the num_splits - 1 tiles and their end.
+template <typename MaxPolicyT, detail::find::bound BOUND, typename RangeIteratorT, typename ValuesIteratorT,
+          typename OutputIteratorT, typename OffsetT, typename CompareOpT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(detail::find::partition_block_threads) void DeviceFindBoundSortedValuesPartitionKernel(
+    RangeIteratorT d_range, OffsetT range_num_items, ValuesIteratorT d_values, OffsetT values_num_items,
+    OffsetT num_splits, OffsetT* d_splits, CompareOpT comp)
+{
+  using PolicyT = typename MaxPolicyT::ActivePolicy::BoundSortedValuesPolicyT;
+  using AgentT  = detail::find::AgentBoundSortedValues<PolicyT, BOUND, RangeIteratorT, ValuesIteratorT, OutputIteratorT,
+                                                      OffsetT, CompareOpT>;
+  constexpr int WARPS = detail::find::partition_block_threads / detail::warp_threads;
+  const OffsetT split = OffsetT(blockIdx.x) * WARPS + OffsetT(threadIdx.x / detail::warp_threads);
+  const OffsetT total = range_num_items + values_num_items;
+  detail::TriggerDependentLaunch(); // the merge may launch; it waits for this grid's splits
+  if (split < num_splits)
+  {
+    const OffsetT diag  = total / OffsetT(AgentT::TILE_ITEMS) >= split ? split * OffsetT(AgentT::TILE_ITEMS) : total;
+    const OffsetT first = AgentT::Split(d_range, range_num_items, d_values, values_num_items, diag, comp);
+    if (threadIdx.x % detail::warp_threads == 0)
+    {
+      d_splits[split] = first;
+    }
+  }
+}
+
 //! LowerBoundSortedValues or UpperBoundSortedValues: block b takes tile b of the merge
-//! (AgentBoundSortedValues).
+//! (AgentBoundSortedValues), its bounds in the merge's first input from `d_splits` where the
+//! partition kernel wrote them (else null).
 template <typename MaxPolicyT, detail::find::bound BOUND, typename RangeIteratorT, typename ValuesIteratorT,
           typename OutputIteratorT, typename OffsetT, typename CompareOpT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
     MaxPolicyT::ActivePolicy::BoundSortedValuesPolicyT::
         BLOCK_THREADS) void DeviceFindBoundSortedValuesKernel(RangeIteratorT d_range, OffsetT range_num_items,
                                                               ValuesIteratorT d_values, OffsetT values_num_items,
-                                                              OutputIteratorT d_output, CompareOpT comp)
+                                                              OutputIteratorT d_output, const OffsetT* d_splits,
+                                                              CompareOpT comp)
 {
   using AgentT =
       detail::find::AgentBoundSortedValues<typename MaxPolicyT::ActivePolicy::BoundSortedValuesPolicyT, BOUND,
                                            RangeIteratorT, ValuesIteratorT, OutputIteratorT, OffsetT, CompareOpT>;
   __shared__ typename AgentT::TempStorage storage;
-  AgentT{storage, d_range, range_num_items, d_values, values_num_items, d_output, comp}.ConsumeTile(
-      OffsetT(blockIdx.x));
+  detail::WaitForPrimaryGrid(); // the splits
+  AgentT{storage, d_range, range_num_items, d_values, values_num_items, d_output, comp}.ConsumeTile(OffsetT(blockIdx.x),
+                                                                                                    d_splits);
 }
 
 STRATA_KERNELS_END
@@ -324,7 +364,7 @@ struct DispatchFindBound
                                                                   ScatterT, MergeOffsetT, CompareOpT>,
                                 int(tiles), PolicyT::BLOCK_THREADS, stream, d_range, MergeOffsetT(range_num_items),
                                 static_cast<const KeyT*>(keys.Current()), MergeOffsetT(num_values),
-                                ScatterT{d_output, d_indices}, comp);
+                                ScatterT{d_output, d_indices}, static_cast<const MergeOffsetT*>(nullptr), comp);
   }
 
   //! A search for each value, its first levels through samples of the range in shared memory.
@@ -385,14 +425,18 @@ struct DispatchFindBound
 };
 
 //! Dispatches DeviceFind::LowerBoundSortedValues or UpperBoundSortedValues (BOUND; OffsetT
-//! unsigned): one block a tile of the merge of the values and the range. No temporary storage
-//! (the size query reports one byte).
+//! unsigned): one block a tile of the merge of the values and the range. A merge of at least
+//! find::partition_min_tiles tiles first has a partition kernel find every tile's bounds (a warp a
+//! tile, one split a tile and one more of temporary storage); a smaller one is one kernel whose
+//! blocks find their own, and the size query reports one byte.
 template <detail::find::bound BOUND, typename RangeIteratorT, typename ValuesIteratorT, typename OutputIteratorT,
           typename OffsetT, typename CompareOpT, typename PolicyHub = detail::find::policy_hub>
 struct DispatchFindBoundSortedValues
 {
   using MaxPolicyT = typename PolicyHub::MaxPolicy;
 
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
   RangeIteratorT d_range;
   OffsetT range_num_items;
   ValuesIteratorT d_values;
@@ -400,6 +444,7 @@ struct DispatchFindBoundSortedValues
   OutputIteratorT d_output;
   CompareOpT comp;
   cudaStream_t stream;
+  int ptx_version;
 
   template <typename ActivePolicyT>
   STRATA_RUNTIME_FUNCTION cudaError_t Invoke()
@@ -412,11 +457,34 @@ struct DispatchFindBoundSortedValues
     {
       return STRATA_INVALID_ARGUMENT("the range and the values are too long: more than 2^31 - 1 tiles");
     }
-    return detail::LaunchKernel(false,
+    const bool partition = values_num_items > OffsetT(0) && tiles >= detail::find::partition_min_tiles;
+    OffsetT* d_splits    = nullptr;
+    cudaError_t error    = detail::CarveTemporaryStorage(d_temp_storage, temp_storage_bytes,
+                                                         detail::Slot(d_splits, partition ? size_t(tiles) + 1 : 0));
+    if (error != cudaSuccess || d_temp_storage == nullptr || values_num_items == OffsetT(0))
+    {
+      return error;
+    }
+    if (partition)
+    {
+      constexpr int WARPS = detail::find::partition_block_threads / detail::warp_threads;
+      error               = detail::LaunchKernel(
+                        false,
+                        DeviceFindBoundSortedValuesPartitionKernel<MaxPolicyT, BOUND, RangeIteratorT, ValuesIteratorT,
+                                                     OutputIteratorT, OffsetT, CompareOpT>,
+                        int((tiles + 1 + WARPS - 1) / WARPS), detail::find::partition_block_threads, stream, d_range, range_num_items,
+                        d_values, values_num_items, OffsetT(tiles + 1), d_splits, comp);
+      if (error != cudaSuccess)
+      {
+        return error;
+      }
+    }
+    return detail::LaunchKernel(partition && ptx_version >= 900,
                                 DeviceFindBoundSortedValuesKernel<MaxPolicyT, BOUND, RangeIteratorT, ValuesIteratorT,
                                                                   OutputIteratorT, OffsetT, CompareOpT>,
                                 int(tiles), PolicyT::BLOCK_THREADS, stream, d_range, range_num_items, d_values,
-                                values_num_items, d_output, comp);
+                                values_num_items, d_output, partition ? static_cast<const OffsetT*>(d_splits) : nullptr,
+                                comp);
   }
 
   STRATA_RUNTIME_FUNCTION static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -424,20 +492,12 @@ struct DispatchFindBoundSortedValues
                                                       ValuesIteratorT d_values, OffsetT values_num_items,
                                                       OutputIteratorT d_output, CompareOpT comp, cudaStream_t stream)
   {
-    if (d_temp_storage == nullptr)
-    {
-      temp_storage_bytes = 1;
-      return cudaSuccess;
-    }
-    if (values_num_items == OffsetT(0))
-    {
-      return cudaSuccess;
-    }
     return detail::InvokeForCurrentDevice<MaxPolicyT>(
-        [&](int)
+        [&](int ptx_version)
         {
-          return DispatchFindBoundSortedValues{d_range, range_num_items, d_values, values_num_items, d_output,
-                                               comp,    stream};
+          return DispatchFindBoundSortedValues{d_temp_storage, temp_storage_bytes, d_range,  range_num_items,
+                                               d_values,       values_num_items,   d_output, comp,
+                                               stream,         ptx_version};
         });
   }
 };

@@ -136,12 +136,12 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS
 //! AgentSegmentedReduceFixed, block b taking tiles b, b + gridDim.x, ...
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT,
           typename AccumT, typename ItemOpT, bool COMBINE_INIT>
-STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy::
-                      BLOCK_THREADS) void DeviceSegmentedReduceFixedKernel(InputIteratorT d_in, OutputIteratorT d_out,
-                                                                           ::cuda::std::int64_t num_segments,
-                                                                           int segment_size, ReductionOpT reduction_op,
-                                                                           InitT init, ItemOpT item_op)
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy::BLOCK_THREADS,
+    MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy::
+        MIN_BLOCKS_PER_SM) void DeviceSegmentedReduceFixedKernel(InputIteratorT d_in, OutputIteratorT d_out,
+                                                                 ::cuda::std::int64_t num_segments, int segment_size,
+                                                                 ReductionOpT reduction_op, InitT init, ItemOpT item_op)
 {
   using AgentT =
       detail::segmented_reduce::AgentSegmentedReduceFixed<typename MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy,
@@ -150,6 +150,28 @@ __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy::
   __shared__ typename AgentT::TempStorage storage;
   AgentT(storage, d_in, d_out, reduction_op, init, item_op)
       .ConsumeTiles(::cuda::std::int64_t(blockIdx.x), ::cuda::std::int64_t(gridDim.x), num_segments, segment_size);
+}
+
+//! DeviceSegmentedReduce over consecutive segments of one medium size: AgentSegmentedReduceFixed's
+//! ConsumeSegmentsByWarp, warp w of block b taking segments b * WARPS + w, + gridDim.x * WARPS, ...
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT,
+          typename AccumT, typename ItemOpT, bool COMBINE_INIT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+    MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy::BLOCK_THREADS,
+    MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy::
+        MIN_BLOCKS_PER_SM) void DeviceSegmentedReduceFixedWarpKernel(InputIteratorT d_in, OutputIteratorT d_out,
+                                                                     ::cuda::std::int64_t num_segments,
+                                                                     int segment_size, ReductionOpT reduction_op,
+                                                                     InitT init, ItemOpT item_op)
+{
+  using PolicyT = typename MaxPolicyT::ActivePolicy::SegmentedReduceFixedPolicy;
+  using AgentT =
+      detail::segmented_reduce::AgentSegmentedReduceFixed<PolicyT, InputIteratorT, OutputIteratorT, ReductionOpT, InitT,
+                                                          AccumT, ItemOpT, COMBINE_INIT>;
+  constexpr int WARPS = PolicyT::BLOCK_THREADS / detail::warp_threads;
+  AgentT::ConsumeSegmentsByWarp(d_in, d_out, reduction_op, init, item_op,
+                                ::cuda::std::int64_t(blockIdx.x) * WARPS + int(threadIdx.x) / detail::warp_threads,
+                                ::cuda::std::int64_t(gridDim.x) * WARPS, num_segments, segment_size);
 }
 
 STRATA_KERNELS_END
@@ -197,18 +219,25 @@ struct dispatch_t
             FixedSegmentOffsets> && ::cuda::std::is_same_v<EndOffsetIteratorT, FixedSegmentOffsets> && has_fixed_policy_v<ActivePolicyT>)
     {
       const ::cuda::std::int64_t segment_size = d_end_offsets[0] - d_begin_offsets[0];
-      if (segment_size >= 1 && segment_size <= ActivePolicyT::SegmentedReduceFixedPolicy::MAX_SEGMENT_ITEMS)
+      using FixedPolicyT                      = typename ActivePolicyT::SegmentedReduceFixedPolicy;
+      if (segment_size >= 1 && segment_size <= FixedPolicyT::MAX_SEGMENT_ITEMS)
       {
-        return InvokeFixed<ActivePolicyT>(int(segment_size));
+        return InvokeFixed<ActivePolicyT>(int(segment_size), false);
+      }
+      if (segment_size > FixedPolicyT::MAX_SEGMENT_ITEMS && segment_size > warp_threads
+          && segment_size >= FixedPolicyT::MIN_WARP_SEGMENT_ITEMS
+          && segment_size <= FixedPolicyT::MAX_WARP_SEGMENT_ITEMS && num_segments >= FixedPolicyT::MIN_WARP_SEGMENTS)
+      {
+        return InvokeFixed<ActivePolicyT>(int(segment_size), true);
       }
     }
     return InvokeLine<ActivePolicyT>();
   }
 
-  //! The fixed-size path (AgentSegmentedReduceFixed): no temporary storage (one byte reported), as
-  //! many blocks as tiles up to what the grid holds.
+  //! The fixed-size paths (AgentSegmentedReduceFixed): no temporary storage (one byte reported), as
+  //! many blocks as tiles (or, by_warp, as a block's warps take segments) up to what the grid holds.
   template <typename ActivePolicyT>
-  STRATA_RUNTIME_FUNCTION cudaError_t InvokeFixed(int segment_size)
+  STRATA_RUNTIME_FUNCTION cudaError_t InvokeFixed(int segment_size, bool by_warp)
   {
     using PolicyT = typename ActivePolicyT::SegmentedReduceFixedPolicy;
     using AgentT  = AgentSegmentedReduceFixed<PolicyT, InputIteratorT, OutputIteratorT, ReductionOpT, InitT, AccumT,
@@ -218,6 +247,16 @@ struct dispatch_t
     if (error != cudaSuccess || d_temp_storage == nullptr || num_segments == 0)
     {
       return error;
+    }
+    if (by_warp)
+    {
+      constexpr int WARPS               = PolicyT::BLOCK_THREADS / warp_threads;
+      const ::cuda::std::int64_t needed = (num_segments + WARPS - 1) / WARPS;
+      return LaunchKernel(false,
+                          DeviceSegmentedReduceFixedWarpKernel<MaxPolicyT, InputIteratorT, OutputIteratorT,
+                                                               ReductionOpT, InitT, AccumT, ItemOpT, COMBINE_INIT>,
+                          needed < 0x7FFFFFFF ? int(needed) : 0x7FFFFFFF, PolicyT::BLOCK_THREADS, stream, d_in, d_out,
+                          num_segments, segment_size, reduction_op, init, item_op);
     }
     const ::cuda::std::int64_t per_tile = AgentT::SegmentsPerTile(segment_size);
     const ::cuda::std::int64_t tiles    = (num_segments + per_tile - 1) / per_tile;

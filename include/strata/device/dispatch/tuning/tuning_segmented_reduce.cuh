@@ -16,15 +16,18 @@ namespace segmented_reduce
 //! SegmentedReducePolicy: 256 threads, 4 blocks per SM (64 registers), 8 chunks a warp, a segment
 //! costing 128 items more, parts of up to 64 items reduced by one lane, 4 streaming loads in flight
 //! (16-byte vectors where the input is a pointer). docs/performance.md has the sweep.
-//! SegmentedReduceFixedPolicy (consecutive segments of up to 32 items, the fixed-size forms): 256
-//! threads, tiles of 16 KiB of input, streaming loads. Set by hand, not yet swept.
+//! SegmentedReduceFixedPolicy (the fixed-size forms): 128 threads, 8 blocks per SM (64 registers),
+//! streaming loads; consecutive segments of up to 32 items in tiles of 8 KiB of input, segments of
+//! 256 to 4096 items one a warp where there are at least 2048 of them (shorter ones, 33 to 255,
+//! lost to the cost line one a warp). benchmark/tuning/tune_segmented_reduce.cu; docs/tuning.md has
+//! the sweep.
 template <typename AccumT, typename OffsetT, typename ReductionOpT>
 struct policy_hub
 {
   struct Policy750 : ChainedPolicy<750, Policy750, Policy750>
   {
     using SegmentedReducePolicy      = AgentSegmentedReducePolicy<256, 8, 1024, 128, 64, 4, 4, LOAD_CS>;
-    using SegmentedReduceFixedPolicy = AgentSegmentedReduceFixedPolicy<256, 16384, 32, LOAD_CS>;
+    using SegmentedReduceFixedPolicy = AgentSegmentedReduceFixedPolicy<128, 8192, 32, LOAD_CS, 8, 256, 4096, 2048>;
   };
   using Policy800  = Policy750;
   using Policy900  = Policy750;
