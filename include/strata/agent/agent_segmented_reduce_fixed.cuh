@@ -7,8 +7,8 @@
 #include <strata/thread/thread_load.cuh>
 #include <strata/tile/tile_io.cuh>
 #include <strata/tile/tile_vector.cuh>
-#include <strata/util_ptx.cuh>
 #include <strata/util_type.cuh>
+#include <strata/warp/warp_reduce.cuh>
 
 #include <cuda/std/cstdint>
 
@@ -113,7 +113,8 @@ public:
   //! Reduces segments first_segment, first_segment + segment_stride, ... of num_segments segments
   //! of segment_size (more than 32) items, one a warp (each warp calls with its own first segment):
   //! lane l combines items l, l + 32, ... of the segment, WARP_LOADS loads in flight, and the lanes'
-  //! values meet by shuffles. Nothing is shared between warps, so no agent (and no storage) is made.
+  //! values meet in a WarpReduce. Nothing is shared between warps, so no agent (and no storage) is
+  //! made.
   STRATA_DEVICE STRATA_FORCEINLINE static void
   ConsumeSegmentsByWarp(InputIteratorT d_in, OutputIteratorT d_out, ReductionOpT reduction_op, InitT init,
                         ItemOpT item_op, ::cuda::std::int64_t first_segment, ::cuda::std::int64_t segment_stride,
@@ -144,15 +145,8 @@ public:
       {
         acc = reduction_op(acc, item_op(i, ThreadLoad<PolicyT::LOAD_MODIFIER>(segment + i)));
       }
-#pragma unroll
-      for (int offset = warp_threads / 2; offset > 0; offset /= 2)
-      {
-        const AccumT other = ShuffleDown<warp_threads>(acc, offset, warp_threads - 1, 0xFFFFFFFFu);
-        if (lane + offset < warp_threads)
-        {
-          acc = reduction_op(acc, other);
-        }
-      }
+      typename WarpReduce<AccumT>::TempStorage no_storage; // a whole warp's reduction shuffles
+      acc = WarpReduce<AccumT>(no_storage).Reduce(acc, reduction_op);
       if (lane == 0)
       {
         d_out[s] = COMBINE_INIT ? AccumT(reduction_op(AccumT(init), acc)) : acc;
